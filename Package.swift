@@ -1,0 +1,84 @@
+// swift-tools-version: 6.2
+// SPDX-License-Identifier: MIT
+import CompilerPluginSupport
+import PackageDescription
+
+let package = Package(
+    name: "dsbridged",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "DSBridge", targets: ["DSBridge"]),
+        .library(name: "DSBridgeServer", targets: ["DSBridgeServer"]),
+        .executable(name: "dsbridged", targets: ["dsbridged"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", exact: "1.6.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibWebSockets",
+            path: "Sources/CLibWebSockets",
+            pkgConfig: "libwebsockets",
+            providers: [.apt(["libwebsockets-dev"])]
+        ),
+        .macro(
+            name: "DSBridgeMacros",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+            ]
+        ),
+        .target(
+            name: "DSBridge",
+            dependencies: [
+                "DSBridgeMacros",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
+        .target(
+            name: "DSBridgeServer",
+            dependencies: [
+                "DSBridge",
+                "CLibWebSockets",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "DSBridgeDemo",
+            dependencies: ["DSBridge"]
+        ),
+        .executableTarget(
+            name: "dsbridged",
+            dependencies: [
+                "DSBridge",
+                "DSBridgeServer",
+                "DSBridgeDemo",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "DSBridgeTests",
+            dependencies: ["DSBridge", "DSBridgeDemo"]
+        ),
+        .testTarget(
+            name: "DSBridgeMacrosTests",
+            dependencies: [
+                "DSBridgeMacros",
+                .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),
+            ]
+        ),
+        .testTarget(
+            name: "DSBridgeServerTests",
+            dependencies: ["DSBridge", "DSBridgeServer", "DSBridgeDemo"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: MIT
+// C glue for Swift: libwebsockets' API plus wrappers for the macros Swift cannot import.
+#ifndef CLIBWEBSOCKETS_SHIM_H
+#define CLIBWEBSOCKETS_SHIM_H
+
+#include <libwebsockets.h>
+
+/// LWS_PRE: the headroom lws_write needs before the payload.
+static inline size_t CLibWebSockets_pre(void) { return LWS_PRE; }
+
+/// Writes one line into lws' own log at level `level` (LLL_*).
+static inline void CLibWebSockets_log(int level, const char *line) { _lws_log(level, "%s", line); }
+
+#endif

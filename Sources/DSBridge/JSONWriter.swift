@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: MIT
+
+/// Writes compact JSON text as UTF-8 bytes. Strings are escaped as RFC 8259 requires;
+/// non-finite numbers (which JSON cannot carry) are written as `null`.
+public struct JSONWriter: Sendable {
+    /// The bytes written so far.
+    public private(set) var bytes: [UInt8]
+
+    public init(capacity: Int = 128) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// The JSON text of `value`.
+    public static func string(_ value: JSONValue) -> String {
+        var w = JSONWriter()
+        w.write(value)
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+
+    /// The UTF-8 JSON bytes of `value`.
+    public static func bytes(_ value: JSONValue) -> [UInt8] {
+        var w = JSONWriter()
+        w.write(value)
+        return w.bytes
+    }
+
+    public mutating func write(_ value: JSONValue) {
+        switch value {
+        case .null: raw("null")
+        case .bool(let b): raw(b ? "true" : "false")
+        case .integer(let i): write(integer: i)
+        case .number(let d): write(number: d)
+        case .string(let s): write(string: s)
+        case .array(let elements):
+            bytes.append(UInt8(ascii: "["))
+            var first = true
+            for e in elements {
+                if !first { bytes.append(UInt8(ascii: ",")) }
+                first = false
+                write(e)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let members):
+            bytes.append(UInt8(ascii: "{"))
+            var first = true
+            for (k, v) in members {
+                if !first { bytes.append(UInt8(ascii: ",")) }
+                first = false
+                write(string: k)
+                bytes.append(UInt8(ascii: ":"))
+                write(v)
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Appends bytes that are already valid JSON (a trusted fragment such as `"t":`).
+    public mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends already-encoded JSON bytes verbatim.
+    public mutating func raw(bytes other: [UInt8]) {
+        bytes.append(contentsOf: other)
+    }
+
+    public mutating func write(integer: Int64) {
+        if integer >= 0 && integer < 10 {
+            bytes.append(UInt8(ascii: "0") &+ UInt8(integer))
+            return
+        }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var magnitude = integer.magnitude
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buf in
+            while magnitude > 0 {
+                buf[count] = UInt8(ascii: "0") &+ UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            }
+            if integer < 0 { bytes.append(UInt8(ascii: "-")) }
+            var i = count - 1
+            while i >= 0 {
+                bytes.append(buf[i])
+                i -= 1
+            }
+        }
+    }
+
+    public mutating func write(number: Double) {
+        guard number.isFinite else {
+            raw("null")
+            return
+        }
+        if number.rounded(.towardZero) == number, abs(number) < 1e15 {
+            // Integral doubles print without ".0", as JavaScript does.
+            write(integer: Int64(number))
+            return
+        }
+        bytes.append(contentsOf: "\(number)".utf8)
+    }
+
+    public mutating func write(string: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var s = string
+        s.withUTF8 { utf8 in
+            var runStart = 0
+            var i = 0
+            let n = utf8.count
+            while i < n {
+                let c = utf8[i]
+                if c >= 0x20 && c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") {
+                    i += 1
+                    continue
+                }
+                if runStart < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
+                switch c {
+                case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "\\"))
+                case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
+                case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
+                case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
+                case 0x08: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "b"))
+                case 0x0C: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "f"))
+                default:
+                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                    bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                              hex[Int(c >> 4)], hex[Int(c & 0xF)]])
+                }
+                i += 1
+                runStart = i
+            }
+            if runStart < n { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<n])) }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
