@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: MIT
+import Logging
+import Synchronization
+
+/// Why a `hello` or a session request was refused; `code` is the WebSocket close code.
+public struct SessionRefusal: Error, Sendable, Equatable {
+    public let code: Int
+    public let reason: String
+
+    public init(code: Int, reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    static let authRefused = SessionRefusal(code: 1008, reason: "auth refused")
+    static let unknownSession = SessionRefusal(code: 4004, reason: "unknown session")
+}
+
+/// The keystone of dsbridged: the interfaces, the sessions and the rules that tie them,
+/// independent of any socket. The transport feeds it frames and HTTP requests; Swift code
+/// registers interfaces on it and reaches sessions through it.
+public final class Bridge: Sendable {
+    /// The interfaces pages can call.
+    public let registry: InterfaceRegistry
+    public let configuration: BridgeConfiguration
+    let logger: Logger
+    /// Runs when a page calls `_dsb.closePage` (DSBridge's dismissal handler), before
+    /// the session ends.
+    let dismissalHandler: (@Sendable (BridgeSession) -> Void)?
+    /// Runs when a session becomes ready (`_dsb.dsinit`), once per session.
+    let readyHandler: (@Sendable (BridgeSession) -> Void)?
+
+    private struct Store: Sendable {
+        var byToken: [String: BridgeSession] = [:]
+        var byID: [String: BridgeSession] = [:]
+        var perAddress: [String: Int] = [:]
+    }
+    private let store = Mutex(Store())
+
+    /// - Parameters:
+    ///   - dismissalHandler: called when a page closes itself (`window.close()`).
+    ///   - readyHandler: called when a session's page has signalled `_dsb.dsinit`.
+    public init(
+        configuration: BridgeConfiguration = BridgeConfiguration(),
+        registry: InterfaceRegistry = InterfaceRegistry(),
+        logger: Logger = Logger(label: "dsbridge"),
+        dismissalHandler: (@Sendable (BridgeSession) -> Void)? = nil,
+        readyHandler: (@Sendable (BridgeSession) -> Void)? = nil
+    ) {
+        self.configuration = configuration
+        self.registry = registry
+        self.logger = logger
+        self.dismissalHandler = dismissalHandler
+        self.readyHandler = readyHandler
+    }
+
+    /// Registers `interface` under `namespace` (`nil`/`""` = none); replaces an earlier one.
+    public func addInterface(_ interface: any ExposedInterface, by namespace: String? = nil) {
+        registry.addInterface(interface, by: namespace)
+    }
+
+    /// Removes the interface of `namespace`.
+    public func removeInterface(by namespace: String? = nil) {
+        registry.removeInterface(by: namespace)
+    }
+
+    // MARK: sessions
+
+    /// Every session that has not ended.
+    public var sessions: [BridgeSession] {
+        store.withLock { Array($0.byID.values) }.sorted { $0.createdAt < $1.createdAt }
+    }
+
+    /// The session with public id `id`.
+    public func session(id: String) -> BridgeSession? {
+        store.withLock { $0.byID[id] }
+    }
+
+    /// The session a token names, if it has not ended.
+    public func session(token: String) -> BridgeSession? {
+        store.withLock { $0.byToken[token] }
+    }
+
+    /// A new socket (transport thread). Frames go to the returned connection.
+    public func connect(peerAddress: String, origin: String?, waker: any ConnectionWaker) -> BridgeConnection {
+        BridgeConnection(bridge: self, peerAddress: peerAddress, origin: origin, waker: waker)
+    }
+
+    /// Checks the built-in shared secret (`authToken`); no secret configured accepts all.
+    public func authorizes(_ auth: String?) -> Bool {
+        guard let expected = configuration.authToken else { return true }
+        guard let auth else { return false }
+        return constantTimeEquals(Array(auth.utf8), Array(expected.utf8))
+    }
+
+    /// Creates a session without a socket (`POST /dsbridge/session`); it expires after
+    /// `graceMs` unless a socket attaches.
+    public func createSession(peerAddress: String, origin: String?) throws(SessionRefusal) -> BridgeSession {
+        let session = try makeSession(peerAddress: peerAddress, origin: origin)
+        session.scheduleExpiry(generation: 0)
+        return session
+    }
+
+    private func makeSession(peerAddress: String, origin: String?) throws(SessionRefusal) -> BridgeSession {
+        let address = Self.normalizedAddress(peerAddress)
+        let session = BridgeSession(
+            bridge: self, id: SessionSecrets.publicID(), token: SessionSecrets.token(),
+            peerAddress: address, origin: origin)
+        let limit = configuration
+        let refusal = store.withLock { s -> SessionRefusal? in
+            if s.byID.count >= limit.maxSessions {
+                return SessionRefusal(code: 4029, reason: "too many sessions")
+            }
+            if s.perAddress[address, default: 0] >= limit.maxSessionsPerAddress {
+                return SessionRefusal(code: 4029, reason: "too many sessions from this address")
+            }
+            s.byID[session.id] = session
+            s.byToken[session.token] = session
+            s.perAddress[address, default: 0] += 1
+            return nil
+        }
+        if let refusal { throw refusal }
+        logger.debug("session opened", metadata: ["bridge.session": "\(session.id)", "bridge.peer": "\(address)"])
+        return session
+    }
+
+    /// Handles a `hello` on `connection`: checks auth, finds or creates the session,
+    /// attaches it and queues `welcome` (PROTOCOL.md 2.1).
+    func attach(_ hello: PageMessage.Hello, connection: BridgeConnection) -> Result<BridgeSession, SessionRefusal> {
+        guard authorizes(hello.auth) else {
+            logger.info("hello refused: auth", metadata: ["bridge.peer": "\(connection.peerAddress)"])
+            return .failure(.authRefused)
+        }
+        let session: BridgeSession
+        let resumed: Bool
+        if let token = hello.token {
+            guard let existing = self.session(token: token) else { return .failure(.unknownSession) }
+            session = existing
+            resumed = true
+        } else {
+            do {
+                session = try makeSession(peerAddress: connection.peerAddress, origin: connection.origin)
+            } catch {
+                return .failure(error)
+            }
+            resumed = false
+        }
+        guard session.attach(connection, ack: hello.ack, resumed: resumed) else { return .failure(.unknownSession) }
+        return .success(session)
+    }
+
+    /// Removes an ended session.
+    func forget(_ session: BridgeSession) {
+        store.withLock { s in
+            guard s.byID.removeValue(forKey: session.id) != nil else { return }
+            s.byToken.removeValue(forKey: session.token)
+            let n = s.perAddress[session.peerAddress, default: 1] - 1
+            s.perAddress[session.peerAddress] = n > 0 ? n : nil
+        }
+    }
+
+    func sessionBecameReady(_ session: BridgeSession) {
+        readyHandler?(session)
+    }
+
+    // MARK: sync HTTP calls
+
+    /// Runs `POST /dsbridge/call` for the session `token` names.
+    /// - Returns: the `{"code","data"}` answer's result, or `nil` for an unknown token (401).
+    public func syncCall(token: String, request: SyncCallRequest) async -> Result<JSONValue, CallFailure>? {
+        guard let session = session(token: token) else { return nil }
+        return await session.syncCall(request)
+    }
+
+    /// Ends every session (shutdown).
+    public func endAllSessions(closeCode: Int?) {
+        for s in sessions { s.end(reason: "server stopping", closeCode: closeCode) }
+    }
+
+    /// IPv4-mapped IPv6 addresses count as their IPv4 address.
+    static func normalizedAddress(_ address: String) -> String {
+        let lower = address.lowercased()
+        if lower.hasPrefix("::ffff:"), lower.contains(".") { return String(lower.dropFirst(7)) }
+        return lower
+    }
+}
+
+func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    guard a.count == b.count else { return false }
+    var diff: UInt8 = 0
+    for i in 0..<a.count { diff |= a[i] ^ b[i] }
+    return diff == 0
+}

@@ -1,0 +1,496 @@
+// SPDX-License-Identifier: MIT
+import Dispatch
+import Foundation
+import Logging
+import Synchronization
+
+/// One page session: its calls, its ordered outbound messages (with replay), its
+/// native-initiated calls. It outlives its socket for the grace period. Every method is
+/// safe from any thread; interface methods never run under its lock.
+public final class BridgeSession: Sendable {
+    /// Public id, for logs and the admin API.
+    public let id: String
+    /// The secret that attaches a socket or a sync call to this session. Never logged.
+    let token: String
+    /// The TCP peer address of the request that created the session.
+    public let peerAddress: String
+    /// The `Origin` of the request that created the session.
+    public let origin: String?
+    /// When the session was created.
+    public let createdAt: Date
+
+    let bridge: Bridge
+    private let state: Mutex<State>
+    private var logger: Logger { bridge.logger }
+
+    struct State: Sendable {
+        var log: OutboundLog
+        var connection: BridgeConnection?
+        var ended = false
+        var ready = false
+        var lastCall: Int64 = 0
+        var pendingCalls = 0
+        var runningAsync = 0
+        var held: [(callbackId: Int64, method: String, args: [JSONValue])] = []
+        var nextCallbackId: Int64 = 1
+        var nativeCalls: [Int64: NativeCallHandler] = [:]
+        var afterWaiters: [(after: Int64, resume: @Sendable (Bool) -> Void)] = []
+        var detachGeneration = 0
+    }
+
+    init(bridge: Bridge, id: String, token: String, peerAddress: String, origin: String?) {
+        self.bridge = bridge
+        self.id = id
+        self.token = token
+        self.peerAddress = peerAddress
+        self.origin = origin
+        self.createdAt = Date()
+        let c = bridge.configuration
+        state = Mutex(State(log: OutboundLog(maxMessages: c.replayMaxMessages, maxBytes: c.replayMaxBytes)))
+    }
+
+    // MARK: status
+
+    /// Whether a socket is attached.
+    public var isConnected: Bool { state.withLock { $0.connection != nil } }
+    /// Whether the page signalled `_dsb.dsinit`.
+    public var isReady: Bool { state.withLock { $0.ready } }
+    /// Whether the session is over.
+    public var isEnded: Bool { state.withLock { $0.ended } }
+    /// Messages held (before `dsinit`) or not yet acknowledged.
+    public var queuedCount: Int { state.withLock { $0.held.count + $0.log.keptCount } }
+    /// The highest call id received.
+    public var lastCallID: Int64 { state.withLock { $0.lastCall } }
+
+    // MARK: sockets
+
+    /// Attaches `connection`, replacing (4009) any other; queues `welcome` and everything
+    /// after `ack` for it. Fails when the session has ended.
+    func attach(_ connection: BridgeConnection, ack: Int64, resumed: Bool) -> Bool {
+        state.withLock { s in
+            if s.ended { return false }
+            let old = s.connection
+            s.connection = connection
+            s.detachGeneration += 1
+            s.log.rewind(toAck: ack)
+            let welcome = ServerMessage.welcome(
+                session: id, token: token, lastCall: s.lastCall, resumed: resumed,
+                heartbeatMs: bridge.configuration.heartbeatMs
+            ).encoded(seq: 0)
+            guard connection.adopt(self, welcome: welcome) else {
+                s.connection = old
+                return false
+            }
+            if let old, old !== connection {
+                old.dropSession(self)
+                old.requestClose(code: 4009, reason: "replaced by a newer socket")
+            }
+            if s.pendingCalls >= bridge.configuration.maxCallsPending { connection.setReadsPaused(true) }
+            return true
+        }
+    }
+
+    /// The socket closed; the session waits `graceMs` for another one.
+    func detach(_ connection: BridgeConnection) {
+        let generation = state.withLock { s -> Int? in
+            guard s.connection === connection else { return nil }
+            s.connection = nil
+            s.detachGeneration += 1
+            return s.detachGeneration
+        }
+        guard let generation else { return }
+        scheduleExpiry(generation: generation)
+    }
+
+    /// Starts the grace period of a session no socket is attached to.
+    func scheduleExpiry(generation: Int) {
+        let grace = bridge.configuration.graceMs
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(grace)) { [self] in
+            let expired = state.withLock { s in
+                !s.ended && s.connection == nil && s.detachGeneration == generation
+            }
+            if expired { end(reason: "expired after \(grace) ms without a socket", closeCode: nil) }
+        }
+    }
+
+    /// The next frame for `connection`, if it is the attached one.
+    func takeFrame(for connection: BridgeConnection) -> [UInt8]? {
+        state.withLock { s in
+            guard s.connection === connection else { return nil }
+            return s.log.takeFrame()
+        }
+    }
+
+    /// The page processed every message up to `seq`.
+    func acknowledge(_ seq: Int64) {
+        state.withLock { $0.log.acknowledge(seq) }
+    }
+
+    // MARK: ending
+
+    /// Ends the session: native calls fail, the socket closes with `closeCode` (if any).
+    public func end(reason: String, closeCode: Int? = 1000) {
+        let ending = state.withLock { s -> (BridgeConnection?, [NativeCallHandler], [@Sendable (Bool) -> Void])? in
+            if s.ended { return nil }
+            s.ended = true
+            let handlers = Array(s.nativeCalls.values)
+            s.nativeCalls.removeAll()
+            s.held.removeAll()
+            let waiters = s.afterWaiters.map(\.resume)
+            s.afterWaiters.removeAll()
+            return (s.connection, handlers, waiters)
+        }
+        guard let (connection, handlers, waiters) = ending else { return }
+        bridge.forget(self)
+        logger.info("session ended: \(reason)", metadata: ["bridge.session": "\(id)"])
+        if let connection, let closeCode { connection.requestClose(code: closeCode, reason: String(reason.prefix(120))) }
+        for h in handlers { h(.failed(.sessionEnded)) }
+        for w in waiters { w(false) }
+    }
+
+    // MARK: outbound
+
+    /// Queues a sequenced message. A message too large for the replay bound is replaced
+    /// by an error (`ret`/`cb`); overflowing the bound ends the session with 4008.
+    @discardableResult
+    func send(_ message: ServerMessage) -> OutboundLog.AppendError? {
+        let result = state.withLock { s -> (BridgeConnection?, OutboundLog.AppendError?) in
+            if s.ended { return (nil, nil) }
+            do throws(OutboundLog.AppendError) {
+                _ = try s.log.append(message)
+                return (s.connection, nil)
+            } catch .messageTooLarge(let bytes) {
+                let tooLarge = CallFailure(.failed, "result too large (\(bytes) bytes)")
+                let replacement: ServerMessage?
+                switch message {
+                case .ret(let id, _): replacement = .ret(id: id, result: .failure(tooLarge))
+                case .cb(let stub, _): replacement = .cb(stub: stub, payload: .failure(tooLarge))
+                default: replacement = nil
+                }
+                if let replacement { _ = try? s.log.append(replacement) }
+                return (s.connection, .messageTooLarge(bytes: bytes))
+            } catch {
+                return (nil, error)
+            }
+        }
+        if case .boundExceeded(let bound)? = result.1 {
+            logger.warning("closing session 4008: \(bound)", metadata: ["bridge.session": "\(id)"])
+            end(reason: bound, closeCode: 4008)
+        }
+        result.0?.waker.wake()
+        return result.1
+    }
+
+    // MARK: calls from the page
+
+    /// Runs a socket call (in arrival order; called from the connection's processing).
+    func receiveCall(_ call: PageMessage.Call, from connection: BridgeConnection) {
+        let fresh = state.withLock { s -> Bool in
+            if s.ended || call.id <= s.lastCall { return false }
+            s.lastCall = call.id
+            return true
+        }
+        guard fresh else { return }
+        let id = call.id
+        run(method: call.method, arg: call.arg, reply: .socket(id))
+        markStarted(through: id)
+    }
+
+    /// Runs a sync HTTP call after the socket calls up to `request.after` started.
+    /// - Returns: the call's result for the `{"code","data"}` answer.
+    func syncCall(_ request: SyncCallRequest) async -> Result<JSONValue, CallFailure> {
+        let ready = await waitForStarted(through: request.after)
+        guard ready else {
+            return .failure(CallFailure(.timeout, "socket calls up to id \(request.after) did not arrive within \(bridge.configuration.afterTimeoutMs) ms"))
+        }
+        return await withCheckedContinuation { continuation in
+            let once = OnceFlag()
+            run(method: request.method, arg: request.arg, reply: .http({ result in
+                if once.claim() { continuation.resume(returning: result) }
+            }))
+        }
+    }
+
+    /// Where a call's answer goes.
+    enum Reply: Sendable {
+        case socket(Int64)
+        case http(@Sendable (Result<JSONValue, CallFailure>) -> Void)
+    }
+
+    private func answer(_ reply: Reply, _ result: Result<JSONValue, CallFailure>) {
+        switch reply {
+        case .socket(let id): send(.ret(id: id, result: result))
+        case .http(let respond): respond(result)
+        }
+    }
+
+    private func run(method: String, arg: JSONValue?, reply: Reply) {
+        let route: CallRoute
+        let argument: CallArgument
+        do {
+            route = try CallRoute.resolve(method, in: bridge.registry)
+            argument = try CallArgument(wire: arg, maxDepth: bridge.configuration.maxDepth)
+        } catch {
+            logger.debug("call refused: \(error.message)", metadata: ["bridge.session": "\(id)", "bridge.method": "\(method.prefix(100))"])
+            answer(reply, .failure(error))
+            return
+        }
+        switch route {
+        case .internalMethod(let m):
+            let result = runInternal(m, argument.data)
+            answer(reply, result)
+            if let stub = argument.stub, case .success(let value) = result {
+                send(.cb(stub: stub, payload: .value(value, complete: true)))
+            }
+            if m == .closePage, case .success = result {
+                end(reason: "page closed", closeCode: 1000)
+            }
+        case .synchronous(let interface, let name):
+            runSynchronous(interface, name: name, argument: argument, reply: reply)
+        case .asynchronous(let interface, let name):
+            runAsynchronous(interface, name: name, argument: argument, reply: reply)
+        }
+    }
+
+    private func runSynchronous(_ interface: any ExposedInterface, name: String, argument: CallArgument, reply: Reply) {
+        let counted: Bool
+        if case .socket = reply {
+            counted = true
+            let pause = state.withLock { s -> BridgeConnection? in
+                s.pendingCalls += 1
+                return s.pendingCalls == bridge.configuration.maxCallsPending ? s.connection : nil
+            }
+            pause?.setReadsPaused(true)
+        } else {
+            counted = false
+        }
+        let data = argument.data
+        let stub = argument.stub
+        let sessionID = id
+        let log = logger
+        Task.immediate { [self] in
+            let result: Result<JSONValue, CallFailure>
+            do {
+                result = .success(try await interface.callSynchronousMethod(named: name, with: data))
+            } catch let error as ExposedCallError {
+                result = .failure(CallFailure(error.kind == .badArgument ? .badArgument : .methodNotFound, error.message))
+            } catch {
+                log.debug("method threw: \(error)", metadata: ["bridge.session": "\(sessionID)", "bridge.method": "\(name)"])
+                result = .failure(CallFailure(.failed, "\(name) failed: \(error)"))
+            }
+            answer(reply, result)
+            if let stub, case .success(let value) = result {
+                send(.cb(stub: stub, payload: .value(value, complete: true)))
+            }
+            if counted {
+                let resume = state.withLock { s -> BridgeConnection? in
+                    s.pendingCalls -= 1
+                    return s.pendingCalls == bridge.configuration.maxCallsPending - 1 ? s.connection : nil
+                }
+                resume?.setReadsPaused(false)
+            }
+        }
+    }
+
+    private func runAsynchronous(_ interface: any ExposedInterface, name: String, argument: CallArgument, reply: Reply) {
+        let admitted = state.withLock { s -> Bool in
+            guard s.runningAsync < bridge.configuration.maxAsyncCalls else { return false }
+            s.runningAsync += 1
+            return true
+        }
+        guard admitted else {
+            answer(reply, .failure(CallFailure(.overloaded, "more than \(bridge.configuration.maxAsyncCalls) async calls running in this session")))
+            return
+        }
+        let call = AsyncCall(stub: argument.stub)
+        let completion = ExposedCompletion { [self] delivery in
+            switch delivery {
+            case .value(let value, let complete): route(.value(value, complete: complete), of: call)
+            case .failure(let message): route(.failure(CallFailure(.failed, message)), of: call)
+            }
+        }
+        let data = argument.data
+        let sessionID = id
+        let log = logger
+        Task.immediate { [self] in
+            do {
+                try await interface.callAsynchronousMethod(named: name, with: data, completion: completion)
+            } catch let error as ExposedCallError {
+                let failure = CallFailure(error.kind == .badArgument ? .badArgument : .methodNotFound, error.message)
+                if !call.refuseIfStarting(failure) { route(.failure(failure), of: call) }
+            } catch {
+                log.debug("async method threw: \(error)", metadata: ["bridge.session": "\(sessionID)", "bridge.method": "\(name)"])
+                route(.failure(CallFailure(.failed, "\(name) failed: \(error)")), of: call)
+            }
+        }
+        // The method ran up to its first suspension. A refusal of its argument becomes the
+        // call's answer; otherwise the answer is `""`, followed by what it delivered so far.
+        switch call.finishStarting() {
+        case .refused(let failure):
+            answer(reply, .failure(failure))
+            asyncCallFinished()
+        case .started(let held, let finished):
+            answer(reply, .success(.string("")))
+            for payload in held { forward(payload, stub: call.stub) }
+            if finished { asyncCallFinished() }
+        }
+    }
+
+    private func route(_ payload: ServerMessage.CallbackPayload, of call: AsyncCall) {
+        switch call.accept(payload) {
+        case .held, .ignored:
+            return
+        case .forward(let final):
+            forward(payload, stub: call.stub)
+            if final { asyncCallFinished() }
+        }
+    }
+
+    private func asyncCallFinished() {
+        state.withLock { $0.runningAsync -= 1 }
+    }
+
+    private func forward(_ payload: ServerMessage.CallbackPayload, stub: String?) {
+        guard let stub else { return }  // fire and forget: completions are dropped
+        send(.cb(stub: stub, payload: payload))
+    }
+
+    /// `cancel` (PROTOCOL.md 2.2): not supported yet; ignored as the protocol allows for
+    /// calls it cannot cancel.
+    func cancel(callID: Int64) {}
+
+    // MARK: sync-call ordering (PROTOCOL.md 4)
+
+    private func markStarted(through id: Int64) {
+        let ready = state.withLock { s -> [@Sendable (Bool) -> Void] in
+            var resumed: [@Sendable (Bool) -> Void] = []
+            s.afterWaiters.removeAll { w in
+                if w.after <= id {
+                    resumed.append(w.resume)
+                    return true
+                }
+                return false
+            }
+            return resumed
+        }
+        for r in ready { r(true) }
+    }
+
+    private func waitForStarted(through after: Int64) async -> Bool {
+        if after == 0 { return true }
+        let timeout = bridge.configuration.afterTimeoutMs
+        return await withCheckedContinuation { continuation in
+            let once = OnceFlag()
+            let resume: @Sendable (Bool) -> Void = { ok in
+                if once.claim() { continuation.resume(returning: ok) }
+            }
+            let immediate = state.withLock { s -> Bool? in
+                if s.ended { return false }
+                if s.lastCall >= after { return true }
+                s.afterWaiters.append((after, resume))
+                return nil
+            }
+            if let immediate {
+                resume(immediate)
+                return
+            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(timeout)) { resume(false) }
+        }
+    }
+
+    // MARK: internal API (PROTOCOL.md 5)
+
+    private func runInternal(_ method: InternalMethod, _ data: JSONValue) -> Result<JSONValue, CallFailure> {
+        switch method {
+        case .dsinit:
+            markReady()
+            return .success(.string(""))
+        case .disableJavascriptDialogBlock:
+            return .success(.string(""))
+        case .hasNativeMethod:
+            guard case .object(let o) = data, case .string(let name)? = o["name"] else {
+                return .failure(CallFailure(.badArgument, "hasNativeMethod needs {\"name\": string, \"type\": \"all\"|\"syn\"|\"asyn\"}"))
+            }
+            return .success(.bool(CallRoute.hasNativeMethod(name, type: o["type"]?.stringValue, in: bridge.registry)))
+        case .closePage:
+            bridge.dismissalHandler?(self)
+            return .success(.string(""))
+        case .returnValue:
+            return receiveReturnValue(data)
+        }
+    }
+
+    private func markReady() {
+        let (firstTime, released) = state.withLock { s -> (Bool, [(callbackId: Int64, method: String, args: [JSONValue])]) in
+            if s.ready { return (false, []) }
+            s.ready = true
+            let held = s.held
+            s.held.removeAll()
+            return (true, held)
+        }
+        for h in released { post(callbackId: h.callbackId, method: h.method, args: h.args) }
+        if firstTime { bridge.sessionBecameReady(self) }
+    }
+
+    private func receiveReturnValue(_ data: JSONValue) -> Result<JSONValue, CallFailure> {
+        guard case .object(let o) = data, let callbackId = o["id"]?.integerValue else {
+            return .failure(CallFailure(.badArgument, "returnValue needs {\"id\": integer, \"data\": ..., \"complete\": bool}"))
+        }
+        let complete = o["complete"]?.boolValue ?? true
+        let value = o["data"] ?? .null
+        var errorText: String?
+        if let e = o["error"], !e.isNull {
+            errorText = e.stringValue ?? JSONWriter.string(e)
+        }
+        let handler = state.withLock { s -> NativeCallHandler? in
+            if errorText != nil || complete { return s.nativeCalls.removeValue(forKey: callbackId) }
+            return s.nativeCalls[callbackId]
+        }
+        guard let handler else { return .success(.string("")) }
+        if let errorText {
+            handler(.failed(.javaScript(errorText)))
+        } else if complete {
+            handler(.completed(value))
+        } else {
+            handler(.progress(value))
+        }
+        return .success(.string(""))
+    }
+
+    // MARK: native → page
+
+    /// Calls the JavaScript method `method` registered by the page with `args`. The call
+    /// is held until the page is ready (`_dsb.dsinit`), then sent in order. `handler`
+    /// receives progress values, then exactly one final event.
+    public func callJavaScript(_ method: String, args: [JSONValue] = [], handler: @escaping NativeCallHandler) {
+        let outcome = state.withLock { s -> (Int64, Bool)? in
+            if s.ended { return nil }
+            let callbackId = s.nextCallbackId
+            s.nextCallbackId += 1
+            s.nativeCalls[callbackId] = handler
+            if !s.ready {
+                s.held.append((callbackId, method, args))
+                return (callbackId, false)
+            }
+            return (callbackId, true)
+        }
+        guard let (callbackId, sendNow) = outcome else {
+            handler(.failed(.sessionEnded))
+            return
+        }
+        if sendNow { post(callbackId: callbackId, method: method, args: args) }
+    }
+
+    private func post(callbackId: Int64, method: String, args: [JSONValue]) {
+        if case .messageTooLarge(let bytes)? = send(.invoke(callbackId: callbackId, method: method, args: args)) {
+            let handler = state.withLock { $0.nativeCalls.removeValue(forKey: callbackId) }
+            handler?(.failed(.tooLarge(bytes: bytes)))
+        }
+    }
+}
+
+/// A flag that can be claimed once, from any thread.
+final class OnceFlag: Sendable {
+    private let claimed = Atomic<Bool>(false)
+    func claim() -> Bool { !claimed.exchange(true, ordering: .acquiringAndReleasing) }
+}

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+
+/// The `_dsb` methods of the internal API (PROTOCOL.md 5).
+public enum InternalMethod: String, Sendable, CaseIterable {
+    case dsinit
+    case returnValue
+    case hasNativeMethod
+    case closePage
+    case disableJavascriptDialogBlock
+}
+
+/// Where a call goes, decided from its method name before anything runs.
+public enum CallRoute: Sendable {
+    case internalMethod(InternalMethod)
+    case synchronous(any ExposedInterface, name: String)
+    case asynchronous(any ExposedInterface, name: String)
+
+    /// Resolves `method` against `registry`.
+    /// - Throws: ``CallFailure`` `methodNotFound` for a malformed name, an unknown
+    ///   namespace or method, or an unknown `_dsb` method.
+    public static func resolve(_ method: String, in registry: InterfaceRegistry) throws(CallFailure) -> CallRoute {
+        guard let name = MethodName(method) else {
+            throw CallFailure(.methodNotFound, "\"\(method.prefix(200))\" is not a valid method name")
+        }
+        if name.isInternal {
+            guard let m = InternalMethod(rawValue: name.name) else {
+                throw CallFailure(.methodNotFound, "no internal method \"\(name)\"")
+            }
+            return .internalMethod(m)
+        }
+        guard let (interface, kind) = registry.lookup(name) else {
+            throw CallFailure(.methodNotFound, "no native method \"\(name)\"")
+        }
+        switch kind {
+        case .synchronous: return .synchronous(interface, name: name.name)
+        case .asynchronous: return .asynchronous(interface, name: name.name)
+        }
+    }
+
+    /// `_dsb.hasNativeMethod`: whether `method` exists with the asked kind
+    /// (`"syn"`, `"asyn"`, anything else = either). `_dsb.*` names count as synchronous.
+    public static func hasNativeMethod(_ method: String, type: String?, in registry: InterfaceRegistry) -> Bool {
+        guard let route = try? resolve(method, in: registry) else { return false }
+        let isSync: Bool
+        switch route {
+        case .internalMethod, .synchronous: isSync = true
+        case .asynchronous: isSync = false
+        }
+        switch type {
+        case "syn": return isSync
+        case "asyn": return !isSync
+        default: return true
+        }
+    }
+}

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+import DequeModule
+
+/// A session's numbered server→page messages (`ret`, `cb`, `invoke`): the evaluator queue
+/// and the replay buffer in one. Messages get `seq` 1, 2, ... in the order appended; they
+/// are sent in that order, coalesced into batches, and kept until the page acknowledges
+/// them, so a resumed socket can be sent everything after the page's `ack` again.
+/// Pure value type; the session guards it with its lock.
+public struct OutboundLog: Sendable {
+    struct Entry: Sendable {
+        let seq: Int64
+        let bytes: [UInt8]
+    }
+
+    /// Why a message was not appended.
+    public enum AppendError: Error, Sendable, Equatable {
+        /// The message alone is larger than the byte bound; it was not queued.
+        case messageTooLarge(bytes: Int)
+        /// Keeping it would exceed a bound; the session must end with 4008.
+        case boundExceeded(String)
+    }
+
+    private var entries = Deque<Entry>()
+    /// Bytes of the kept (unacknowledged) messages.
+    public private(set) var keptBytes = 0
+    /// The `seq` of the last message appended.
+    public private(set) var lastSeq: Int64 = 0
+    /// The `seq` of the last message handed to a socket.
+    public private(set) var sentSeq: Int64 = 0
+    /// The highest `seq` the page acknowledged.
+    public private(set) var ackedSeq: Int64 = 0
+
+    public let maxMessages: Int
+    public let maxBytes: Int
+    /// The most bytes one batch frame holds (a single larger message goes alone).
+    public let maxBatchBytes: Int
+
+    public init(maxMessages: Int = 10_000, maxBytes: Int = 8 << 20, maxBatchBytes: Int = 256 << 10) {
+        self.maxMessages = maxMessages
+        self.maxBytes = maxBytes
+        self.maxBatchBytes = maxBatchBytes
+    }
+
+    /// Messages kept for replay.
+    public var keptCount: Int { entries.count }
+
+    /// Whether some appended messages have not been handed to a socket yet.
+    public var hasUnsent: Bool { sentSeq < lastSeq }
+
+    /// Would a message of `size` bytes fit on its own?
+    public func fits(size: Int) -> Bool { size <= maxBytes }
+
+    /// Numbers and keeps `message`; returns its `seq`.
+    public mutating func append(_ message: ServerMessage) throws(AppendError) -> Int64 {
+        let seq = lastSeq + 1
+        let bytes = message.encoded(seq: seq)
+        if bytes.count > maxBytes { throw .messageTooLarge(bytes: bytes.count) }
+        if entries.count + 1 > maxMessages {
+            throw .boundExceeded("replay buffer holds \(maxMessages) unacknowledged messages (replayMaxMessages)")
+        }
+        if keptBytes + bytes.count > maxBytes {
+            throw .boundExceeded("replay buffer holds over \(maxBytes) bytes of unacknowledged messages (replayMaxBytes)")
+        }
+        entries.append(Entry(seq: seq, bytes: bytes))
+        keptBytes += bytes.count
+        lastSeq = seq
+        return seq
+    }
+
+    /// Drops every message up to `seq`; lower than a previous ack is ignored, above the
+    /// last appended is clamped.
+    public mutating func acknowledge(_ seq: Int64) {
+        let upTo = min(seq, lastSeq)
+        guard upTo > ackedSeq else { return }
+        ackedSeq = upTo
+        while let first = entries.first, first.seq <= upTo {
+            keptBytes -= first.bytes.count
+            entries.removeFirst()
+        }
+        if sentSeq < ackedSeq { sentSeq = ackedSeq }
+    }
+
+    /// Prepares a resend for a new socket: everything after `ack` will be sent again.
+    public mutating func rewind(toAck ack: Int64) {
+        acknowledge(ack)
+        sentSeq = ackedSeq
+    }
+
+    /// The next frame to write: one message alone, or several as a JSON array; `nil` when
+    /// everything appended has been taken.
+    public mutating func takeFrame() -> [UInt8]? {
+        guard sentSeq < lastSeq, let firstIndex = index(ofSeq: sentSeq + 1) else { return nil }
+        if firstIndex == entries.count - 1 || entries[firstIndex].bytes.count >= maxBatchBytes {
+            let e = entries[firstIndex]
+            sentSeq = e.seq
+            return e.bytes
+        }
+        var frame: [UInt8] = [UInt8(ascii: "[")]
+        var i = firstIndex
+        while i < entries.count {
+            let e = entries[i]
+            if i > firstIndex {
+                if frame.count + e.bytes.count + 2 > maxBatchBytes { break }
+                frame.append(UInt8(ascii: ","))
+            }
+            frame.append(contentsOf: e.bytes)
+            sentSeq = e.seq
+            i += 1
+        }
+        frame.append(UInt8(ascii: "]"))
+        return frame
+    }
+
+    private func index(ofSeq seq: Int64) -> Int? {
+        guard let first = entries.first else { return nil }
+        let i = Int(seq - first.seq)
+        return i >= 0 && i < entries.count ? i : nil
+    }
+}

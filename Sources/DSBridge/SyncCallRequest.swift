@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+
+/// A `POST /dsbridge/call` request, checked (PROTOCOL.md 4). Pure: the transport hands it
+/// the body and the `X-DSBridge-After` header.
+public struct SyncCallRequest: Sendable, Equatable {
+    public var method: String
+    public var arg: JSONValue?
+    /// Highest socket call id the page had sent; the call waits until those started.
+    public var after: Int64
+
+    /// Largest `X-DSBridge-After` accepted: 2^53 - 1.
+    public static let maxAfter: Int64 = (1 << 53) - 1
+
+    public init(method: String, arg: JSONValue?, after: Int64) {
+        self.method = method
+        self.arg = arg
+        self.after = after
+    }
+
+    /// Parses and checks a request.
+    /// - Throws: a sentence for the 400 answer when the body is not `{"method": string,
+    ///   "arg"?: ...}` or `after` is not `0|[1-9][0-9]*` up to 2^53-1.
+    public init(body: [UInt8], afterHeader: String?, maxDepth: Int) throws(ProtocolViolation) {
+        var after: Int64 = 0
+        if let header = afterHeader {
+            guard let value = Self.parseAfter(header) else {
+                throw ProtocolViolation("X-DSBridge-After must be a decimal integer from 0 to 2^53-1")
+            }
+            after = value
+        }
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(body, maxDepth: maxDepth)
+        } catch {
+            throw ProtocolViolation("body is not JSON: \(error)")
+        }
+        guard case .object(let members) = value else {
+            throw ProtocolViolation("body must be a JSON object {\"method\": string, \"arg\": ...}")
+        }
+        guard case .string(let method)? = members["method"] else {
+            throw ProtocolViolation("body needs a string \"method\"")
+        }
+        self.init(method: method, arg: members["arg"], after: after)
+    }
+
+    static func parseAfter(_ text: String) -> Int64? {
+        let utf8 = Array(text.utf8)
+        guard !utf8.isEmpty, utf8.count <= 16 else { return nil }
+        if utf8.count > 1 && utf8[0] == UInt8(ascii: "0") { return nil }
+        var v: Int64 = 0
+        for c in utf8 {
+            guard c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") else { return nil }
+            v = v * 10 + Int64(c - UInt8(ascii: "0"))
+        }
+        return v <= maxAfter ? v : nil
+    }
+
+    /// The 200 body for a call's result: `{"code":0,"data":…}` or
+    /// `{"code":-1,"data":"","error":{"kind":…,"message":…}}`.
+    public static func answerBody(_ result: Result<JSONValue, CallFailure>) -> [UInt8] {
+        var w = JSONWriter()
+        switch result {
+        case .success(let data):
+            w.raw("{\"code\":0,\"data\":")
+            w.write(data)
+            w.raw("}")
+        case .failure(let failure):
+            w.raw("{\"code\":-1,\"data\":\"\",\"error\":{\"kind\":")
+            w.write(string: failure.kind.rawValue)
+            w.raw(",\"message\":")
+            w.write(string: failure.message)
+            w.raw("}}")
+        }
+        return w.bytes
+    }
+}
