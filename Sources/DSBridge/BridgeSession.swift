@@ -11,13 +11,17 @@ public final class BridgeSession: Sendable {
     /// Public id, for logs and the admin API.
     public let id: String
     /// The secret that attaches a socket or a sync call to this session. Never logged.
-    let token: String
+    public let token: String
     /// The TCP peer address of the request that created the session.
     public let peerAddress: String
     /// The `Origin` of the request that created the session.
     public let origin: String?
     /// When the session was created.
     public let createdAt: Date
+
+    /// The session whose call is running: set while an interface method runs (and in the
+    /// tasks it starts that inherit task-locals). Keep it to call the page later.
+    @TaskLocal public static var current: BridgeSession?
 
     let bridge: Bridge
     private let state: Mutex<State>
@@ -271,7 +275,9 @@ public final class BridgeSession: Sendable {
         Task.immediate { [self] in
             let result: Result<JSONValue, CallFailure>
             do {
-                result = .success(try await interface.callSynchronousMethod(named: name, with: data))
+                result = .success(try await BridgeSession.$current.withValue(self) {
+                    try await interface.callSynchronousMethod(named: name, with: data)
+                })
             } catch let error as ExposedCallError {
                 result = .failure(CallFailure(error.kind == .badArgument ? .badArgument : .methodNotFound, error.message))
             } catch {
@@ -314,7 +320,9 @@ public final class BridgeSession: Sendable {
         let log = logger
         Task.immediate { [self] in
             do {
-                try await interface.callAsynchronousMethod(named: name, with: data, completion: completion)
+                try await BridgeSession.$current.withValue(self) {
+                    try await interface.callAsynchronousMethod(named: name, with: data, completion: completion)
+                }
             } catch let error as ExposedCallError {
                 let failure = CallFailure(error.kind == .badArgument ? .badArgument : .methodNotFound, error.message)
                 if !call.refuseIfStarting(failure) { route(.failure(failure), of: call) }

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+import DSBridge
+
+/// The interfaces of DSBridge's own demo (PROTOCOL.md 8), so its demo pages run unchanged,
+/// plus two test helpers. `register(on:)` adds them all.
+public enum DemoInterfaces {
+    /// Registers every demo interface on `bridge`; `tickMs` paces `callProgress`.
+    public static func register(on bridge: Bridge, tickMs: Int = 1000) {
+        bridge.addInterface(DemoAPI(tickMs: tickMs))
+        bridge.addInterface(SwiftDemoAPI(), by: "swift")
+        bridge.addInterface(EchoAPI(), by: "echo")
+        bridge.addInterface(TestAPI(), by: "test")
+    }
+}
+
+/// DSBridge's `JsApiTest` (no namespace).
+@Exposed
+public struct DemoAPI: Sendable {
+    /// Milliseconds between `callProgress` values.
+    public let tickMs: Int
+
+    public init(tickMs: Int) {
+        self.tickMs = tickMs
+    }
+
+    func testSyn(_ message: String) -> String {
+        message + "[ syn call]"
+    }
+
+    func testAsyn(_ message: String, handler: (String, Bool) -> Void) {
+        handler(message + " [ asyn call]", true)
+    }
+
+    func testNoArgSyn() -> String {
+        "testNoArgSyn called [ syn call]"
+    }
+
+    func testNoArgAsyn(handler: (String, Bool) -> Void) {
+        handler("testNoArgAsyn called [ asyn call]", true)
+    }
+
+    /// 10, 9, ... 1 as progress, one per tick, then 0 as the final value.
+    func callProgress(handler: @escaping @Sendable (Int, Bool) -> Void) {
+        let tick = tickMs
+        Task {
+            for value in stride(from: 10, through: 0, by: -1) {
+                try? await Task.sleep(for: .milliseconds(tick))
+                handler(value, value == 0)
+            }
+        }
+    }
+}
+
+/// DSBridge's `JsApiTestSwift` (namespace `swift`).
+@Exposed
+public struct SwiftDemoAPI: Sendable {
+    public init() {}
+
+    func testSyn(_ arg: String) -> String {
+        arg + "[Swift sync call:test]"
+    }
+
+    func testAsyn(_ arg: String, handler: (String, Bool) -> Void) {
+        handler(arg + "[Swift async call:test]", true)
+    }
+}
+
+/// DSBridge's `JsEchoApi` (namespace `echo`): any JSON back, unchanged.
+@Exposed
+public struct EchoAPI: Sendable {
+    public init() {}
+
+    func syn(_ value: JSONValue) -> JSONValue {
+        value
+    }
+
+    func asyn(_ value: JSONValue, handler: (JSONValue) -> Void) {
+        handler(value)
+    }
+}

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+import DSBridge
+import Synchronization
+
+/// What `test.pushInvokes` asks for.
+public struct PushInvokesRequest: Codable, Sendable {
+    public var method: String
+    public var count: Int
+    public var args: [JSONValue]?
+}
+
+/// Outcomes of the native-initiated calls `test.pushInvokes` made.
+public final class PushInvokeCounters: Sendable {
+    public static let shared = PushInvokeCounters()
+    private let counts = Mutex<(completed: Int, failed: Int)>((0, 0))
+
+    public var completed: Int { counts.withLock { $0.completed } }
+    public var failed: Int { counts.withLock { $0.failed } }
+
+    func record(success: Bool) {
+        counts.withLock { c in
+            if success { c.completed += 1 } else { c.failed += 1 }
+        }
+    }
+}
+
+/// Helpers for tests and load tests (namespace `test`); not part of DSBridge's demo.
+@Exposed
+public struct TestAPI: Sendable {
+    public init() {}
+
+    /// Waits `milliseconds` (0...10000) without holding a thread, then returns it.
+    func sleepSyn(_ milliseconds: Int) async throws -> Int {
+        guard (0...10_000).contains(milliseconds) else {
+            throw ExposedCallError.badArgument(method: "sleepSyn", expected: "an integer from 0 to 10000", detail: "got \(milliseconds)")
+        }
+        try await Task.sleep(for: .milliseconds(milliseconds))
+        return milliseconds
+    }
+
+    /// Makes `count` (0...5000) native-initiated calls of `method` on the calling session.
+    func pushInvokes(_ request: PushInvokesRequest) throws -> Int {
+        guard (0...5_000).contains(request.count) else {
+            throw ExposedCallError.badArgument(method: "pushInvokes", expected: "a count from 0 to 5000", detail: "got \(request.count)")
+        }
+        guard let session = BridgeSession.current else { return 0 }
+        for _ in 0..<request.count {
+            session.callJavaScript(request.method, args: request.args ?? []) { event in
+                switch event {
+                case .progress: break
+                case .completed: PushInvokeCounters.shared.record(success: true)
+                case .failed: PushInvokeCounters.shared.record(success: false)
+                }
+            }
+        }
+        return request.count
+    }
+}

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+import CLibWebSockets
+import DSBridge
+import Dispatch
+import Foundation
+import Logging
+import Synchronization
+
+/// Why the server could not start.
+public enum ServerStartError: Error, Sendable, CustomStringConvertible {
+    /// libwebsockets could not create its context (see its log lines above).
+    case contextFailed
+    /// A listener could not be opened (address in use, bad address, no permission).
+    case listenFailed(host: String, port: Int)
+    /// The web root is not a readable folder.
+    case webRootMissing(String)
+
+    public var description: String {
+        switch self {
+        case .contextFailed: return "libwebsockets could not create its context"
+        case .listenFailed(let host, let port):
+            return "cannot listen on \(host):\(port) (address in use, not an address of this machine, or no permission)"
+        case .webRootMissing(let path): return "web root \(path) is not a readable folder"
+        }
+    }
+}
+
+/// The ports the server listens on (useful with port 0).
+public struct ListeningPorts: Sendable, Equatable {
+    public let port: Int
+    public let adminPort: Int
+}
+
+/// Serves a ``Bridge`` over libwebsockets: the `/dsbridge` WebSocket, the sync HTTP
+/// endpoints, static files, and the admin listener. One service thread owns every
+/// connection; other threads reach it only through its inbox.
+public final class BridgeServer: Sendable {
+    public let bridge: Bridge
+    public let configuration: ServerConfiguration
+    let logger: Logger
+    let inbox = ServiceInbox()
+    private let startup = Mutex<Result<ListeningPorts, ServerStartError>?>(nil)
+    private let started = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+    private let draining = Atomic<Bool>(false)
+    private let running = Atomic<Bool>(false)
+
+    public init(bridge: Bridge, configuration: ServerConfiguration, logger: Logger) {
+        self.bridge = bridge
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Opens both listeners and starts the service thread.
+    /// - Returns: the ports actually bound.
+    public func start() throws(ServerStartError) -> ListeningPorts {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: configuration.webRoot, isDirectory: &isDirectory), isDirectory.boolValue
+        else { throw .webRootMissing(configuration.webRoot) }
+        LWSLog.install(logger)
+        let thread = Thread { [self] in
+            runServiceThread()
+        }
+        thread.name = "lws-service"
+        thread.stackSize = 4 << 20
+        thread.start()
+        started.wait()
+        let result = startup.withLock { $0 } ?? .failure(.contextFailed)
+        let ports = try result.get()
+        running.store(true, ordering: .releasing)
+        startTicker()
+        return ports
+    }
+
+    /// Whether a drain has begun (`/healthz` answers 503).
+    public var isDraining: Bool { draining.load(ordering: .acquiring) }
+
+    /// Stops: every socket is closed with 1001, then the service thread ends.
+    public func stop() {
+        draining.store(true, ordering: .releasing)
+        inbox.post(.stop)
+    }
+
+    /// Blocks until the service thread has ended.
+    public func waitUntilStopped() {
+        guard running.load(ordering: .acquiring) else { return }
+        finished.wait()
+        finished.signal()
+    }
+
+    private func startTicker() {
+        Thread.detachNewThread { [self] in
+            while running.load(ordering: .acquiring) {
+                Thread.sleep(forTimeInterval: 0.25)
+                inbox.post(.tick)
+            }
+        }
+    }
+
+    private func runServiceThread() {
+        let loop = ServiceLoop(server: self)
+        switch loop.open() {
+        case .failure(let error):
+            startup.withLock { $0 = .failure(error) }
+            started.signal()
+            return
+        case .success(let ports):
+            startup.withLock { $0 = .success(ports) }
+            started.signal()
+        }
+        loop.run()
+        running.store(false, ordering: .releasing)
+        finished.signal()
+    }
+}

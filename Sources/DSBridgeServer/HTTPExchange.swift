@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+import DSBridge
+
+/// Service-thread state of one HTTP request: what was asked, the body so far, and the
+/// answer once it is known.
+final class HTTPExchange {
+    let id: UInt64
+    let wsi: OpaquePointer
+    let method: HTTPMethod
+    let path: String
+    /// What to do with the body once it is complete.
+    var onBody: ((HTTPExchange) -> Void)?
+    var body: [UInt8] = []
+    var bodyTooLarge = false
+    var answer: HTTPAnswer?
+    var headersSent = false
+    var bodyOffset = 0
+    /// Captured request headers (lws frees them once the body starts).
+    var headers: [String: String] = [:]
+    let peer: String
+
+    init(id: UInt64, wsi: OpaquePointer, method: HTTPMethod, path: String, peer: String) {
+        self.id = id
+        self.wsi = wsi
+        self.method = method
+        self.path = path
+        self.peer = peer
+    }
+}

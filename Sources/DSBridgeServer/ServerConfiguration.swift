@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: MIT
+
+/// Where and how the server listens (PROTOCOL.md 1, 7).
+public struct ServerConfiguration: Sendable {
+    /// Address of the page listener (`--host`, default `127.0.0.1`).
+    public var host: String = "127.0.0.1"
+    /// Port of the page listener; 0 picks a free one (`--port`, default 8080).
+    public var port: Int = 8080
+    /// Address of the admin listener (`--admin-host`, default `127.0.0.1`).
+    public var adminHost: String = "127.0.0.1"
+    /// Port of the admin listener; 0 picks a free one (`--admin-port`, default 8081).
+    public var adminPort: Int = 8081
+    /// The admin API's bearer token (`--admin-token`); `nil` disables the admin API except `/healthz`.
+    public var adminToken: String? = nil
+    /// Folder of the static files (`--web-root`, default `web`).
+    public var webRoot: String = "web"
+    /// How long a drain waits for in-flight work before cutting (`--drain-ms`, default 10000).
+    public var drainMs: Int = 10_000
+
+    public init() {}
+}

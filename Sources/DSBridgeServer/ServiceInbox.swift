@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+import CLibWebSockets
+import DSBridge
+import Synchronization
+
+/// Work handed to the service thread from other threads.
+enum ServiceWork: Sendable {
+    /// A WebSocket connection has something to do (write, close, pause change).
+    case connection(UInt64)
+    /// An HTTP exchange has its answer.
+    case httpAnswer(UInt64, HTTPAnswer)
+    /// Once a second: timeouts and heartbeats.
+    case tick
+    /// Begin a graceful stop.
+    case stop
+}
+
+/// The only door into the service thread: a locked list plus `lws_cancel_service`, the
+/// one libwebsockets call that is safe from any thread. Wakes coalesce.
+final class ServiceInbox: Sendable {
+    private struct State: Sendable {
+        var context: LWSContextRef?
+        var work: [ServiceWork] = []
+        var wokenConnections = Set<UInt64>()
+    }
+    private let state = Mutex(State())
+
+    /// Called on the service thread once the context exists.
+    func open(_ context: LWSContextRef) {
+        state.withLock { $0.context = context }
+    }
+
+    /// Called on the service thread before the context is destroyed; later posts are dropped.
+    func close() {
+        state.withLock { $0.context = nil }
+    }
+
+    /// Hands `work` to the service thread (any thread).
+    func post(_ work: ServiceWork) {
+        state.withLock { s in
+            guard let context = s.context else { return }
+            if case .connection(let id) = work {
+                guard s.wokenConnections.insert(id).inserted else { return }
+            }
+            let wasEmpty = s.work.isEmpty
+            s.work.append(work)
+            if wasEmpty { lws_cancel_service(context.raw) }
+        }
+    }
+
+    /// Takes everything posted so far (service thread).
+    func drain() -> [ServiceWork] {
+        state.withLock { s in
+            let work = s.work
+            s.work.removeAll(keepingCapacity: true)
+            s.wokenConnections.removeAll(keepingCapacity: true)
+            return work
+        }
+    }
+}
+
+/// Wakes the service thread for one connection.
+struct InboxWaker: ConnectionWaker {
+    let inbox: ServiceInbox
+    let id: UInt64
+    func wake() { inbox.post(.connection(id)) }
+}

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+import CLibWebSockets
+import DSBridge
+import Foundation
+
+/// The admin listener's routes (PROTOCOL.md 6), on the service thread.
+extension ServiceLoop {
+    func routeAdmin(_ exchange: HTTPExchange) {
+        if exchange.path == "/healthz" {
+            return respond(exchange, server.isDraining ? .text(503, "draining") : .text(200, "ok"))
+        }
+        guard let expected = config.adminToken,
+              let given = exchange.headers["authorization"],
+              AdminAPI.bearerMatches(given, expected)
+        else {
+            var a = HTTPAnswer.json(401, ["error": "missing or wrong bearer token"])
+            a.closeAfter = exchange.method == .post
+            return respond(exchange, a)
+        }
+        let parts = exchange.path.split(separator: "/", omittingEmptySubsequences: true)
+        switch (exchange.method, parts.count) {
+        case (.get, 2) where parts[0] == "admin" && parts[1] == "sessions":
+            respond(exchange, .json(200, AdminAPI.sessionList(bridge.sessions)))
+        case (.post, 4) where parts[0] == "admin" && parts[1] == "sessions" && parts[3] == "call":
+            guard let session = bridge.session(id: String(parts[2])) else {
+                var a = HTTPAnswer.json(404, ["error": "unknown session"])
+                a.closeAfter = true
+                return respond(exchange, a)
+            }
+            expectBody(exchange) { [self] exchange in
+                adminCall(exchange, session)
+            }
+        default:
+            var a = HTTPAnswer.json(404, ["error": "not found"])
+            a.closeAfter = exchange.method == .post
+            respond(exchange, a)
+        }
+    }
+
+    private func adminCall(_ exchange: HTTPExchange, _ session: BridgeSession) {
+        let request: AdminAPI.CallRequest
+        do {
+            request = try AdminAPI.CallRequest(body: exchange.body)
+        } catch {
+            return respond(exchange, .json(400, ["error": .string(error.reason)]))
+        }
+        let reply = respondLater(exchange)
+        AdminAPI.call(session, request) { answer in reply(answer) }
+    }
+}

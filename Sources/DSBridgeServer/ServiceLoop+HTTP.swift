@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+import CLibWebSockets
+import DSBridge
+import Foundation
+
+/// lws callback of the page listener's HTTP side (service thread).
+func mainHTTPCallback(
+    _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?, _ len: Int
+) -> Int32 {
+    guard let wsi, let loop = ServiceLoop.from(wsi) else { return 0 }
+    return loop.http(wsi, reason, user, input, len, admin: false)
+}
+
+/// lws callback of the admin listener (service thread).
+func adminHTTPCallback(
+    _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?, _ len: Int
+) -> Int32 {
+    guard let wsi, let loop = ServiceLoop.from(wsi) else { return 0 }
+    return loop.http(wsi, reason, user, input, len, admin: true)
+}
+
+extension ServiceLoop {
+    func http(
+        _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+        _ input: UnsafeMutableRawPointer?, _ len: Int, admin: Bool
+    ) -> Int32 {
+        switch reason {
+        case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+            drainInbox()
+            return 0
+        case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+            // A WebSocket upgrade that did not offer dsbridge.v1 lands on this protocol.
+            _ = lws_return_http_status(wsi, 400, "WebSocket upgrade must offer subprotocol dsbridge.v1")
+            return -1
+        case LWS_CALLBACK_HTTP:
+            guard let user else { return -1 }
+            var uriPointer: UnsafeMutablePointer<CChar>?
+            var uriLength: Int32 = 0
+            _ = lws_http_get_uri_and_method(wsi, &uriPointer, &uriLength)
+            let path = uriPointer.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: Int(uriLength)), as: UTF8.self) } ?? "/"
+            let id = makeID()
+            user.storeBytes(of: id, as: UInt64.self)
+            let exchange = HTTPExchange(id: id, wsi: wsi, method: Self.method(wsi), path: path, peer: peerAddress(wsi))
+            for (name, token) in [("origin", WSI_TOKEN_ORIGIN), ("authorization", WSI_TOKEN_HTTP_AUTHORIZATION),
+                                  ("content-length", WSI_TOKEN_HTTP_CONTENT_LENGTH), ("query", WSI_TOKEN_HTTP_URI_ARGS)] {
+                if let v = header(wsi, token) { exchange.headers[name] = v }
+            }
+            for name in ["x-dsbridge-token", "x-dsbridge-after", "x-dsbridge-auth"] {
+                if let v = customHeader(wsi, name) { exchange.headers[name] = v }
+            }
+            exchanges[id] = exchange
+            if admin { routeAdmin(exchange) } else { routeMain(exchange) }
+            return 0
+        case LWS_CALLBACK_HTTP_BODY:
+            guard let exchange = exchange(user) else { return 0 }
+            if exchange.bodyTooLarge { return 0 }
+            if exchange.body.count + len > bridge.configuration.maxMessageBytes {
+                exchange.bodyTooLarge = true
+                exchange.body = []
+                return 0
+            }
+            if let input, len > 0 { exchange.body.append(contentsOf: UnsafeRawBufferPointer(start: input, count: len)) }
+            return 0
+        case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+            guard let exchange = exchange(user) else { return 0 }
+            if exchange.bodyTooLarge {
+                var a = HTTPAnswer.text(413, "request body larger than \(bridge.configuration.maxMessageBytes) bytes")
+                a.closeAfter = true
+                respond(exchange, a)
+            } else if let handler = exchange.onBody {
+                exchange.onBody = nil
+                handler(exchange)
+            }
+            return 0
+        case LWS_CALLBACK_HTTP_WRITEABLE:
+            guard let exchange = exchange(user) else { return 0 }
+            return writeAnswer(exchange)
+        case LWS_CALLBACK_CLOSED_HTTP:
+            if let user {
+                exchanges.removeValue(forKey: user.load(as: UInt64.self))
+                user.storeBytes(of: 0, as: UInt64.self)
+            }
+            return 0
+        default:
+            return lws_callback_http_dummy(wsi, reason, user, input, len)
+        }
+    }
+
+    private static func method(_ wsi: OpaquePointer) -> HTTPMethod {
+        let tokens: [(lws_token_indexes, HTTPMethod)] = [
+            (WSI_TOKEN_GET_URI, .get), (WSI_TOKEN_POST_URI, .post), (WSI_TOKEN_OPTIONS_URI, .options),
+            (WSI_TOKEN_HEAD_URI, .head), (WSI_TOKEN_PUT_URI, .put), (WSI_TOKEN_PATCH_URI, .patch),
+            (WSI_TOKEN_DELETE_URI, .delete),
+        ]
+        for (token, method) in tokens where lws_hdr_total_length(wsi, token) > 0 { return method }
+        return .other
+    }
+
+    private func exchange(_ user: UnsafeMutableRawPointer?) -> HTTPExchange? {
+        guard let user else { return nil }
+        return exchanges[user.load(as: UInt64.self)]
+    }
+
+    /// Sets the answer and asks for WRITEABLE (service thread).
+    func respond(_ exchange: HTTPExchange, _ answer: HTTPAnswer) {
+        exchange.answer = answer
+        lws_callback_on_writable(exchange.wsi)
+    }
+
+    /// Answers from another thread.
+    func respondLater(_ exchange: HTTPExchange) -> @Sendable (HTTPAnswer) -> Void {
+        let inbox = server.inbox
+        let id = exchange.id
+        return { answer in inbox.post(.httpAnswer(id, answer)) }
+    }
+
+    /// Waits for the body, refusing it up front when Content-Length is over the limit.
+    func expectBody(_ exchange: HTTPExchange, then handler: @escaping (HTTPExchange) -> Void) {
+        if let length = exchange.headers["content-length"].flatMap(Int.init), length > bridge.configuration.maxMessageBytes {
+            var a = HTTPAnswer.text(413, "request body larger than \(bridge.configuration.maxMessageBytes) bytes")
+            a.closeAfter = true
+            respond(exchange, a)
+            return
+        }
+        if exchange.headers["content-length"] == "0" || exchange.headers["content-length"] == nil {
+            // lws may never report completion of an empty body without Content-Length.
+            handler(exchange)
+            return
+        }
+        exchange.onBody = handler
+    }
+
+    private func writeAnswer(_ exchange: HTTPExchange) -> Int32 {
+        guard let answer = exchange.answer else { return 0 }
+        let wsi = exchange.wsi
+        if !exchange.headersSent {
+            var buffer = [UInt8](repeating: 0, count: pre + 4096)
+            let ok = buffer.withUnsafeMutableBufferPointer { buf -> Bool in
+                guard let base = buf.baseAddress else { return false }
+                let start = base + pre
+                var p: UnsafeMutablePointer<UInt8>? = start
+                let end = base + buf.count - 1
+                if lws_add_http_common_headers(wsi, UInt32(answer.status), answer.contentType, lws_filepos_t(answer.body.count), &p, end) != 0 { return false }
+                var headers = answer.headers
+                headers.append(("X-Content-Type-Options", "nosniff"))
+                headers.append(("Cache-Control", "no-store"))
+                if answer.closeAfter { headers.append(("Connection", "close")) }
+                for (name, value) in headers {
+                    let key = name.lowercased() + ":"
+                    let v = Array(value.utf8)
+                    if lws_add_http_header_by_name(wsi, key, v, Int32(v.count), &p, end) != 0 { return false }
+                }
+                return lws_finalize_write_http_header(wsi, start, &p, end) == 0
+            }
+            guard ok else { return -1 }
+            exchange.headersSent = true
+            if answer.body.isEmpty || answer.omitBody {
+                return finishTransaction(exchange, answer)
+            }
+            lws_callback_on_writable(wsi)
+            return 0
+        }
+        let chunk = min(answer.body.count - exchange.bodyOffset, 64 << 10)
+        let last = exchange.bodyOffset + chunk >= answer.body.count
+        let needed = pre + chunk
+        if writeBuffer.count < needed { writeBuffer = [UInt8](repeating: 0, count: max(needed, 64 << 10)) }
+        let offset = exchange.bodyOffset
+        let written = writeBuffer.withUnsafeMutableBufferPointer { buf -> Int32 in
+            guard let base = buf.baseAddress else { return -1 }
+            answer.body.withUnsafeBufferPointer { src in
+                if let s = src.baseAddress { (base + pre).update(from: s + offset, count: chunk) }
+            }
+            return lws_write(wsi, base + pre, chunk, last ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP)
+        }
+        guard written >= 0 else { return -1 }
+        exchange.bodyOffset += chunk
+        if last { return finishTransaction(exchange, answer) }
+        lws_callback_on_writable(wsi)
+        return 0
+    }
+
+    private func finishTransaction(_ exchange: HTTPExchange, _ answer: HTTPAnswer) -> Int32 {
+        exchanges.removeValue(forKey: exchange.id)
+        if answer.closeAfter { return -1 }
+        return lws_http_transaction_completed(exchange.wsi) != 0 ? -1 : 0
+    }
+}

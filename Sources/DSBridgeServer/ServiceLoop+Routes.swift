@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+import CLibWebSockets
+import DSBridge
+import Foundation
+
+/// The page listener's HTTP routes (PROTOCOL.md 1, 4), on the service thread.
+extension ServiceLoop {
+    func routeMain(_ exchange: HTTPExchange) {
+        switch exchange.path {
+        case "/dsbridge/call":
+            guard exchange.method == .post else { return respond(exchange, Self.methodNotAllowed()) }
+            guard let token = exchange.headers["x-dsbridge-token"], bridge.session(token: token) != nil else {
+                return respond(exchange, closing(.text(401, "unknown or missing X-DSBridge-Token")))
+            }
+            expectBody(exchange) { [self] exchange in
+                syncCall(exchange, token: token)
+            }
+        case "/dsbridge/session":
+            guard exchange.method == .post else { return respond(exchange, Self.methodNotAllowed()) }
+            guard bridge.authorizes(exchange.headers["x-dsbridge-auth"]) else {
+                logger.info("session request refused: auth", metadata: ["bridge.peer": "\(exchange.peer)"])
+                return respond(exchange, closing(.text(401, "X-DSBridge-Auth refused")))
+            }
+            expectBody(exchange) { [self] exchange in
+                createSession(exchange)
+            }
+        case "/dsbridge":
+            respond(exchange, .text(400, "expected a WebSocket upgrade offering subprotocol dsbridge.v1"))
+        default:
+            guard exchange.method == .get || exchange.method == .head else {
+                return respond(exchange, closing(.text(405, "only GET and HEAD are served here")))
+            }
+            serveStatic(exchange)
+        }
+    }
+
+    private static func methodNotAllowed() -> HTTPAnswer {
+        var a = HTTPAnswer.text(405, "use POST")
+        a.headers.append(("Allow", "POST, OPTIONS"))
+        a.closeAfter = true
+        return a
+    }
+
+    /// An early answer to a request whose body is not read: close after it.
+    private func closing(_ answer: HTTPAnswer) -> HTTPAnswer {
+        var a = answer
+        a.closeAfter = true
+        return a
+    }
+
+    private func syncCall(_ exchange: HTTPExchange, token: String) {
+        let request: SyncCallRequest
+        do {
+            request = try SyncCallRequest(
+                body: exchange.body, afterHeader: exchange.headers["x-dsbridge-after"], maxDepth: bridge.configuration.maxDepth)
+        } catch {
+            return respond(exchange, .text(400, error.reason))
+        }
+        let reply = respondLater(exchange)
+        let bridge = self.bridge
+        Task {
+            guard let result = await bridge.syncCall(token: token, request: request) else {
+                reply(.text(401, "unknown X-DSBridge-Token"))
+                return
+            }
+            reply(.json(200, bytes: SyncCallRequest.answerBody(result)))
+        }
+    }
+
+    private func createSession(_ exchange: HTTPExchange) {
+        do {
+            let session = try bridge.createSession(peerAddress: exchange.peer, origin: exchange.headers["origin"])
+            respond(exchange, .json(200, ["session": .string(session.id), "token": .string(session.token)]))
+        } catch {
+            respond(exchange, .text(429, error.reason))
+        }
+    }
+
+    private func serveStatic(_ exchange: HTTPExchange) {
+        let decoded = exchange.path.removingPercentEncoding ?? exchange.path
+        switch staticFiles.resolve(decoded, query: exchange.headers["query"]) {
+        case .notFound:
+            respond(exchange, .text(404, "not found"))
+        case .redirect(let location):
+            var a = HTTPAnswer.text(301, "moved to \(location)")
+            a.headers.append(("Location", location))
+            respond(exchange, a)
+        case .file(let path, let contentType):
+            guard let data = FileManager.default.contents(atPath: path) else {
+                return respond(exchange, .text(404, "not found"))
+            }
+            var a = HTTPAnswer(status: 200, contentType: contentType, body: [UInt8](data))
+            a.omitBody = exchange.method == .head
+            respond(exchange, a)
+        }
+    }
+}

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: MIT
+import CLibWebSockets
+import DSBridge
+import Dispatch
+import Foundation
+
+/// lws callback of the `dsbridge.v1` protocol (service thread).
+func webSocketCallback(
+    _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?, _ len: Int
+) -> Int32 {
+    guard let wsi, let loop = ServiceLoop.from(wsi) else { return 0 }
+    return loop.webSocket(wsi, reason, user, input, len)
+}
+
+extension ServiceLoop {
+    func webSocket(
+        _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+        _ input: UnsafeMutableRawPointer?, _ len: Int
+    ) -> Int32 {
+        switch reason {
+        case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+            drainInbox()
+            return 0
+        case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+            if stopping { return -1 }
+            guard requestURI(wsi, token: WSI_TOKEN_GET_URI) == "/dsbridge" else { return -1 }
+            return 0
+        case LWS_CALLBACK_ESTABLISHED:
+            guard let user else { return -1 }
+            let id = makeID()
+            user.storeBytes(of: id, as: UInt64.self)
+            let origin = header(wsi, WSI_TOKEN_ORIGIN)
+            let peer = peerAddress(wsi)
+            let connection = bridge.connect(
+                peerAddress: peer, origin: origin, waker: InboxWaker(inbox: server.inbox, id: id))
+            sockets[id] = WebSocketState(
+                id: id, wsi: wsi, connection: connection, helloTimeoutMs: bridge.configuration.helloTimeoutMs)
+            return 0
+        case LWS_CALLBACK_RECEIVE:
+            guard let socket = socket(user) else { return 0 }
+            receive(socket, input, len)
+            return 0
+        case LWS_CALLBACK_SERVER_WRITEABLE:
+            guard let socket = socket(user) else { return 0 }
+            return writeable(socket)
+        case LWS_CALLBACK_CLOSED:
+            guard let user else { return 0 }
+            let id = user.load(as: UInt64.self)
+            if let socket = sockets.removeValue(forKey: id) { socket.connection.socketClosed() }
+            user.storeBytes(of: 0, as: UInt64.self)
+            return 0
+        default:
+            return 0
+        }
+    }
+
+    private func socket(_ user: UnsafeMutableRawPointer?) -> WebSocketState? {
+        guard let user else { return nil }
+        return sockets[user.load(as: UInt64.self)]
+    }
+
+    private func receive(_ socket: WebSocketState, _ input: UnsafeMutableRawPointer?, _ len: Int) {
+        if socket.forcedClose != nil { return }
+        let wsi = socket.wsi
+        if lws_frame_is_binary(wsi) != 0 {
+            closeSoon(socket, 1003, "binary frames are not accepted")
+            return
+        }
+        if lws_is_first_fragment(wsi) != 0 { socket.message.removeAll(keepingCapacity: true) }
+        if socket.message.count + len > bridge.configuration.maxMessageBytes {
+            socket.message = []
+            closeSoon(socket, 1009, "message too big")
+            return
+        }
+        if let input, len > 0 {
+            socket.message.append(contentsOf: UnsafeRawBufferPointer(start: input, count: len))
+        }
+        if lws_is_final_fragment(wsi) != 0 && lws_remaining_packet_payload(wsi) == 0 {
+            let message = socket.message
+            socket.message = []
+            socket.connection.receive(message)
+        }
+    }
+
+    /// Closes from WRITEABLE (closing from RECEIVE is unreliable in lws 4.1 with
+    /// permessage-deflate).
+    private func closeSoon(_ socket: WebSocketState, _ code: Int, _ reason: String) {
+        socket.forcedClose = (code, reason)
+        lws_callback_on_writable(socket.wsi)
+    }
+
+    private func writeable(_ socket: WebSocketState) -> Int32 {
+        let wsi = socket.wsi
+        if let close = socket.forcedClose {
+            closeWith(wsi, close.code, close.reason)
+            return -1
+        }
+        switch socket.connection.nextAction() {
+        case .write(let frame)?:
+            guard write(wsi, frame) else { return -1 }
+            socket.lastWrite = .now()
+            socket.heartbeatDue = false
+            lws_callback_on_writable(wsi)
+            return 0
+        case .close(let code, let reason)?:
+            closeWith(wsi, code, reason)
+            return -1
+        case nil:
+            if socket.heartbeatDue {
+                socket.heartbeatDue = false
+                guard write(wsi, ServerMessage.heartbeat.encoded(seq: 0)) else { return -1 }
+                socket.lastWrite = .now()
+            }
+            return 0
+        }
+    }
+
+    private func write(_ wsi: OpaquePointer, _ frame: [UInt8]) -> Bool {
+        let needed = pre + frame.count
+        if writeBuffer.count < needed { writeBuffer = [UInt8](repeating: 0, count: max(needed, 64 << 10)) }
+        return writeBuffer.withUnsafeMutableBufferPointer { buf -> Bool in
+            guard let base = buf.baseAddress else { return false }
+            frame.withUnsafeBufferPointer { src in
+                if let s = src.baseAddress { (base + pre).update(from: s, count: frame.count) }
+            }
+            let n = lws_write(wsi, base + pre, frame.count, LWS_WRITE_TEXT)
+            return n >= frame.count
+        }
+    }
+
+    private func closeWith(_ wsi: OpaquePointer, _ code: Int, _ reason: String) {
+        var bytes = Array(reason.utf8.prefix(120))
+        bytes.withUnsafeMutableBufferPointer { buf in
+            lws_close_reason(wsi, lws_close_status(rawValue: UInt32(code)), buf.baseAddress, buf.count)
+        }
+    }
+
+    // MARK: request details (valid while lws holds the request headers)
+
+    func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {
+        let length = Int(lws_hdr_total_length(wsi, token))
+        guard length > 0 else { return nil }
+        var buf = [CChar](repeating: 0, count: length + 1)
+        guard lws_hdr_copy(wsi, &buf, Int32(buf.count), token) >= 0 else { return nil }
+        return Self.string(buf)
+    }
+
+    func customHeader(_ wsi: OpaquePointer, _ name: String) -> String? {
+        let key = name.lowercased() + ":"
+        let length = Int(lws_hdr_custom_length(wsi, key, Int32(key.utf8.count)))
+        guard length >= 0 else { return nil }
+        var buf = [CChar](repeating: 0, count: length + 1)
+        guard lws_hdr_custom_copy(wsi, &buf, Int32(buf.count), key, Int32(key.utf8.count)) >= 0 else { return nil }
+        return Self.string(buf)
+    }
+
+    func requestURI(_ wsi: OpaquePointer, token: lws_token_indexes) -> String? {
+        header(wsi, token)
+    }
+
+    static func string(_ buf: [CChar]) -> String {
+        let bytes = buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    func peerAddress(_ wsi: OpaquePointer) -> String {
+        var buf = [CChar](repeating: 0, count: 128)
+        guard lws_get_peer_simple(wsi, &buf, buf.count) != nil else { return "unknown" }
+        return Self.string(buf)
+    }
+}

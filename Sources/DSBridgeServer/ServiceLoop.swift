@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: MIT
+import CLibWebSockets
+import DSBridge
+import Dispatch
+import Foundation
+import Logging
+
+/// Everything the service thread owns: the lws context, its vhosts and the state of every
+/// connection. Used only on the service thread (lws callbacks reach it through the
+/// context's user pointer), so it needs no locks.
+final class ServiceLoop {
+    let server: BridgeServer
+    var bridge: Bridge { server.bridge }
+    var config: ServerConfiguration { server.configuration }
+    var logger: Logger { server.logger }
+    let staticFiles: StaticFiles
+
+    var context: OpaquePointer?
+    var mainVhost: OpaquePointer?
+    var adminVhost: OpaquePointer?
+    var sockets: [UInt64: WebSocketState] = [:]
+    var exchanges: [UInt64: HTTPExchange] = [:]
+    var nextID: UInt64 = 1
+    var stopping = false
+    var stopDeadline: DispatchTime?
+    var done = false
+    /// Scratch buffer for frames with LWS_PRE headroom.
+    var writeBuffer: [UInt8] = []
+    let pre = Int(CLibWebSockets_pre())
+
+    // C data lws keeps pointers to for the context's life.
+    private var allocations: [UnsafeMutableRawPointer] = []
+    private var mainProtocols: UnsafeMutablePointer<lws_protocols>?
+    private var adminProtocols: UnsafeMutablePointer<lws_protocols>?
+    private var retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>?
+
+    init(server: BridgeServer) {
+        self.server = server
+        self.staticFiles = StaticFiles(root: server.configuration.webRoot)
+    }
+
+    static func from(_ wsi: OpaquePointer?) -> ServiceLoop? {
+        guard let wsi, let ctx = lws_get_context(wsi), let user = lws_context_user(ctx) else { return nil }
+        return Unmanaged<ServiceLoop>.fromOpaque(user).takeUnretainedValue()
+    }
+
+    func makeID() -> UInt64 {
+        defer { nextID += 1 }
+        return nextID
+    }
+
+    private func cString(_ s: String) -> UnsafePointer<CChar> {
+        let p = strdup(s)!
+        allocations.append(UnsafeMutableRawPointer(p))
+        return UnsafePointer(p)
+    }
+
+    /// Creates the context and both listeners.
+    func open() -> Result<ListeningPorts, ServerStartError> {
+        var info = lws_context_creation_info()
+        info.options = UInt64(LWS_SERVER_OPTION_EXPLICIT_VHOSTS) | UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8)
+            | UInt64(LWS_SERVER_OPTION_DISABLE_IPV6)
+        info.gid = -1
+        info.uid = -1
+        info.user = Unmanaged.passUnretained(self).toOpaque()
+        let heartbeatSecs = max(1, bridge.configuration.heartbeatMs / 1000)
+        let retry = UnsafeMutablePointer<lws_retry_bo_t>.allocate(capacity: 1)
+        retry.initialize(to: lws_retry_bo_t())
+        retry.pointee.secs_since_valid_ping = UInt16(min(heartbeatSecs, 65_000))
+        retry.pointee.secs_since_valid_hangup = UInt16(min(heartbeatSecs * 2 + 1, 65_535))
+        retryPolicy = retry
+        info.retry_and_idle_policy = UnsafePointer(retry)
+        info.fd_limit_per_thread = 0
+        guard let ctx = lws_create_context(&info) else { return .failure(.contextFailed) }
+        context = ctx
+
+        mainProtocols = makeProtocols([
+            ("http", mainHTTPCallback, 16, 0),
+            ("dsbridge.v1", webSocketCallback, 16, 65536),
+        ])
+        adminProtocols = makeProtocols([("http", adminHTTPCallback, 16, 0)])
+
+        guard let main = makeVhost(name: "dsbridge", host: config.host, port: config.port, protocols: mainProtocols!) else {
+            lws_context_destroy(ctx)
+            context = nil
+            return .failure(.listenFailed(host: config.host, port: config.port))
+        }
+        mainVhost = main
+        guard let admin = makeVhost(name: "admin", host: config.adminHost, port: config.adminPort, protocols: adminProtocols!) else {
+            lws_context_destroy(ctx)
+            context = nil
+            return .failure(.listenFailed(host: config.adminHost, port: config.adminPort))
+        }
+        adminVhost = admin
+        server.inbox.open(LWSContextRef(raw: ctx))
+        return .success(ListeningPorts(
+            port: Int(lws_get_vhost_listen_port(main)), adminPort: Int(lws_get_vhost_listen_port(admin))))
+    }
+
+    private typealias Callback = @convention(c) (OpaquePointer?, lws_callback_reasons, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int) -> Int32
+
+    private func makeProtocols(_ list: [(String, Callback, Int, Int)]) -> UnsafeMutablePointer<lws_protocols> {
+        let p = UnsafeMutablePointer<lws_protocols>.allocate(capacity: list.count + 1)
+        for (i, entry) in list.enumerated() {
+            var proto = lws_protocols()
+            proto.name = cString(entry.0)
+            proto.callback = entry.1
+            proto.per_session_data_size = entry.2
+            proto.rx_buffer_size = entry.3
+            (p + i).initialize(to: proto)
+        }
+        (p + list.count).initialize(to: lws_protocols())
+        return p
+    }
+
+    private func makeVhost(name: String, host: String, port: Int, protocols: UnsafeMutablePointer<lws_protocols>) -> OpaquePointer? {
+        var info = lws_context_creation_info()
+        info.vhost_name = cString(name)
+        info.port = Int32(port)
+        info.iface = cString(host)
+        info.protocols = UnsafePointer(protocols)
+        info.options = UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8) | UInt64(LWS_SERVER_OPTION_DISABLE_IPV6)
+        info.retry_and_idle_policy = retryPolicy.map { UnsafePointer($0) }
+        info.keepalive_timeout = 60
+        info.timeout_secs = 30
+        guard let ctx = context else { return nil }
+        guard let vh = lws_create_vhost(ctx, &info) else { return nil }
+        if port != 0 || lws_get_vhost_listen_port(vh) > 0 { return vh }
+        return vh
+    }
+
+    /// Services the context until a stop completes, then destroys it.
+    func run() {
+        guard let ctx = context else { return }
+        while !done {
+            if lws_service(ctx, 0) < 0 { break }
+        }
+        server.inbox.close()
+        lws_context_destroy(ctx)
+        context = nil
+        for a in allocations { free(a) }
+        allocations.removeAll()
+        mainProtocols?.deallocate()
+        adminProtocols?.deallocate()
+        retryPolicy?.deallocate()
+    }
+
+    /// `LWS_CALLBACK_EVENT_WAIT_CANCELLED`: handle everything other threads posted.
+    func drainInbox() {
+        for work in server.inbox.drain() {
+            switch work {
+            case .connection(let id):
+                guard let socket = sockets[id] else { continue }
+                let paused = socket.connection.wantsReadsPaused
+                if paused != socket.readsPaused {
+                    socket.readsPaused = paused
+                    lws_rx_flow_control(socket.wsi, paused ? 0 : 1)
+                }
+                lws_callback_on_writable(socket.wsi)
+            case .httpAnswer(let id, let answer):
+                guard let exchange = exchanges[id] else { continue }
+                exchange.answer = answer
+                lws_callback_on_writable(exchange.wsi)
+            case .tick:
+                tick()
+            case .stop:
+                beginStop()
+            }
+        }
+    }
+
+    private func tick() {
+        let now = DispatchTime.now()
+        let heartbeat = UInt64(bridge.configuration.heartbeatMs) * 1_000_000
+        for socket in sockets.values {
+            if socket.connection.awaitsHello, now.uptimeNanoseconds > socket.helloDeadline.uptimeNanoseconds, socket.forcedClose == nil {
+                socket.forcedClose = (4000, "hello timeout")
+                lws_callback_on_writable(socket.wsi)
+            } else if now.uptimeNanoseconds - socket.lastWrite.uptimeNanoseconds > heartbeat {
+                socket.heartbeatDue = true
+                lws_callback_on_writable(socket.wsi)
+            }
+        }
+        if stopping {
+            if sockets.isEmpty || (stopDeadline.map { now > $0 } ?? true) { finish() }
+        }
+    }
+
+    private func beginStop() {
+        guard !stopping else { return }
+        stopping = true
+        stopDeadline = .now() + .milliseconds(min(config.drainMs, 2_000))
+        for socket in sockets.values where socket.forcedClose == nil {
+            socket.forcedClose = (1001, "server stopping")
+            lws_callback_on_writable(socket.wsi)
+        }
+        if sockets.isEmpty { finish() }
+    }
+
+    private func finish() {
+        done = true
+        if let ctx = context { lws_cancel_service(ctx) }
+    }
+}

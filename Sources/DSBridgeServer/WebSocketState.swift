@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: MIT
+import DSBridge
+import Dispatch
+
+/// Service-thread state of one WebSocket: the lws handle, the message being reassembled
+/// and the close the transport itself decided (size, binary frame, hello timeout).
+final class WebSocketState {
+    let id: UInt64
+    let wsi: OpaquePointer
+    let connection: BridgeConnection
+    var message: [UInt8] = []
+    var readsPaused = false
+    /// A close decided by the transport; written from WRITEABLE (never from RECEIVE).
+    var forcedClose: (code: Int, reason: String)?
+    let helloDeadline: DispatchTime
+    var lastWrite = DispatchTime.now()
+    var heartbeatDue = false
+
+    init(id: UInt64, wsi: OpaquePointer, connection: BridgeConnection, helloTimeoutMs: Int) {
+        self.id = id
+        self.wsi = wsi
+        self.connection = connection
+        self.helloDeadline = .now() + .milliseconds(helloTimeoutMs)
+    }
+}

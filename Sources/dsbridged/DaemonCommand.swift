@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+import ArgumentParser
+import DSBridge
+import DSBridgeDemo
+import DSBridgeServer
+import Dispatch
+import Foundation
+import Logging
+
+/// `dsbridged`: serves DSBridge pages over WebSockets (PROTOCOL.md 7).
+@main
+struct DaemonCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dsbridged",
+        abstract: "Lets browser pages call Swift interfaces with the DSBridge JavaScript API.",
+        discussion: """
+            Pages load /dsbridge.js from this server and call native methods over one \
+            WebSocket per page. Values in --config are overridden by flags.
+            """
+    )
+
+    @Option(help: "Address of the page listener.") var host: String?
+    @Option(help: "Port of the page listener (0 = any free port).") var port: Int?
+    @Option(help: "Address of the admin listener.") var adminHost: String?
+    @Option(help: "Port of the admin listener (0 = any free port).") var adminPort: Int?
+    @Option(help: "Bearer token of the admin API.") var adminToken: String?
+    @Option(help: "Folder of static files served to pages.") var webRoot: String?
+    @Flag(help: "Register DSBridge's demo interfaces.") var demo = false
+    @Option(help: "Milliseconds between callProgress values in demo mode.") var demoTickMs: Int?
+    @Option(help: "An allowed page origin (repeatable).") var allowedOrigin: [String] = []
+    @Option(help: "A JSON configuration file (keys are the flag names).") var config: String?
+    @Option(help: "How long a session outlives its socket.") var graceMs: Int?
+    @Option(help: "How long a socket may wait before hello.") var helloTimeoutMs: Int?
+    @Option(help: "Silence before a heartbeat.") var heartbeatMs: Int?
+    @Option(help: "How long a sync call waits for earlier socket calls.") var afterTimeoutMs: Int?
+    @Option(help: "Largest accepted message in bytes.") var maxMessageBytes: Int?
+    @Option(help: "How long a drain waits before cutting.") var drainMs: Int?
+    @Option(help: "Shared secret every hello must carry as auth.") var authToken: String?
+    @Option(help: "Sessions at most.") var maxSessions: Int?
+    @Option(help: "Sessions at most per client address.") var maxSessionsPerAddress: Int?
+    @Option(help: "Pending socket calls per session before reading pauses.") var maxCallsPending: Int?
+    @Option(help: "Running async calls per session.") var maxAsyncCalls: Int?
+    @Option(help: "Deepest JSON nesting accepted.") var maxDepth: Int?
+    @Option(help: "Unacknowledged messages kept per session.") var replayMaxMessages: Int?
+    @Option(help: "Unacknowledged bytes kept per session.") var replayMaxBytes: Int?
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel: String?
+
+    func run() throws {
+        let settings: DaemonSettings
+        do {
+            settings = try DaemonSettings.resolve(flags: self)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = settings.logLevel
+            return handler
+        }
+        let logger = Logger(label: "dsbridged")
+        let bridge = Bridge(
+            configuration: settings.bridge, logger: logger,
+            dismissalHandler: { session in
+                logger.info("page closed itself (window.close)", metadata: ["bridge.session": "\(session.id)"])
+            })
+        if settings.demo { DemoInterfaces.register(on: bridge, tickMs: settings.demoTickMs) }
+        let server = BridgeServer(bridge: bridge, configuration: settings.server, logger: logger)
+        let ports: ListeningPorts
+        do {
+            ports = try server.start()
+        } catch {
+            logger.critical("\(error.description)")
+            throw ExitCode(1)
+        }
+        FileHandle.standardOutput.write(Data("listening port=\(ports.port) admin-port=\(ports.adminPort)\n".utf8))
+        if settings.server.host == "0.0.0.0" || settings.server.host == "::" {
+            FileHandle.standardError.write(Data("warning: listening on a wildcard address; only loopback origins are allowed until --allowed-origin is given\n".utf8))
+        }
+        logger.info("serving", metadata: ["bridge.port": "\(ports.port)", "bridge.admin-port": "\(ports.adminPort)", "bridge.demo": "\(settings.demo)"])
+        SignalHandling.run(server: server, logger: logger)
+    }
+}

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+import DSBridge
+import DSBridgeServer
+import Foundation
+import Logging
+
+/// Why the daemon's settings were refused; the message says what to change.
+struct SettingsError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// Everything the daemon runs with, from defaults, the `--config` file and flags (flags
+/// win over the file). Every value is checked here, at start.
+struct DaemonSettings {
+    var server = ServerConfiguration()
+    var bridge = BridgeConfiguration()
+    var demo = false
+    var demoTickMs = 1000
+    var allowedOrigins: [String] = []
+    var logLevel = Logger.Level.info
+
+    static func resolve(flags: DaemonCommand) throws(SettingsError) -> DaemonSettings {
+        var s = DaemonSettings()
+        let file = try flags.config.map { path throws(SettingsError) in try ConfigFile.load(path) } ?? [:]
+        func value<T>(_ flag: T?, _ key: String, _ read: (JSONValue) -> T?) throws(SettingsError) -> T? {
+            if let flag { return flag }
+            guard let raw = file[key] else { return nil }
+            guard let v = read(raw) else {
+                throw SettingsError(description: "config key \"\(key)\" has the wrong type (\(raw.kindName))")
+            }
+            return v
+        }
+        let int: (JSONValue) -> Int? = { $0.integerValue.flatMap { Int(exactly: $0) } }
+        let string: (JSONValue) -> String? = { $0.stringValue }
+
+        func positive(_ flag: Int?, _ key: String, _ apply: (Int) -> Void, allowZero: Bool = false) throws(SettingsError) {
+            guard let v = try value(flag, key, int) else { return }
+            guard v > 0 || (allowZero && v == 0) else {
+                throw SettingsError(description: "--\(key) must be \(allowZero ? "0 or more" : "a positive integer"), got \(v)")
+            }
+            apply(v)
+        }
+        func port(_ flag: Int?, _ key: String, _ apply: (Int) -> Void) throws(SettingsError) {
+            guard let v = try value(flag, key, int) else { return }
+            guard (0...65535).contains(v) else { throw SettingsError(description: "--\(key) must be from 0 to 65535, got \(v)") }
+            apply(v)
+        }
+
+        if let h = try value(flags.host, "host", string) { s.server.host = h }
+        try port(flags.port, "port") { s.server.port = $0 }
+        if let h = try value(flags.adminHost, "admin-host", string) { s.server.adminHost = h }
+        try port(flags.adminPort, "admin-port") { s.server.adminPort = $0 }
+        s.server.adminToken = try value(flags.adminToken, "admin-token", string)
+        if let w = try value(flags.webRoot, "web-root", string) { s.server.webRoot = w }
+        let demoInFile = try value(nil as Bool?, "demo", { $0.boolValue }) ?? false
+        s.demo = flags.demo || demoInFile
+        try positive(flags.demoTickMs, "demo-tick-ms") { s.demoTickMs = $0 }
+        s.allowedOrigins = flags.allowedOrigin
+        if flags.allowedOrigin.isEmpty, let list = file["allowed-origin"] {
+            guard let a = list.arrayValue?.compactMap(\.stringValue), a.count == list.arrayValue?.count else {
+                throw SettingsError(description: "config key \"allowed-origin\" must be an array of strings")
+            }
+            s.allowedOrigins = a
+        }
+        try positive(flags.graceMs, "grace-ms") { s.bridge.graceMs = $0 }
+        try positive(flags.helloTimeoutMs, "hello-timeout-ms") { s.bridge.helloTimeoutMs = $0 }
+        try positive(flags.heartbeatMs, "heartbeat-ms") { s.bridge.heartbeatMs = $0 }
+        try positive(flags.afterTimeoutMs, "after-timeout-ms") { s.bridge.afterTimeoutMs = $0 }
+        try positive(flags.maxMessageBytes, "max-message-bytes") { s.bridge.maxMessageBytes = $0 }
+        try positive(flags.drainMs, "drain-ms", { s.server.drainMs = $0 }, allowZero: true)
+        s.bridge.authToken = try value(flags.authToken, "auth-token", string)
+        try positive(flags.maxSessions, "max-sessions") { s.bridge.maxSessions = $0 }
+        try positive(flags.maxSessionsPerAddress, "max-sessions-per-address") { s.bridge.maxSessionsPerAddress = $0 }
+        try positive(flags.maxCallsPending, "max-calls-pending") { s.bridge.maxCallsPending = $0 }
+        try positive(flags.maxAsyncCalls, "max-async-calls") { s.bridge.maxAsyncCalls = $0 }
+        try positive(flags.maxDepth, "max-depth") { s.bridge.maxDepth = $0 }
+        try positive(flags.replayMaxMessages, "replay-max-messages") { s.bridge.replayMaxMessages = $0 }
+        try positive(flags.replayMaxBytes, "replay-max-bytes") { s.bridge.replayMaxBytes = $0 }
+        if let level = try value(flags.logLevel, "log-level", string) {
+            guard let l = Logger.Level(rawValue: level) else {
+                throw SettingsError(description: "--log-level must be one of trace, debug, info, notice, warning, error, critical; got \(level)")
+            }
+            s.logLevel = l
+        }
+        if s.server.adminToken == "" { throw SettingsError(description: "--admin-token must not be empty") }
+        if s.bridge.authToken == "" { throw SettingsError(description: "--auth-token must not be empty") }
+        for origin in s.allowedOrigins where !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) {
+            throw SettingsError(description: "--allowed-origin \(origin) must look like http(s)://host[:port]")
+        }
+        return s
+    }
+}
+
+/// The `--config` file: one JSON object whose keys are the flag names.
+enum ConfigFile {
+    static func load(_ path: String) throws(SettingsError) -> JSONObject {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SettingsError(description: "cannot read config file \(path)")
+        }
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse([UInt8](data))
+        } catch {
+            throw SettingsError(description: "config file \(path) is not JSON: \(error)")
+        }
+        guard case .object(let members) = value else {
+            throw SettingsError(description: "config file \(path) must hold one JSON object")
+        }
+        let known: Set<String> = [
+            "host", "port", "admin-host", "admin-port", "admin-token", "web-root", "demo", "demo-tick-ms",
+            "allowed-origin", "grace-ms", "hello-timeout-ms", "heartbeat-ms", "after-timeout-ms",
+            "max-message-bytes", "drain-ms", "auth-token", "max-sessions", "max-sessions-per-address",
+            "max-calls-pending", "max-async-calls", "max-depth", "replay-max-messages", "replay-max-bytes", "log-level",
+        ]
+        for key in members.keys where !known.contains(key) {
+            throw SettingsError(description: "config file \(path): unknown key \"\(key)\"")
+        }
+        return members
+    }
+}

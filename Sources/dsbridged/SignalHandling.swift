@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+import DSBridgeServer
+import Dispatch
+import Foundation
+import Logging
+import Synchronization
+
+/// SIGTERM/SIGINT: the first stops the server gracefully (sockets closed with 1001), a
+/// second exits at once. Nothing runs in signal context: handlers are dispatch sources.
+enum SignalHandling {
+    static func run(server: BridgeServer, logger: Logger) -> Never {
+        signal(SIGTERM, SIG_IGN)
+        signal(SIGINT, SIG_IGN)
+        signal(SIGPIPE, SIG_IGN)
+        let queue = DispatchQueue(label: "signals")
+        var sources: [DispatchSourceSignal] = []
+        let received = Atomic<Int>(0)
+        for sig in [SIGTERM, SIGINT] {
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
+            source.setEventHandler {
+                if received.add(1, ordering: .relaxed).newValue > 1 {
+                    logger.notice("second signal: exiting now")
+                    exit(0)
+                }
+                logger.notice("stopping: closing sockets (1001)")
+                server.stop()
+            }
+            source.resume()
+            sources.append(source)
+        }
+        server.waitUntilStopped()
+        logger.notice("stopped")
+        withExtendedLifetime(sources) {}
+        exit(0)
+    }
+}
