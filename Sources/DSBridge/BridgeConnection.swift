@@ -178,11 +178,13 @@ public final class BridgeConnection: Sendable {
 
     /// Attaches `session` and queues `welcome` (called by the bridge during `hello`).
     func adopt(_ session: BridgeSession, welcome: [UInt8]) -> Bool {
-        state.withLock { s in
+        let adopted = state.withLock { s in
             if s.socketClosed { return false }
             s.session = session
             s.control.append(welcome)
             return true
         }
+        if adopted { waker.wake() }
+        return adopted
     }
 }
