@@ -124,8 +124,8 @@ extension ServiceLoop {
             respond(exchange, a)
             return
         }
-        if exchange.headers["content-length"] == "0" || exchange.headers["content-length"] == nil {
-            // lws may never report completion of an empty body without Content-Length.
+        if exchange.headers["content-length"] == nil {
+            // Without Content-Length lws never reports the body's completion: treat it as empty.
             handler(exchange)
             return
         }
