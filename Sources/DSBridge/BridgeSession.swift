@@ -158,31 +158,38 @@ public final class BridgeSession: Sendable {
     /// by an error (`ret`/`cb`); overflowing the bound ends the session with 4008.
     @discardableResult
     func send(_ message: ServerMessage) -> OutboundLog.AppendError? {
-        let result = state.withLock { s -> (BridgeConnection?, OutboundLog.AppendError?) in
-            if s.ended { return (nil, nil) }
-            do throws(OutboundLog.AppendError) {
-                _ = try s.log.append(message)
-                return (s.connection, nil)
-            } catch .messageTooLarge(let bytes) {
-                let tooLarge = CallFailure(.failed, "result too large (\(bytes) bytes)")
-                let replacement: ServerMessage?
-                switch message {
-                case .ret(let id, _): replacement = .ret(id: id, result: .failure(tooLarge))
-                case .cb(let stub, _): replacement = .cb(stub: stub, payload: .failure(tooLarge))
-                default: replacement = nil
-                }
-                if let replacement { _ = try? s.log.append(replacement) }
-                return (s.connection, .messageTooLarge(bytes: bytes))
-            } catch {
-                return (nil, error)
+        let (connection, error) = state.withLock { s in Self.append(message, to: &s) }
+        finishSend(connection: connection, error: error)
+        return error
+    }
+
+    /// Appends under the lock; returns whom to wake and what went wrong.
+    private static func append(_ message: ServerMessage, to s: inout State) -> (BridgeConnection?, OutboundLog.AppendError?) {
+        if s.ended { return (nil, nil) }
+        do throws(OutboundLog.AppendError) {
+            _ = try s.log.append(message)
+            return (s.connection, nil)
+        } catch .messageTooLarge(let bytes) {
+            let tooLarge = CallFailure(.failed, "result too large (\(bytes) bytes)")
+            let replacement: ServerMessage?
+            switch message {
+            case .ret(let id, _): replacement = .ret(id: id, result: .failure(tooLarge))
+            case .cb(let stub, _): replacement = .cb(stub: stub, payload: .failure(tooLarge))
+            default: replacement = nil
             }
+            if let replacement { _ = try? s.log.append(replacement) }
+            return (s.connection, .messageTooLarge(bytes: bytes))
+        } catch {
+            return (nil, error)
         }
-        if case .boundExceeded(let bound)? = result.1 {
+    }
+
+    private func finishSend(connection: BridgeConnection?, error: OutboundLog.AppendError?) {
+        if case .boundExceeded(let bound)? = error {
             logger.warning("closing session 4008: \(bound)", metadata: ["bridge.session": "\(id)"])
             end(reason: bound, closeCode: 4008)
         }
-        result.0?.waker.wake()
-        return result.1
+        connection?.waker.wake()
     }
 
     // MARK: calls from the page
@@ -429,14 +436,18 @@ public final class BridgeSession: Sendable {
     }
 
     private func markReady() {
-        let (firstTime, released) = state.withLock { s -> (Bool, [(callbackId: Int64, method: String, args: [JSONValue])]) in
+        let (firstTime, outcomes) = state.withLock { s -> (Bool, [(Int64, BridgeConnection?, OutboundLog.AppendError?)]) in
             if s.ready { return (false, []) }
             s.ready = true
             let held = s.held
             s.held.removeAll()
-            return (true, held)
+            let outcomes = held.map { h in
+                let (c, e) = Self.append(.invoke(callbackId: h.callbackId, method: h.method, args: h.args), to: &s)
+                return (h.callbackId, c, e)
+            }
+            return (true, outcomes)
         }
-        for h in released { post(callbackId: h.callbackId, method: h.method, args: h.args) }
+        for (callbackId, connection, error) in outcomes { finishInvoke(callbackId, connection, error) }
         if firstTime { bridge.sessionBecameReady(self) }
     }
 
@@ -471,26 +482,29 @@ public final class BridgeSession: Sendable {
     /// is held until the page is ready (`_dsb.dsinit`), then sent in order. `handler`
     /// receives progress values, then exactly one final event.
     public func callJavaScript(_ method: String, args: [JSONValue] = [], handler: @escaping NativeCallHandler) {
-        let outcome = state.withLock { s -> (Int64, Bool)? in
+        // Numbering and queueing happen under one lock, so invokes go out in the order made.
+        let outcome = state.withLock { s -> (Int64, BridgeConnection?, OutboundLog.AppendError?)? in
             if s.ended { return nil }
             let callbackId = s.nextCallbackId
             s.nextCallbackId += 1
             s.nativeCalls[callbackId] = handler
             if !s.ready {
                 s.held.append((callbackId, method, args))
-                return (callbackId, false)
+                return (callbackId, nil, nil)
             }
-            return (callbackId, true)
+            let (c, e) = Self.append(.invoke(callbackId: callbackId, method: method, args: args), to: &s)
+            return (callbackId, c, e)
         }
-        guard let (callbackId, sendNow) = outcome else {
+        guard let (callbackId, connection, error) = outcome else {
             handler(.failed(.sessionEnded))
             return
         }
-        if sendNow { post(callbackId: callbackId, method: method, args: args) }
+        finishInvoke(callbackId, connection, error)
     }
 
-    private func post(callbackId: Int64, method: String, args: [JSONValue]) {
-        if case .messageTooLarge(let bytes)? = send(.invoke(callbackId: callbackId, method: method, args: args)) {
+    private func finishInvoke(_ callbackId: Int64, _ connection: BridgeConnection?, _ error: OutboundLog.AppendError?) {
+        finishSend(connection: connection, error: error)
+        if case .messageTooLarge(let bytes)? = error {
             let handler = state.withLock { $0.nativeCalls.removeValue(forKey: callbackId) }
             handler?(.failed(.tooLarge(bytes: bytes)))
         }
