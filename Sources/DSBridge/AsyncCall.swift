@@ -33,10 +33,25 @@ final class AsyncCall: Sendable {
 
     /// The page callback, or `nil` for a fire-and-forget call.
     let stub: String?
+    /// The socket call's id (`nil` for a sync HTTP call), for `cancel`.
+    let callID: Int64?
     private let state = Mutex(State())
 
-    init(stub: String?) {
+    init(stub: String?, callID: Int64?) {
         self.stub = stub
+        self.callID = callID
+    }
+
+    /// Whether the call still runs (started and not finished).
+    var isRunning: Bool { state.withLock { $0.phase == .running } }
+
+    /// Ends a running call by cancellation; true when it was still running.
+    func cancel() -> Bool {
+        state.withLock { s in
+            guard s.phase == .running else { return false }
+            s.phase = .finished
+            return true
+        }
     }
 
     private static func isFinal(_ payload: ServerMessage.CallbackPayload) -> Bool {

@@ -40,6 +40,8 @@ public final class BridgeSession: Sendable {
         var nativeCalls: [Int64: NativeCallHandler] = [:]
         var afterWaiters: [(after: Int64, resume: @Sendable (Bool) -> Void)] = []
         var detachGeneration = 0
+        /// Running async socket calls with a stub, by call id (for `cancel`).
+        var cancellable: [Int64: (call: AsyncCall, task: Task<Void, Never>)] = [:]
     }
 
     init(bridge: Bridge, id: String, token: String, peerAddress: String, origin: String?) {
@@ -142,6 +144,8 @@ public final class BridgeSession: Sendable {
             s.held.removeAll()
             let waiters = s.afterWaiters.map(\.resume)
             s.afterWaiters.removeAll()
+            for entry in s.cancellable.values { entry.task.cancel() }
+            s.cancellable.removeAll()
             return (s.connection, handlers, waiters)
         }
         guard let (connection, handlers, waiters) = ending else { return }
@@ -315,7 +319,9 @@ public final class BridgeSession: Sendable {
             answer(reply, .failure(CallFailure(.overloaded, "more than \(bridge.configuration.maxAsyncCalls) async calls running in this session")))
             return
         }
-        let call = AsyncCall(stub: argument.stub)
+        var callID: Int64?
+        if case .socket(let id) = reply, argument.stub != nil { callID = id }
+        let call = AsyncCall(stub: argument.stub, callID: callID)
         let completion = ExposedCompletion { [self] delivery in
             switch delivery {
             case .value(let value, let complete): route(.value(value, complete: complete), of: call)
@@ -325,7 +331,7 @@ public final class BridgeSession: Sendable {
         let data = argument.data
         let sessionID = id
         let log = logger
-        Task.immediate { [self] in
+        let task = Task.immediate { [self] in
             do {
                 try await BridgeSession.$current.withValue(self) {
                     try await interface.callAsynchronousMethod(named: name, with: data, completion: completion)
@@ -347,7 +353,13 @@ public final class BridgeSession: Sendable {
         case .started(let held, let finished):
             answer(reply, .success(.string("")))
             for payload in held { forward(payload, stub: call.stub) }
-            if finished { asyncCallFinished() }
+            if finished {
+                asyncCallFinished()
+            } else if let callID {
+                state.withLock { s in
+                    if call.isRunning { s.cancellable[callID] = (call, task) }
+                }
+            }
         }
     }
 
@@ -357,12 +369,15 @@ public final class BridgeSession: Sendable {
             return
         case .forward(let final):
             forward(payload, stub: call.stub)
-            if final { asyncCallFinished() }
+            if final { asyncCallFinished(call.callID) }
         }
     }
 
-    private func asyncCallFinished() {
-        state.withLock { $0.runningAsync -= 1 }
+    private func asyncCallFinished(_ callID: Int64? = nil) {
+        state.withLock { s in
+            s.runningAsync -= 1
+            if let callID { s.cancellable.removeValue(forKey: callID) }
+        }
     }
 
     private func forward(_ payload: ServerMessage.CallbackPayload, stub: String?) {
@@ -370,9 +385,15 @@ public final class BridgeSession: Sendable {
         send(.cb(stub: stub, payload: payload))
     }
 
-    /// `cancel` (PROTOCOL.md 2.2): not supported yet; ignored as the protocol allows for
-    /// calls it cannot cancel.
-    func cancel(callID: Int64) {}
+    /// `cancel` (PROTOCOL.md 2.2): cancels the running async call `callID` (Swift task
+    /// cancellation), drops its later completions and ends its stub with `cancelled`.
+    /// Anything else is ignored.
+    func cancel(callID: Int64) {
+        guard let entry = state.withLock({ $0.cancellable[callID] }), entry.call.cancel(), let stub = entry.call.stub else { return }
+        entry.task.cancel()
+        send(.cb(stub: stub, payload: .cancelled))
+        asyncCallFinished(callID)
+    }
 
     // MARK: sync-call ordering (PROTOCOL.md 4)
 

@@ -16,7 +16,8 @@ final class ProbeInterface: ExposedInterface {
 
     static var exposedMethods: [String: ExposedMethodKind] {
         ["value": .synchronous, "void": .synchronous, "null": .synchronous, "throws": .synchronous, "record": .synchronous,
-         "twice": .asynchronous, "throwsFirst": .asynchronous, "later": .asynchronous, "int": .synchronous]
+         "twice": .asynchronous, "throwsFirst": .asynchronous, "later": .asynchronous, "int": .synchronous,
+         "untilCancelled": .asynchronous]
     }
 
     struct Boom: Error {}
@@ -43,6 +44,14 @@ final class ProbeInterface: ExposedInterface {
             completion(3, complete: true)  // after the final one: ignored
         case "throwsFirst":
             throw Boom()
+        case "untilCancelled":
+            completion("started", complete: false)
+            do {
+                try await Task.sleep(for: .seconds(30))
+            } catch {
+                completion("saw cancellation", complete: true)  // dropped: the call already ended
+                throw error
+            }
         case "later":
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) { completion.deliver(argument) }
         default: throw ExposedCallError.methodNotFound(name)

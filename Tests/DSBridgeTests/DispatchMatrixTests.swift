@@ -183,6 +183,24 @@ struct DispatchMatrixTests {
         #expect(events.withLock { $0 } == [.progress(0), .completed(7), .failed(.javaScript("startTimer threw"))])
     }
 
+    @Test("cancel stops a running async call: its task is cancelled and its stub ends with cancelled")
+    func cancel() async throws {
+        let h = BridgeHarness()
+        _ = try await h.hello()
+        h.call(1, "p.untilCancelled", nil, stub: "dscb1")
+        let first = try await h.messages(2)
+        #expect(first[1] == ["t": "cb", "seq": 2, "stub": "dscb1", "data": "started", "complete": false])
+        h.send(["t": "cancel", "id": 1])
+        h.send(["t": "cancel", "id": 1])
+        h.call(2, "p.value", "after")
+        let m = try await h.messages(2)
+        #expect(m[0] == ["t": "cb", "seq": 3, "stub": "dscb1", "complete": true, "cancelled": true])
+        #expect(m[1]["id"] == 2)
+        // Nothing more for dscb1, even though the method saw the cancellation and completed.
+        h.call(3, "p.value", "last")
+        #expect(try await h.messages(1)[0]["id"] == 3)
+    }
+
     @Test("a second dsinit has no effect")
     func dsinitOnce() async throws {
         let h = BridgeHarness()

@@ -1,0 +1,5 @@
+# SPDX-License-Identifier: MIT
+# Sourced by the scripts: puts Swift on PATH when it lives in /opt/swift.
+if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then
+  export PATH="/opt/swift/usr/bin:$PATH"
+fi
