@@ -13,6 +13,8 @@ final class HTTPExchange {
     var body: [UInt8] = []
     var bodyTooLarge = false
     var answer: HTTPAnswer?
+    /// Headers every answer to this request carries (CORS).
+    var extraHeaders: [(String, String)] = []
     var headersSent = false
     var bodyOffset = 0
     /// Captured request headers (lws frees them once the body starts).

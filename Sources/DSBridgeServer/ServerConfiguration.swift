@@ -14,6 +14,8 @@ public struct ServerConfiguration: Sendable {
     public var adminToken: String? = nil
     /// Folder of the static files (`--web-root`, default `web`).
     public var webRoot: String = "web"
+    /// Page origins allowed besides the server's own (`--allowed-origin`).
+    public var allowedOrigins: [String] = []
     /// How long a drain waits for in-flight work before cutting (`--drain-ms`, default 10000).
     public var drainMs: Int = 10_000
 

@@ -143,7 +143,7 @@ extension ServiceLoop {
                 var p: UnsafeMutablePointer<UInt8>? = start
                 let end = base + buf.count - 1
                 if lws_add_http_common_headers(wsi, UInt32(answer.status), answer.contentType, lws_filepos_t(answer.body.count), &p, end) != 0 { return false }
-                var headers = answer.headers
+                var headers = answer.headers + exchange.extraHeaders
                 headers.append(("X-Content-Type-Options", "nosniff"))
                 headers.append(("Cache-Control", "no-store"))
                 if answer.closeAfter { headers.append(("Connection", "close")) }

@@ -7,23 +7,8 @@ import Foundation
 extension ServiceLoop {
     func routeMain(_ exchange: HTTPExchange) {
         switch exchange.path {
-        case "/dsbridge/call":
-            guard exchange.method == .post else { return respond(exchange, Self.methodNotAllowed()) }
-            guard let token = exchange.headers["x-dsbridge-token"], bridge.session(token: token) != nil else {
-                return respond(exchange, closing(.text(401, "unknown or missing X-DSBridge-Token")))
-            }
-            expectBody(exchange) { [self] exchange in
-                syncCall(exchange, token: token)
-            }
-        case "/dsbridge/session":
-            guard exchange.method == .post else { return respond(exchange, Self.methodNotAllowed()) }
-            guard bridge.authorizes(exchange.headers["x-dsbridge-auth"]) else {
-                logger.info("session request refused: auth", metadata: ["bridge.peer": "\(exchange.peer)"])
-                return respond(exchange, closing(.text(401, "X-DSBridge-Auth refused")))
-            }
-            expectBody(exchange) { [self] exchange in
-                createSession(exchange)
-            }
+        case "/dsbridge/call", "/dsbridge/session":
+            routeEndpoint(exchange)
         case "/dsbridge":
             respond(exchange, .text(400, "expected a WebSocket upgrade offering subprotocol dsbridge.v1"))
         default:
@@ -31,6 +16,41 @@ extension ServiceLoop {
                 return respond(exchange, closing(.text(405, "only GET and HEAD are served here")))
             }
             serveStatic(exchange)
+        }
+    }
+
+    /// The two POST endpoints: method, origin (with CORS), then the endpoint's own checks.
+    private func routeEndpoint(_ exchange: HTTPExchange) {
+        let origin = exchange.headers["origin"]
+        let cors = origins.corsHeaders(for: origin)
+        if exchange.method == .options {
+            guard origins.allows(origin) else { return respond(exchange, .text(403, "origin not allowed")) }
+            var a = HTTPAnswer(status: 204, contentType: "text/plain", body: [])
+            a.headers = cors
+            return respond(exchange, a)
+        }
+        guard exchange.method == .post else { return respond(exchange, Self.methodNotAllowed()) }
+        guard origins.allows(origin) else {
+            logger.info("request refused: origin not allowed", metadata: ["bridge.peer": "\(exchange.peer)"])
+            return respond(exchange, closing(.text(403, "origin not allowed")))
+        }
+        exchange.extraHeaders = cors
+        switch exchange.path {
+        case "/dsbridge/call":
+            guard let token = exchange.headers["x-dsbridge-token"], bridge.session(token: token) != nil else {
+                return respond(exchange, closing(.text(401, "unknown or missing X-DSBridge-Token")))
+            }
+            expectBody(exchange) { [self] exchange in
+                syncCall(exchange, token: token)
+            }
+        default:
+            guard bridge.authorizes(exchange.headers["x-dsbridge-auth"]) else {
+                logger.info("session request refused: auth", metadata: ["bridge.peer": "\(exchange.peer)"])
+                return respond(exchange, closing(.text(401, "X-DSBridge-Auth refused")))
+            }
+            expectBody(exchange) { [self] exchange in
+                createSession(exchange)
+            }
         }
     }
 

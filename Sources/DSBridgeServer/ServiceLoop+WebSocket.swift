@@ -25,6 +25,11 @@ extension ServiceLoop {
         case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
             if stopping { return -1 }
             guard requestURI(wsi, token: WSI_TOKEN_GET_URI) == "/dsbridge" else { return -1 }
+            guard origins.allows(header(wsi, WSI_TOKEN_ORIGIN)) else {
+                logger.info("WebSocket refused: origin not allowed", metadata: ["bridge.peer": "\(peerAddress(wsi))"])
+                _ = lws_return_http_status(wsi, 403, "origin not allowed")
+                return -1
+            }
             return 0
         case LWS_CALLBACK_ESTABLISHED:
             guard let user else { return -1 }

@@ -14,6 +14,8 @@ final class ServiceLoop {
     var config: ServerConfiguration { server.configuration }
     var logger: Logger { server.logger }
     let staticFiles: StaticFiles
+    /// Known once the page listener's port is.
+    var origins = OriginPolicy(host: "127.0.0.1", port: 0, allowed: [])
 
     var context: OpaquePointer?
     var mainVhost: OpaquePointer?
@@ -92,6 +94,7 @@ final class ServiceLoop {
             return .failure(.listenFailed(host: config.adminHost, port: config.adminPort))
         }
         adminVhost = admin
+        origins = OriginPolicy(host: config.host, port: Int(lws_get_vhost_listen_port(main)), allowed: config.allowedOrigins)
         server.inbox.open(LWSContextRef(raw: ctx))
         return .success(ListeningPorts(
             port: Int(lws_get_vhost_listen_port(main)), adminPort: Int(lws_get_vhost_listen_port(admin))))

@@ -16,7 +16,6 @@ struct DaemonSettings {
     var bridge = BridgeConfiguration()
     var demo = false
     var demoTickMs = 1000
-    var allowedOrigins: [String] = []
     var logLevel = Logger.Level.info
 
     static func resolve(flags: DaemonCommand) throws(SettingsError) -> DaemonSettings {
@@ -55,12 +54,12 @@ struct DaemonSettings {
         let demoInFile = try value(nil as Bool?, "demo", { $0.boolValue }) ?? false
         s.demo = flags.demo || demoInFile
         try positive(flags.demoTickMs, "demo-tick-ms") { s.demoTickMs = $0 }
-        s.allowedOrigins = flags.allowedOrigin
+        s.server.allowedOrigins = flags.allowedOrigin
         if flags.allowedOrigin.isEmpty, let list = file["allowed-origin"] {
             guard let a = list.arrayValue?.compactMap(\.stringValue), a.count == list.arrayValue?.count else {
                 throw SettingsError(description: "config key \"allowed-origin\" must be an array of strings")
             }
-            s.allowedOrigins = a
+            s.server.allowedOrigins = a
         }
         try positive(flags.graceMs, "grace-ms") { s.bridge.graceMs = $0 }
         try positive(flags.helloTimeoutMs, "hello-timeout-ms") { s.bridge.helloTimeoutMs = $0 }
@@ -84,7 +83,7 @@ struct DaemonSettings {
         }
         if s.server.adminToken == "" { throw SettingsError(description: "--admin-token must not be empty") }
         if s.bridge.authToken == "" { throw SettingsError(description: "--auth-token must not be empty") }
-        for origin in s.allowedOrigins where !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) {
+        for origin in s.server.allowedOrigins where !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) {
             throw SettingsError(description: "--allowed-origin \(origin) must look like http(s)://host[:port]")
         }
         return s
