@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+import DSBridge
+import Foundation
+import Testing
+
+/// Runs the real `dsbridged` binary, as an operator or a test tool would.
+@Suite("The dsbridged executable")
+struct DaemonProcessTests {
+    /// `.build/<config>/dsbridged`, next to the test bundle.
+    static var binary: URL {
+        Bundle.main.bundleURL.appendingPathComponent("dsbridged")
+    }
+
+    static var repositoryRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    private func launch(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
+        let p = Process()
+        p.executableURL = Self.binary
+        p.arguments = arguments
+        p.currentDirectoryURL = Self.repositoryRoot
+        let out = Pipe()
+        let err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        return (p, out, err)
+    }
+
+    private func firstLine(_ pipe: Pipe) -> String {
+        var bytes: [UInt8] = []
+        while let b = try? pipe.fileHandleForReading.read(upToCount: 1), let c = b.first, c != 10 { bytes.append(c) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test("prints its ports first, serves the demo, and on SIGTERM closes sockets with 1001 and exits 0")
+    func lifecycle() throws {
+        let (process, out, _) = try launch(["--port", "0", "--admin-port", "0", "--admin-token", "t", "--web-root", "web", "--demo", "--demo-tick-ms", "10"])
+        defer { if process.isRunning { process.terminate() } }
+        let line = firstLine(out)
+        let parts = line.split(separator: " ")
+        #expect(parts.first == "listening")
+        let port = try #require(parts.dropFirst().first.flatMap { Int($0.dropFirst("port=".count)) })
+        let adminPort = try #require(parts.dropFirst(2).first.flatMap { Int($0.dropFirst("admin-port=".count)) })
+        #expect(try TestHTTP.request(port: adminPort, path: "/healthz").status == 200)
+        let ws = try TestWebSocket(port: port)
+        try ws.hello()
+        try ws.send(callMessage(1, "testSyn", "Hello"))
+        #expect(try ws.nextMessage()["data"] == "Hello[ syn call]")
+        kill(process.processIdentifier, SIGTERM)
+        #expect(try ws.closeCode() == 1001)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
+    @Test("a bad setting stops the start with a message that names it", arguments: [
+        (["--port", "70000"], "--port must be from 0 to 65535"),
+        (["--heartbeat-ms", "0"], "--heartbeat-ms must be a positive integer"),
+        (["--log-level", "loud"], "--log-level must be one of"),
+        (["--allowed-origin", "example.com"], "--allowed-origin example.com must look like"),
+        (["--config", "/nonexistent/dsbridged.json"], "cannot read config file"),
+    ])
+    func badSettings(arguments: [String], message: String) throws {
+        let (process, _, err) = try launch(arguments)
+        process.waitUntilExit()
+        #expect(process.terminationStatus != 0)
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(text.contains(message), "\(text)")
+    }
+
+    @Test("a config file supplies settings and flags override it")
+    func configFile() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("dsbridged-\(UUID().uuidString).json")
+        try Data("{\"port\": 0, \"admin-port\": 0, \"web-root\": \"web\", \"demo\": true, \"heartbeat-ms\": 7000}".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let (process, out, _) = try launch(["--config", file.path, "--heartbeat-ms", "9000"])
+        defer { if process.isRunning { process.terminate() } }
+        let line = firstLine(out)
+        let port = try #require(line.split(separator: " ").dropFirst().first.flatMap { Int($0.dropFirst("port=".count)) })
+        let ws = try TestWebSocket(port: port)
+        #expect(try ws.hello()["heartbeat"] == 9000)
+        process.terminate()
+        process.waitUntilExit()
+        let bad = FileManager.default.temporaryDirectory.appendingPathComponent("dsbridged-\(UUID().uuidString).json")
+        try Data("{\"prot\": 1}".utf8).write(to: bad)
+        defer { try? FileManager.default.removeItem(at: bad) }
+        let (p2, _, err) = try launch(["--config", bad.path])
+        p2.waitUntilExit()
+        #expect(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("unknown key \"prot\""))
+    }
+}
