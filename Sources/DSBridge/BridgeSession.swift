@@ -502,7 +502,13 @@ public final class BridgeSession: Sendable {
     /// Calls the JavaScript method `method` registered by the page with `args`. The call
     /// is held until the page is ready (`_dsb.dsinit`), then sent in order. `handler`
     /// receives progress values, then exactly one final event.
-    public func callJavaScript(_ method: String, args: [JSONValue] = [], handler: @escaping NativeCallHandler) {
+    /// - Parameter timeout: fail with ``NativeCallError/timeout`` when no final answer came
+    ///   in this time (`nil` = wait until the session ends).
+    /// - Returns: the call's `callbackId`, or `nil` when the session has ended.
+    @discardableResult
+    public func callJavaScript(
+        _ method: String, args: [JSONValue] = [], timeout: Duration? = nil, handler: @escaping NativeCallHandler
+    ) -> Int64? {
         // Numbering and queueing happen under one lock, so invokes go out in the order made.
         let outcome = state.withLock { s -> (Int64, BridgeConnection?, OutboundLog.AppendError?)? in
             if s.ended { return nil }
@@ -518,9 +524,23 @@ public final class BridgeSession: Sendable {
         }
         guard let (callbackId, connection, error) = outcome else {
             handler(.failed(.sessionEnded))
-            return
+            return nil
         }
         finishInvoke(callbackId, connection, error)
+        if let timeout {
+            let ms = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(ms)) { [weak self] in
+                self?.abandonJavaScriptCall(callbackId, reason: .timeout)
+            }
+        }
+        return callbackId
+    }
+
+    /// Stops waiting for the native-initiated call `callbackId`: its handler gets `reason`
+    /// (if it was still waiting) and later answers from the page are ignored.
+    public func abandonJavaScriptCall(_ callbackId: Int64, reason: NativeCallError) {
+        let handler = state.withLock { $0.nativeCalls.removeValue(forKey: callbackId) }
+        handler?(.failed(reason))
     }
 
     private func finishInvoke(_ callbackId: Int64, _ connection: BridgeConnection?, _ error: OutboundLog.AppendError?) {
