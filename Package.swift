@@ -52,7 +52,7 @@ let package = Package(
         ),
         .target(
             name: "DSBridgeDemo",
-            dependencies: ["DSBridge"]
+            dependencies: ["DSBridge", .product(name: "Logging", package: "swift-log")]
         ),
         .executableTarget(
             name: "dsbridged",

@@ -24,11 +24,8 @@ public final class Bridge: Sendable {
     public let registry: InterfaceRegistry
     public let configuration: BridgeConfiguration
     let logger: Logger
-    /// Runs when a page calls `_dsb.closePage` (DSBridge's dismissal handler), before
-    /// the session ends.
-    let dismissalHandler: (@Sendable (BridgeSession) -> Void)?
-    /// Runs when a session becomes ready (`_dsb.dsinit`), once per session.
-    let readyHandler: (@Sendable (BridgeSession) -> Void)?
+    /// Hooks called as sessions open, become ready, are dismissed and end.
+    let lifecycle: SessionLifecycle
 
     private struct Store: Sendable {
         var byToken: [String: BridgeSession] = [:]
@@ -38,20 +35,18 @@ public final class Bridge: Sendable {
     private let store = Mutex(Store())
 
     /// - Parameters:
-    ///   - dismissalHandler: called when a page closes itself (`window.close()`).
-    ///   - readyHandler: called when a session's page has signalled `_dsb.dsinit`.
+    ///   - lifecycle: hooks for sessions opening, becoming ready, being dismissed, ending.
+    ///   - logger: receives the bridge's log lines (never tokens).
     public init(
         configuration: BridgeConfiguration = BridgeConfiguration(),
         registry: InterfaceRegistry = InterfaceRegistry(),
         logger: Logger = Logger(label: "dsbridge"),
-        dismissalHandler: (@Sendable (BridgeSession) -> Void)? = nil,
-        readyHandler: (@Sendable (BridgeSession) -> Void)? = nil
+        lifecycle: SessionLifecycle = SessionLifecycle()
     ) {
         self.configuration = configuration
         self.registry = registry
         self.logger = logger
-        self.dismissalHandler = dismissalHandler
-        self.readyHandler = readyHandler
+        self.lifecycle = lifecycle
     }
 
     /// Registers `interface` under `namespace` (`nil`/`""` = none); replaces an earlier one.
@@ -121,6 +116,7 @@ public final class Bridge: Sendable {
         }
         if let refusal { throw refusal }
         logger.debug("session opened", metadata: ["bridge.session": "\(session.id)", "bridge.peer": "\(address)"])
+        lifecycle.opened?(session)
         return session
     }
 
@@ -160,7 +156,7 @@ public final class Bridge: Sendable {
     }
 
     func sessionBecameReady(_ session: BridgeSession) {
-        readyHandler?(session)
+        lifecycle.ready?(session)
     }
 
     // MARK: sync HTTP calls

@@ -151,6 +151,7 @@ public final class BridgeSession: Sendable {
         guard let (connection, handlers, waiters) = ending else { return }
         bridge.forget(self)
         logger.info("session ended: \(reason)", metadata: ["bridge.session": "\(id)"])
+        bridge.lifecycle.closed?(self, reason)
         if let connection, let closeCode { connection.requestClose(code: closeCode, reason: String(reason.prefix(120))) }
         for h in handlers { h(.failed(.sessionEnded)) }
         for w in waiters { w(false) }
@@ -449,7 +450,7 @@ public final class BridgeSession: Sendable {
             }
             return .success(.bool(CallRoute.hasNativeMethod(name, type: o["type"]?.stringValue, in: bridge.registry)))
         case .closePage:
-            bridge.dismissalHandler?(self)
+            bridge.lifecycle.dismissed?(self)
             return .success(.string(""))
         case .returnValue:
             return receiveReturnValue(data)

@@ -58,11 +58,11 @@ struct DaemonCommand: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "dsbridged")
-        let bridge = Bridge(
-            configuration: settings.bridge, logger: logger,
-            dismissalHandler: { session in
-                logger.info("page closed itself (window.close)", metadata: ["bridge.session": "\(session.id)"])
-            })
+        var lifecycle = settings.demo ? DemoSequence.lifecycle(logger: logger) : SessionLifecycle()
+        lifecycle.dismissed = { session in
+            logger.info("page closed itself (window.close)", metadata: ["bridge.session": "\(session.id)"])
+        }
+        let bridge = Bridge(configuration: settings.bridge, logger: logger, lifecycle: lifecycle)
         if settings.demo { DemoInterfaces.register(on: bridge, tickMs: settings.demoTickMs) }
         let server = BridgeServer(bridge: bridge, configuration: settings.server, logger: logger)
         let ports: ListeningPorts

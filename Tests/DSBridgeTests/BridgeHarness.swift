@@ -69,7 +69,7 @@ struct BridgeHarness {
          dismissal: (@Sendable (BridgeSession) -> Void)? = nil) {
         var config = BridgeConfiguration()
         configure(&config)
-        bridge = Bridge(configuration: config, dismissalHandler: dismissal)
+        bridge = Bridge(configuration: config, lifecycle: SessionLifecycle(dismissed: dismissal))
         bridge.addInterface(probe, by: "p")
         connection = bridge.connect(peerAddress: "127.0.0.1", origin: nil, waker: CountingWaker())
     }

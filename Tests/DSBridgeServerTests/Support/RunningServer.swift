@@ -21,7 +21,7 @@ final class RunningServer {
         configure(&config)
         var logger = Logger(label: "test")
         logger.logLevel = .error
-        bridge = Bridge(configuration: config, logger: logger, dismissalHandler: dismissal)
+        bridge = Bridge(configuration: config, logger: logger, lifecycle: SessionLifecycle(dismissed: dismissal))
         DemoInterfaces.register(on: bridge, tickMs: tickMs)
         webRoot = FileManager.default.temporaryDirectory.appendingPathComponent("dsbridged-web-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: webRoot.appendingPathComponent("sub"), withIntermediateDirectories: true)
