@@ -134,6 +134,17 @@ struct TransportTests {
         #expect(try again.closeCode() == 4004)
     }
 
+    @Test("an idle socket hears hb (without seq) after heartbeatMs of silence")
+    func heartbeat() throws {
+        let server = try RunningServer { $0.heartbeatMs = 1000 }
+        defer { server.stop() }
+        let (ws, welcome) = try server.openSession()
+        #expect(welcome["heartbeat"] == 1000)
+        #expect(try ws.nextMessage() == ["t": "hb"])
+        try ws.send(callMessage(1, "testSyn", "a"))
+        #expect(try ws.nextMessage()["seq"] == 1)
+    }
+
     @Test("a duplicate call id is dropped without a reply")
     func duplicateIds() throws {
         let server = try RunningServer()
