@@ -23,6 +23,7 @@ public enum ConnectionAction: Sendable, Equatable {
 public final class BridgeConnection: Sendable {
     struct State: Sendable {
         var inbox = Deque<[UInt8]>()
+        var inboxBytes = 0
         var processing = false
         var helloSeen = false
         var session: BridgeSession?
@@ -30,8 +31,12 @@ public final class BridgeConnection: Sendable {
         var control = Deque<[UInt8]>()
         var close: (code: Int, reason: String)?
         var closeTaken = false
-        var readsPaused = false
+        /// The session has too many pending calls (`maxCallsPending`).
+        var pausedForCalls = false
+        /// Frames read but not yet processed exceed the inbox bound.
+        var pausedForInbox = false
         var socketClosed = false
+        var readsPaused: Bool { pausedForCalls || pausedForInbox }
     }
 
     let bridge: Bridge
@@ -51,16 +56,30 @@ public final class BridgeConnection: Sendable {
 
     // MARK: transport side (called on the transport's thread)
 
-    /// Hands over one complete text message from the page. Returns at once.
+    /// Hands over one complete text message from the page. Returns at once; when frames
+    /// pile up faster than they are processed, asks the transport to pause reading.
     public func receive(_ frame: [UInt8]) {
-        let start = state.withLock { s -> Bool in
-            if s.close != nil || s.socketClosed { return false }
+        let limit = inboxLimit
+        let (start, pause) = state.withLock { s -> (Bool, Bool) in
+            if s.close != nil || s.socketClosed { return (false, false) }
             s.inbox.append(frame)
-            if s.processing { return false }
+            s.inboxBytes += frame.count
+            var pause = false
+            if !s.pausedForInbox, s.inbox.count > limit.frames || s.inboxBytes > limit.bytes {
+                s.pausedForInbox = true
+                pause = true
+            }
+            if s.processing { return (false, pause) }
             s.processing = true
-            return true
+            return (true, pause)
         }
+        if pause { waker.wake() }
         if start { DispatchQueue.global().async { self.processInbox() } }
+    }
+
+    /// Frames and bytes read but not processed before reading pauses.
+    private var inboxLimit: (frames: Int, bytes: Int) {
+        (4_096, max(4 * bridge.configuration.maxMessageBytes, 1 << 20))
     }
 
     /// The next thing to do on the socket, or `nil` when there is nothing.
@@ -90,6 +109,7 @@ public final class BridgeConnection: Sendable {
         let session = state.withLock { s -> BridgeSession? in
             s.socketClosed = true
             s.inbox.removeAll()
+            s.inboxBytes = 0
             let session = s.session
             s.session = nil
             return session
@@ -105,6 +125,7 @@ public final class BridgeConnection: Sendable {
             if s.close != nil { return false }
             s.close = (code, reason)
             s.inbox.removeAll()
+            s.inboxBytes = 0
             return true
         }
         if changed { waker.wake() }
@@ -124,23 +145,31 @@ public final class BridgeConnection: Sendable {
 
     func setReadsPaused(_ paused: Bool) {
         let changed = state.withLock { s -> Bool in
-            if s.readsPaused == paused { return false }
-            s.readsPaused = paused
-            return true
+            if s.pausedForCalls == paused { return false }
+            let before = s.readsPaused
+            s.pausedForCalls = paused
+            return before != s.readsPaused
         }
         if changed { waker.wake() }
     }
 
     private func processInbox() {
         while true {
-            let next = state.withLock { s -> ([UInt8], Bool, BridgeSession?)? in
+            let next = state.withLock { s -> ([UInt8], Bool, BridgeSession?, Bool)? in
                 guard s.close == nil, !s.socketClosed, let frame = s.inbox.popFirst() else {
                     s.processing = false
                     return nil
                 }
-                return (frame, s.helloSeen, s.session)
+                s.inboxBytes -= frame.count
+                var resume = false
+                if s.pausedForInbox, s.inbox.isEmpty {
+                    s.pausedForInbox = false
+                    resume = !s.readsPaused
+                }
+                return (frame, s.helloSeen, s.session, resume)
             }
-            guard let (frame, helloSeen, session) = next else { return }
+            guard let (frame, helloSeen, session, resume) = next else { return }
+            if resume { waker.wake() }
             process(frame, helloSeen: helloSeen, session: session)
         }
     }

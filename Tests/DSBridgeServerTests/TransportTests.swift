@@ -145,6 +145,18 @@ struct TransportTests {
         #expect(try ws.nextMessage()["seq"] == 1)
     }
 
+    @Test("at maxCallsPending the server stops reading, then resumes: every call is still answered")
+    func backpressure() throws {
+        let server = try RunningServer { $0.maxCallsPending = 2 }
+        defer { server.stop() }
+        let (ws, _) = try server.openSession()
+        for i in 1...40 { try ws.send(callMessage(Int64(i), "test.sleepSyn", 5)) }
+        try ws.send(callMessage(41, "testSyn", "last"))
+        var ids = Set<Int64>()
+        while ids.count < 41 { ids.insert(try ws.nextMessage()["id"]?.integerValue ?? 0) }
+        #expect(ids == Set(1...41))
+    }
+
     @Test("a duplicate call id is dropped without a reply")
     func duplicateIds() throws {
         let server = try RunningServer()
