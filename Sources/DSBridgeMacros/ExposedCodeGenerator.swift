@@ -12,6 +12,9 @@ struct ExposedCodeGenerator {
     var accessPrefix: String
     /// Whether the extension declares the conformance (false when the type already declares it).
     var declaresConformance: Bool
+    /// The global actor the type is isolated to (`MainActor`), if any: generated members
+    /// share it, so calls to methods isolated to it need no `await`.
+    var globalActor: String?
     var methods: [ExposedMethod]
 
     /// The source of the extension.
@@ -19,7 +22,7 @@ struct ExposedCodeGenerator {
         let conformance = declaresConformance ? ": DSBridge.ExposedInterface" : ""
         return """
             extension \(typeName)\(conformance) {
-                \(accessPrefix)static var exposedMethods: [String: DSBridge.ExposedMethodKind] {
+                \(accessPrefix)nonisolated static var exposedMethods: [String: DSBridge.ExposedMethodKind] {
                     \(methodTable)
                 }
                 \(accessPrefix)func callSynchronousMethod(named name: String, with argument: DSBridge.JSONValue) async throws -> DSBridge.JSONValue {
@@ -65,11 +68,12 @@ struct ExposedCodeGenerator {
                 "let value = try DSBridge.ExposedArgument.decode(\(parameter.type).self, from: argument, method: name)")
             arguments.append(argument("value", label: parameter.label))
         }
-        let effects = (method.isThrowing ? "try " : "") + (method.isAsync ? "await " : "")
+        let awaitKeyword = needsAwait(method) ? "await " : ""
+        let effects = (method.isThrowing ? "try " : "") + awaitKeyword
         switch method.kind {
         case .synchronous(returnsValue: true):
             let call = "self.\(method.callName)(\(arguments.joined(separator: ", ")))"
-            lines.append("return try \(method.isAsync ? "await " : "")DSBridge.ExposedResult.encode(\(call))")
+            lines.append("return try \(awaitKeyword)DSBridge.ExposedResult.encode(\(call))")
         case .synchronous(returnsValue: false):
             lines.append("\(effects)self.\(method.callName)(\(arguments.joined(separator: ", ")))")
             lines.append("return DSBridge.ExposedResult.void")
@@ -84,6 +88,12 @@ struct ExposedCodeGenerator {
             lines.append("})")
         }
         return lines
+    }
+
+    /// True when calling `method` suspends: it is `async`, or isolated to a global actor
+    /// other than the type's.
+    private func needsAwait(_ method: ExposedMethod) -> Bool {
+        method.isAsync || (method.globalActor != nil && method.globalActor != globalActor)
     }
 
     private func argument(_ expression: String, label: String?) -> String {

@@ -40,7 +40,8 @@ public struct ExposedMacro: ExtensionMacro {
 
         let generator = ExposedCodeGenerator(
             typeName: type.trimmedDescription, accessPrefix: accessPrefix,
-            declaresConformance: !protocols.isEmpty, methods: methods)
+            declaresConformance: !protocols.isEmpty,
+            globalActor: ExposedSignatureClassifier.globalActor(in: declaration.attributes), methods: methods)
         guard let extensionDecl = DeclSyntax("\(raw: generator.source)").as(ExtensionDeclSyntax.self) else {
             return []
         }

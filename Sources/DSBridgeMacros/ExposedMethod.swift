@@ -35,6 +35,8 @@ struct ExposedMethod: Equatable, Sendable {
     var valueParameter: ValueParameter?
     var isAsync: Bool
     var isThrowing: Bool
+    /// The global actor an attribute isolates the method to (`MainActor`), if any.
+    var globalActor: String? = nil
 
     var isSynchronous: Bool {
         if case .synchronous = kind { return true }

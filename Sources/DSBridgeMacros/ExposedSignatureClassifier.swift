@@ -117,7 +117,19 @@ enum ExposedSignatureClassifier {
                     ExposedMethod.ValueParameter(label: $0.label, type: $0.type.decodableSpelling)
                 },
                 isAsync: effects?.asyncSpecifier != nil,
-                isThrowing: effects?.throwsClause != nil))
+                isThrowing: effects?.throwsClause != nil,
+                globalActor: globalActor(in: function.attributes)))
+    }
+
+    /// The global actor among `attributes`: `@MainActor`, or any argument-less attribute whose
+    /// name ends in `Actor` (a syntactic guess: custom global actors cannot be recognised otherwise).
+    static func globalActor(in attributes: AttributeListSyntax) -> String? {
+        for element in attributes {
+            guard case .attribute(let attribute) = element, attribute.arguments == nil else { continue }
+            let name = attribute.attributeName.trimmedDescription
+            if name.hasSuffix("Actor") { return name }
+        }
+        return nil
     }
 
     /// Checks a completion handler: `(R) -> Void` or `(R, Bool) -> Void`, with `R` not `Any`.

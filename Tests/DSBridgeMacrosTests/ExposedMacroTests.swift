@@ -372,6 +372,51 @@ final class ExposedMacroTests: XCTestCase {
             macroSpecs: macros)
     }
 
+    func testGlobalActorMethodsAreAwaitedUnlessTheTypeSharesTheActor() {
+        assertMacroExpansion(
+            """
+            @Exposed
+            final class Api {
+                @MainActor func onMain() -> Int { 1 }
+                @MainActor func report(_ done: @escaping (Int) -> Void) {}
+            }
+            @Exposed
+            @MainActor final class MainApi {
+                @MainActor func onMain() -> Int { 1 }
+            }
+            """,
+            expandedSource: """
+                final class Api {
+                    @MainActor func onMain() -> Int { 1 }
+                    @MainActor func report(_ done: @escaping (Int) -> Void) {}
+                }
+                @MainActor final class MainApi {
+                    @MainActor func onMain() -> Int { 1 }
+                }
+
+                \(conformance(
+                    "Api", table: #"["onMain": .synchronous, "report": .asynchronous]"#,
+                    synchronousCases: """
+                        case "onMain":
+                            return try await DSBridge.ExposedResult.encode(self.onMain())
+                        """,
+                    asynchronousCases: """
+                        case "report":
+                            await self.report({ result in
+                                completion(result)
+                            })
+                        """))
+
+                \(conformance(
+                    "MainApi", table: #"["onMain": .synchronous]"#,
+                    synchronousCases: """
+                        case "onMain":
+                            return try DSBridge.ExposedResult.encode(self.onMain())
+                        """))
+                """,
+            macroSpecs: macros)
+    }
+
     func testStructIsSupported() {
         assertMacroExpansion(
             """
@@ -784,7 +829,7 @@ final class ExposedMacroTests: XCTestCase {
         }
         return """
             extension \(type)\(declaresConformance ? ": DSBridge.ExposedInterface" : "") {
-                \(access)static var exposedMethods: [String: DSBridge.ExposedMethodKind] {
+                \(access)nonisolated static var exposedMethods: [String: DSBridge.ExposedMethodKind] {
                     \(table)
                 }
                 \(access)func callSynchronousMethod(named name: String, with argument: DSBridge.JSONValue) async throws -> DSBridge.JSONValue {
