@@ -4,19 +4,21 @@ import SwiftDiagnostics
 /// An error `@Exposed` reports: why a declaration cannot be exposed and what to do instead.
 struct ExposedDiagnostic: DiagnosticMessage, Equatable {
     let message: String
-    let diagnosticID: MessageID
+    /// Which rule was broken (`"overload"`, `"inout"`, …): the `id` of ``diagnosticID``.
+    let rule: String
+    var diagnosticID: MessageID { MessageID(domain: "DSBridgeMacros", id: rule) }
     var severity: DiagnosticSeverity { .error }
 
-    private init(_ id: String, _ message: String) {
+    private init(_ rule: String, _ message: String) {
         self.message = message
-        self.diagnosticID = MessageID(domain: "DSBridgeMacros", id: id)
+        self.rule = rule
     }
 
     /// The common ending of every method diagnostic; each reason ends with "…, or".
     private static let escapeHatch = "mark it @unexposed to keep it away from pages"
 
-    private init(_ id: String, method: String, _ why: String) {
-        self.init(id, "method '\(method)' cannot be exposed: \(why) \(Self.escapeHatch)")
+    private init(_ rule: String, method: String, _ why: String) {
+        self.init(rule, "method '\(method)' cannot be exposed: \(why) \(Self.escapeHatch)")
     }
 
     /// `@Exposed` on something that is not a class, struct, enum or actor.
