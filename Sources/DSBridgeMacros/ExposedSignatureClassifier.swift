@@ -116,8 +116,10 @@ enum ExposedSignatureClassifier {
                 valueParameter: valueParameters.first.map {
                     ExposedMethod.ValueParameter(label: $0.label, type: $0.type.decodableSpelling)
                 },
-                isAsync: effects?.asyncSpecifier != nil,
-                isThrowing: effects?.throwsClause != nil,
+                // `reasync` / `rethrows` callees neither suspend nor throw: the generated
+                // completion closure does neither.
+                isAsync: effects?.asyncSpecifier?.tokenKind == .keyword(.async),
+                isThrowing: effects?.throwsClause?.throwsSpecifier.tokenKind == .keyword(.throws),
                 globalActor: globalActor(in: function.attributes)))
     }
 

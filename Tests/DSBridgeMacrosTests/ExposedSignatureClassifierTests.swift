@@ -47,6 +47,12 @@ final class ExposedSignatureClassifierTests: XCTestCase {
             .asynchronous(.init(label: nil, reportsCompletion: false)))
     }
 
+    func testRethrowingMethodIsCalledWithoutTryBecauseItsCompletionNeverThrows() throws {
+        let method = try exposed("func f(_ done: (Int) throws -> Void) rethrows")
+        XCTAssertFalse(method.isThrowing)
+        XCTAssertTrue(try exposed("func f() throws(MyError) -> Int").isThrowing)
+    }
+
     func testTrailingFunctionOfAMethodWithAResultIsNotACompletion() throws {
         XCTAssertEqual(try rejectedIDs("func f(_ done: @escaping (Int) -> Void) -> Int"), ["functionParameter"])
     }

@@ -53,6 +53,7 @@ enum Constants {
     case only
     func answer() -> Int { 42 }
     func tick(_ done: (Int) -> Void) throws { done(1) }
+    func each(_ done: (Int) throws -> Void) rethrows { try done(3) }
 }
 
 @Exposed
@@ -159,7 +160,7 @@ struct ExposedInterfaceTests {
                 "touch": .synchronous, "testAsyn": .asynchronous, "countdown": .asynchronous,
             ])
         #expect(Echo.exposedMethods == ["syn": .synchronous, "asyn": .asynchronous, "fetch": .synchronous, "later": .asynchronous])
-        #expect(Constants.exposedMethods == ["answer": .synchronous, "tick": .asynchronous])
+        #expect(Constants.exposedMethods == ["answer": .synchronous, "tick": .asynchronous, "each": .asynchronous])
         #expect(
             Counter.exposedMethods == [
                 "increment": .synchronous, "add": .synchronous, "reset": .synchronous, "stream": .asynchronous,
@@ -318,11 +319,15 @@ struct ExposedInterfaceTests {
         let recorder = DeliveryRecorder()
         try await Echo().callAsynchronousMethod(named: "asyn", with: ["x": 1, "y": 2], completion: recorder.completion)
         try await Constants.only.callAsynchronousMethod(named: "tick", with: nil, completion: recorder.completion)
+        try await Constants.only.callAsynchronousMethod(named: "each", with: nil, completion: recorder.completion)
         let sortedDeliveries = recorder.deliveries.map { delivery in
             guard case .value(let value, let complete) = delivery else { return delivery }
             return .value(sorted(value), complete: complete)
         }
-        #expect(sortedDeliveries == [.value(["x": 1, "y": 2], complete: true), .value(1, complete: true)])
+        #expect(
+            sortedDeliveries == [
+                .value(["x": 1, "y": 2], complete: true), .value(1, complete: true), .value(3, complete: true),
+            ])
     }
 
     @Test func asyncThrowingAsynchronousMethodIsAwaitedAndNilDeliversEmptyString() async throws {
