@@ -107,6 +107,6 @@ private final class AnyTypeFinder: SyntaxVisitor {
 
 extension TokenSyntax {
     fileprivate var isAnyName: Bool {
-        tokenKind == .keyword(.Any) || text == "Any" || text == "AnyObject"
+        text == "Any" || text == "AnyObject"
     }
 }
