@@ -45,15 +45,52 @@ extension ExposedInterface {
 }
 
 /// Adds ``ExposedInterface`` conformance to a class, struct, enum or actor: every instance
-/// method that is not `private`, `fileprivate`, `static` or marked `@unexposed` becomes
-/// callable from pages under its base name.
+/// method that is not `private`, `fileprivate`, `static`, `class` or marked `@unexposed`
+/// becomes callable from pages under its base name (backticks removed; argument labels play
+/// no part, so two exposed methods may not share a base name).
 ///
-/// Accepted shapes (`T`, `R`: any `Codable` type, ``JSONValue`` included):
-/// - synchronous: `func f() -> R`, `func f(_ x: T) -> R`, with or without a result, and
-///   `async`/`throws` versions (a page's synchronous call waits for them);
-/// - asynchronous: a trailing completion `(R) -> Void` or `(R, Bool) -> Void`, with or
-///   without one leading value parameter.
-/// Anything else is a compile-time error that says why.
+/// ```swift
+/// @Exposed
+/// final class Api {
+///     func testSyn(_ arg: String) -> String { arg + "[ syn call]" }
+///     func testAsyn(_ arg: String, handler: @escaping (String, Bool) -> Void) { handler(arg, true) }
+/// }
+/// ```
+///
+/// A method is **asynchronous** when it has no result (no return clause, `-> Void` or `-> ()`)
+/// and its last parameter is a function type (through attributes such as `@escaping` and
+/// `@Sendable`, and parentheses; an optional function is not one). Every other method is
+/// **synchronous**. Accepted shapes (`T`, `R`: any `Codable` type, ``JSONValue`` included;
+/// the compiler checks `Codable`):
+/// - synchronous: `func f()`, `func f(_ x: T)`, each with or without `-> R`, each also
+///   `async`, `throws` or `async throws` (a page's synchronous call waits for them). Without a
+///   result the page gets `""`; a `nil` result also answers `""`, a ``JSONValue/null`` result `null`.
+/// - asynchronous: `func f(done: (R) -> Void)` (completes with its one delivery) or
+///   `func f(done: (R, Bool) -> Void)` (the `Bool` says whether the call is complete, so the
+///   method may deliver repeatedly), each with or without one leading value parameter
+///   `_ x: T`, each also `async` and/or `throws`.
+///
+/// The value parameter is decoded from the call's `data`; a mismatch (a `String` given `5`,
+/// `null` for a non-optional) throws ``ExposedCallError`` `badArgument` before the method runs.
+/// The generated members mirror the type's access (`public`/`open` → `public`, `package` →
+/// `package`, otherwise internal); `exposedMethods` is `nonisolated`, so `@MainActor` types
+/// work; calls to a method isolated to another global actor (`@MainActor func`, or any
+/// attribute named `…Actor`) are awaited.
+///
+/// Compile-time errors, attached to the offending declaration, each saying why and what to
+/// do instead: attaching `@Exposed` to anything but a class, struct, enum or actor; a
+/// synchronous method with two or more parameters; an asynchronous method with two or more
+/// parameters before its completion; a completion with no or more than two parameters, whose
+/// second parameter is not `Bool`, or that returns a value; a generic method (also through
+/// a `some` parameter); `inout` or variadic parameters; a function-typed value parameter
+/// (an optional completion included); a `mutating` method; `Any`, `AnyObject` or a type
+/// containing them (`Any?`, `[String: Any]`, `[Any]`); a name containing `.`; two exposed
+/// methods with the same base name. Mark such a method `@unexposed` to keep it.
+///
+/// Limitations: the macro sees only the type's own body, so methods declared in extensions
+/// or inside `#if` blocks are not exposed; kinds are decided from spelling, so a typealias
+/// of a function type or of `Void` is not recognised; a class must be `final` (or declare
+/// `@unchecked Sendable`) because interfaces are `Sendable`.
 @attached(extension, conformances: ExposedInterface,
           names: named(exposedMethods), named(callSynchronousMethod), named(callAsynchronousMethod))
 public macro Exposed() = #externalMacro(module: "DSBridgeMacros", type: "ExposedMacro")
