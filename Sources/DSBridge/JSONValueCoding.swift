@@ -21,7 +21,7 @@ public enum JSONValueCoding {
     public static func encode<T: Encodable>(_ value: T) throws -> JSONValue {
         if let fast = value as? any JSONDirectlyConvertible { return fast.json }
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         let data = try encoder.encode(value)
         return try JSONParser.parse(Array(data), maxDepth: .max)
     }
