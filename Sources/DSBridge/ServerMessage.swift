@@ -108,7 +108,8 @@ public enum ServerMessage: Sendable, Equatable {
         return w.bytes
     }
 
-    private static func writeError(_ failure: CallFailure, into w: inout JSONWriter) {
+    /// Writes `"error":{"kind":…,"message":…}`.
+    static func writeError(_ failure: CallFailure, into w: inout JSONWriter) {
         w.raw("\"error\":{\"kind\":")
         w.write(string: failure.kind.rawValue)
         w.raw(",\"message\":")

@@ -65,11 +65,9 @@ public struct SyncCallRequest: Sendable, Equatable {
             w.write(data)
             w.raw("}")
         case .failure(let failure):
-            w.raw("{\"code\":-1,\"data\":\"\",\"error\":{\"kind\":")
-            w.write(string: failure.kind.rawValue)
-            w.raw(",\"message\":")
-            w.write(string: failure.message)
-            w.raw("}}")
+            w.raw("{\"code\":-1,\"data\":\"\",")
+            ServerMessage.writeError(failure, into: &w)
+            w.raw("}")
         }
         return w.bytes
     }
