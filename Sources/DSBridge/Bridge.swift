@@ -54,6 +54,14 @@ public final class Bridge: Sendable {
         registry.addInterface(interface, by: namespace)
     }
 
+    /// Registers a per-session interface factory under `namespace` (see
+    /// ``InterfaceRegistry/addInterfaceFactory(by:_:)``).
+    public func addInterfaceFactory<Interface: ExposedInterface>(
+        by namespace: String? = nil, _ make: @escaping @Sendable (BridgeSession) -> Interface
+    ) {
+        registry.addInterfaceFactory(by: namespace, make)
+    }
+
     /// Removes the interface of `namespace`.
     public func removeInterface(by namespace: String? = nil) {
         registry.removeInterface(by: namespace)

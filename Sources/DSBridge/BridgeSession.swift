@@ -40,6 +40,8 @@ public final class BridgeSession: Sendable {
         var nativeCalls: [Int64: NativeCallHandler] = [:]
         var afterWaiters: [(after: Int64, resume: @Sendable (Bool) -> Void)] = []
         var detachGeneration = 0
+        /// Per-session interface instances, by factory id.
+        var instances: [Int: any ExposedInterface] = [:]
         /// Running async socket calls with a stub, by call id (for `cancel`).
         var cancellable: [Int64: (call: AsyncCall, task: Task<Void, Never>)] = [:]
     }
@@ -146,6 +148,7 @@ public final class BridgeSession: Sendable {
             s.afterWaiters.removeAll()
             for entry in s.cancellable.values { entry.task.cancel() }
             s.cancellable.removeAll()
+            s.instances.removeAll()
             return (s.connection, handlers, waiters)
         }
         guard let (connection, handlers, waiters) = ending else { return }
@@ -261,10 +264,26 @@ public final class BridgeSession: Sendable {
             if m == .closePage, case .success = result {
                 end(reason: "page closed", closeCode: 1000)
             }
-        case .synchronous(let interface, let name):
-            runSynchronous(interface, name: name, argument: argument, reply: reply)
-        case .asynchronous(let interface, let name):
-            runAsynchronous(interface, name: name, argument: argument, reply: reply)
+        case .synchronous(let source, let name):
+            runSynchronous(instance(of: source), name: name, argument: argument, reply: reply)
+        case .asynchronous(let source, let name):
+            runAsynchronous(instance(of: source), name: name, argument: argument, reply: reply)
+        }
+    }
+
+    /// The interface a call runs on: the shared one, or this session's own instance.
+    private func instance(of source: InterfaceSource) -> any ExposedInterface {
+        switch source {
+        case .shared(let interface):
+            return interface
+        case .perSession(let id, let make):
+            if let existing = state.withLock({ $0.instances[id] }) { return existing }
+            let made = make(self)
+            return state.withLock { s in
+                if let existing = s.instances[id] { return existing }
+                s.instances[id] = made
+                return made
+            }
         }
     }
 

@@ -12,8 +12,8 @@ public enum InternalMethod: String, Sendable, CaseIterable {
 /// Where a call goes, decided from its method name before anything runs.
 public enum CallRoute: Sendable {
     case internalMethod(InternalMethod)
-    case synchronous(any ExposedInterface, name: String)
-    case asynchronous(any ExposedInterface, name: String)
+    case synchronous(InterfaceSource, name: String)
+    case asynchronous(InterfaceSource, name: String)
 
     /// Resolves `method` against `registry`.
     /// - Throws: ``CallFailure`` `methodNotFound` for a malformed name, an unknown
@@ -28,12 +28,12 @@ public enum CallRoute: Sendable {
             }
             return .internalMethod(m)
         }
-        guard let (interface, kind) = registry.lookup(name) else {
+        guard let (source, kind) = registry.lookup(name) else {
             throw CallFailure(.methodNotFound, "no native method \"\(name)\"")
         }
         switch kind {
-        case .synchronous: return .synchronous(interface, name: name.name)
-        case .asynchronous: return .asynchronous(interface, name: name.name)
+        case .synchronous: return .synchronous(source, name: name.name)
+        case .asynchronous: return .asynchronous(source, name: name.name)
         }
     }
 

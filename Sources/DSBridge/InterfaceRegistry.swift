@@ -1,15 +1,24 @@
 // SPDX-License-Identifier: MIT
 import Synchronization
 
+/// Where a namespace's interface comes from.
+public enum InterfaceSource: Sendable {
+    /// One instance for every session.
+    case shared(any ExposedInterface)
+    /// One instance per session, made on the session's first call into the namespace.
+    case perSession(id: Int, make: @Sendable (BridgeSession) -> any ExposedInterface)
+}
+
 /// The interfaces pages can call, one per namespace (`""` = no namespace). Safe to use
 /// from any thread; changes apply to calls that start afterwards.
 public final class InterfaceRegistry: Sendable {
     struct Entry: Sendable {
-        let interface: any ExposedInterface
+        let source: InterfaceSource
         let methods: [String: ExposedMethodKind]
     }
 
     private let entries = Mutex<[String: Entry]>([:])
+    private let factoryIDs = Atomic<Int>(0)
 
     public init() {}
 
@@ -17,8 +26,18 @@ public final class InterfaceRegistry: Sendable {
     /// names such as `"a.b"` are allowed). Re-adding a namespace replaces its interface.
     public func addInterface(_ interface: any ExposedInterface, by namespace: String? = nil) {
         let key = namespace ?? ""
-        let entry = Entry(interface: interface, methods: type(of: interface).exposedMethods)
+        let entry = Entry(source: .shared(interface), methods: type(of: interface).exposedMethods)
         entries.withLock { $0[key] = entry }
+    }
+
+    /// Registers a factory under `namespace`: each session gets its own instance, made by
+    /// `make` on its first call into the namespace, so the interface can keep per-page state.
+    public func addInterfaceFactory<Interface: ExposedInterface>(
+        by namespace: String? = nil, _ make: @escaping @Sendable (BridgeSession) -> Interface
+    ) {
+        let id = factoryIDs.add(1, ordering: .relaxed).newValue
+        let entry = Entry(source: .perSession(id: id, make: { make($0) }), methods: Interface.exposedMethods)
+        entries.withLock { $0[namespace ?? ""] = entry }
     }
 
     /// Removes the interface of `namespace` (`nil` or `""` = no namespace).
@@ -27,10 +46,10 @@ public final class InterfaceRegistry: Sendable {
     }
 
     /// The interface of `namespace` and the kind of its method `name`, if both exist.
-    public func lookup(_ method: MethodName) -> (interface: any ExposedInterface, kind: ExposedMethodKind)? {
+    public func lookup(_ method: MethodName) -> (source: InterfaceSource, kind: ExposedMethodKind)? {
         entries.withLock { table in
             guard let entry = table[method.namespace], let kind = entry.methods[method.name] else { return nil }
-            return (entry.interface, kind)
+            return (entry.source, kind)
         }
     }
 

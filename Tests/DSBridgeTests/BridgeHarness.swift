@@ -74,6 +74,12 @@ struct BridgeHarness {
         connection = bridge.connect(peerAddress: "127.0.0.1", origin: nil, waker: CountingWaker())
     }
 
+    /// A second connection to an existing bridge.
+    init(sharing bridge: Bridge, connection: BridgeConnection) {
+        self.bridge = bridge
+        self.connection = connection
+    }
+
     func send(_ value: JSONValue) { connection.receive(Array(value.description.utf8)) }
 
     func call(_ id: Int64, _ method: String, _ data: JSONValue?, stub: String? = nil) {
