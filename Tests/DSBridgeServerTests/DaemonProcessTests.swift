@@ -15,6 +15,13 @@ struct DaemonProcessTests {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
+    /// An empty web root, so the tests do not depend on `web/`.
+    static let webRoot: String = {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dsbridged-daemon-web-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir.path
+    }()
+
     private func launch(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
         let p = Process()
         p.executableURL = Self.binary
@@ -36,7 +43,7 @@ struct DaemonProcessTests {
 
     @Test("prints its ports first, serves the demo, and on SIGTERM closes sockets with 1001 and exits 0")
     func lifecycle() throws {
-        let (process, out, _) = try launch(["--port", "0", "--admin-port", "0", "--admin-token", "t", "--web-root", "web", "--demo", "--demo-tick-ms", "10"])
+        let (process, out, _) = try launch(["--port", "0", "--admin-port", "0", "--admin-token", "t", "--web-root", Self.webRoot, "--demo", "--demo-tick-ms", "10"])
         defer { if process.isRunning { process.terminate() } }
         let line = firstLine(out)
         let parts = line.split(separator: " ")
@@ -72,7 +79,7 @@ struct DaemonProcessTests {
     @Test("a config file supplies settings and flags override it")
     func configFile() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("dsbridged-\(UUID().uuidString).json")
-        try Data("{\"port\": 0, \"admin-port\": 0, \"web-root\": \"web\", \"demo\": true, \"heartbeat-ms\": 7000}".utf8).write(to: file)
+        try Data("{\"port\": 0, \"admin-port\": 0, \"web-root\": \"\(Self.webRoot)\", \"demo\": true, \"heartbeat-ms\": 7000}".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let (process, out, _) = try launch(["--config", file.path, "--heartbeat-ms", "9000"])
         defer { if process.isRunning { process.terminate() } }
