@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+import DSBridge
+import Foundation
+import Synchronization
+import Testing
+
+@Suite("Native-initiated calls through the admin API (PROTOCOL.md 6)")
+struct AdminCallTests {
+    struct Row: Sendable, CustomTestStringConvertible {
+        let method: String
+        let args: JSONValue
+        let data: JSONValue
+        var progress: JSONValue = []
+        var testDescription: String { "\(method) \(args)" }
+    }
+
+    static let demoSequence: [Row] = [
+        Row(method: "addValue", args: [3, 4], data: 7),
+        Row(method: "append", args: ["I", "love", "you"], data: "I love you"),
+        Row(method: "startTimer", args: [], data: 5, progress: [0, 1, 2, 3, 4]),
+        Row(method: "syn.addValue", args: [5, 6], data: 11),
+        Row(method: "syn.getInfo", args: [], data: ["tag": "syn", "value": 8]),
+        Row(method: "asyn.addValue", args: [5, 6], data: 11),
+        Row(method: "asyn.getInfo", args: [], data: ["tag": "asyn", "value": 8]),
+        Row(method: "_hasJavascriptMethod", args: ["addValue", "all"], data: true),
+        Row(method: "_hasJavascriptMethod", args: ["XX", "all"], data: false),
+        Row(method: "_hasJavascriptMethod", args: ["asyn.addValue", "all"], data: true),
+        Row(method: "_hasJavascriptMethod", args: ["asyn.XX", "all"], data: false),
+    ]
+
+    private func adminCall(_ server: RunningServer, _ session: String, _ body: JSONValue, token: String = RunningServer.adminToken) throws -> TestHTTP.Response {
+        try TestHTTP.request(port: server.adminPort, method: "POST", path: "/admin/sessions/\(session)/call",
+                             headers: ["Authorization": "Bearer \(token)"], body: Array(body.description.utf8))
+    }
+
+    @Test("every row of DSBridge's native→JS demo answers with its data and progress", arguments: demoSequence)
+    func demoRow(row: Row) throws {
+        let server = try RunningServer()
+        defer { server.stop() }
+        let page = try ScriptedPage(port: server.port)
+        page.start()
+        defer { page.stop() }
+        let r = try adminCall(server, page.sessionID, ["method": .string(row.method), "args": row.args, "timeoutMs": 5000])
+        #expect(r.status == 200)
+        #expect(try JSONParser.parse(r.body) == ["data": row.data, "progress": row.progress])
+    }
+
+    @Test("calls made before dsinit wait and arrive in order after it")
+    func startupQueue() throws {
+        let server = try RunningServer()
+        defer { server.stop() }
+        let page = try ScriptedPage(port: server.port)
+        let sessionID = page.sessionID
+        let adminPort = server.adminPort
+        // Blocking clients on their own threads (not the concurrency pool the server uses).
+        let results = Mutex<[Int: JSONValue]>([:])
+        for i in 1...5 {
+            Thread.detachNewThread {
+                usleep(UInt32(10_000 * i))
+                let r = try? TestHTTP.request(port: adminPort, method: "POST", path: "/admin/sessions/\(sessionID)/call",
+                                              headers: ["Authorization": "Bearer \(RunningServer.adminToken)"],
+                                              body: Array("{\"method\":\"addValue\",\"args\":[\(i),100]}".utf8))
+                let value: JSONValue = r.flatMap { try? JSONParser.parse($0.body) } ?? .null
+                results.withLock { $0[i] = value }
+            }
+        }
+        usleep(200_000)
+        #expect(page.invokesSeen.withLock { $0 }.isEmpty)
+        page.start(dsinit: true)
+        defer { page.stop() }
+        let deadline = Date().addingTimeInterval(5)
+        while results.withLock({ $0.count }) < 5, Date() < deadline { usleep(10_000) }
+        let answers = results.withLock { $0 }
+        for i in 1...5 { #expect(answers[i] == ["data": .integer(Int64(i + 100)), "progress": []], "call \(i)") }
+        let order = page.invokesSeen.withLock { $0 }.map { $0["args"]?.arrayValue?.first ?? .null }
+        #expect(order == [1, 2, 3, 4, 5])
+    }
+
+    @Test("errors: 401 wrong token, 404 unknown session (before 400), 400 bad body, 422 page error, 504 timeout with progress")
+    func errors() throws {
+        let server = try RunningServer()
+        defer { server.stop() }
+        let page = try ScriptedPage(port: server.port)
+        page.start()
+        defer { page.stop() }
+        #expect(try adminCall(server, page.sessionID, ["method": "addValue"], token: "wrong").status == 401)
+        #expect(try adminCall(server, "nope", ["method": 5]).status == 404)
+        for bad: JSONValue in [["method": 5], ["method": "a", "args": 1], ["method": "a", "timeoutMs": 0], ["method": "a", "timeoutMs": 1.5], [1]] {
+            let r = try adminCall(server, page.sessionID, bad)
+            #expect(r.status == 400, "\(bad)")
+        }
+        let refused = try adminCall(server, page.sessionID, ["method": "nope.nothing", "args": []])
+        #expect(refused.status == 422)
+        #expect(try JSONParser.parse(refused.body) == ["error": "nope.nothing is not registered", "progress": []])
+        let never = try ScriptedPage(port: server.port)  // never answers: no start()
+        let timeout = try adminCall(server, never.sessionID, ["method": "addValue", "args": [1, 2], "timeoutMs": 200])
+        #expect(timeout.status == 504)
+        #expect(try JSONParser.parse(timeout.body) == ["error": "timeout", "progress": []])
+    }
+}
