@@ -26,6 +26,8 @@ public final class Bridge: Sendable {
     let logger: Logger
     /// Hooks called as sessions open, become ready, are dismissed and end.
     let lifecycle: SessionLifecycle
+    /// Runs delayed work (grace periods, timeouts).
+    public let scheduler: any BridgeScheduler
 
     private struct Store: Sendable {
         var byToken: [String: BridgeSession] = [:]
@@ -37,12 +39,15 @@ public final class Bridge: Sendable {
     /// - Parameters:
     ///   - lifecycle: hooks for sessions opening, becoming ready, being dismissed, ending.
     ///   - logger: receives the bridge's log lines (never tokens).
+    ///   - scheduler: runs delayed work; tests pass one they advance by hand.
     public init(
         configuration: BridgeConfiguration = BridgeConfiguration(),
         registry: InterfaceRegistry = InterfaceRegistry(),
         logger: Logger = Logger(label: "dsbridge"),
-        lifecycle: SessionLifecycle = SessionLifecycle()
+        lifecycle: SessionLifecycle = SessionLifecycle(),
+        scheduler: any BridgeScheduler = DispatchBridgeScheduler()
     ) {
+        self.scheduler = scheduler
         self.configuration = configuration
         self.registry = registry
         self.logger = logger

@@ -23,7 +23,8 @@ public final class BridgeSession: Sendable {
     /// tasks it starts that inherit task-locals). Keep it to call the page later.
     @TaskLocal public static var current: BridgeSession?
 
-    let bridge: Bridge
+    /// The bridge this session belongs to.
+    public let bridge: Bridge
     private let state: Mutex<State>
     private var logger: Logger { bridge.logger }
 
@@ -113,7 +114,7 @@ public final class BridgeSession: Sendable {
     /// Starts the grace period of a session no socket is attached to.
     func scheduleExpiry(generation: Int) {
         let grace = bridge.configuration.graceMs
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(grace)) { [self] in
+        bridge.scheduler.schedule(afterMilliseconds: grace) { [self] in
             let expired = state.withLock { s in
                 !s.ended && s.connection == nil && s.detachGeneration == generation
             }
@@ -450,7 +451,7 @@ public final class BridgeSession: Sendable {
                 resume(immediate)
                 return
             }
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(timeout)) { resume(false) }
+            bridge.scheduler.schedule(afterMilliseconds: timeout) { resume(false) }
         }
     }
 
@@ -549,7 +550,7 @@ public final class BridgeSession: Sendable {
         finishInvoke(callbackId, connection, error)
         if let timeout {
             let ms = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(ms)) { [weak self] in
+            bridge.scheduler.schedule(afterMilliseconds: ms) { [weak self] in
                 self?.abandonJavaScriptCall(callbackId, reason: .timeout)
             }
         }

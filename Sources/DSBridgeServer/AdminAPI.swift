@@ -90,7 +90,7 @@ enum AdminAPI {
                 finish(413, ["error": "call too large"])
             }
         }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(request.timeoutMs)) {
+        session.bridge.scheduler.schedule(afterMilliseconds: request.timeoutMs) {
             finish(504, ["error": "timeout"])
         }
     }
