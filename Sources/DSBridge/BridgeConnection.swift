@@ -101,6 +101,17 @@ public final class BridgeConnection: Sendable {
     /// Whether the bridge wants the transport to stop reading this socket (backpressure).
     public var wantsReadsPaused: Bool { state.withLock { $0.readsPaused } }
 
+    /// Whether nothing is in flight on this socket: no frame waiting to be processed, no
+    /// sync call running, nothing left to write. A drain closes settled sockets first.
+    public var isSettled: Bool {
+        let (busy, session) = state.withLock { s in (s.processing || !s.inbox.isEmpty || !s.control.isEmpty, s.session) }
+        if busy { return false }
+        return session?.isSettled(for: self) ?? true
+    }
+
+    /// The session attached to this socket, if any.
+    public var session: BridgeSession? { state.withLock { $0.session } }
+
     /// Whether this socket is still waiting for its `hello`.
     public var awaitsHello: Bool { state.withLock { !$0.helloSeen } }
 

@@ -68,6 +68,14 @@ public final class BridgeSession: Sendable {
     public var isEnded: Bool { state.withLock { $0.ended } }
     /// Messages held (before `dsinit`) or not yet acknowledged.
     public var queuedCount: Int { state.withLock { $0.held.count + $0.log.keptCount } }
+    /// No sync call of the socket is running and everything queued went to `connection`
+    /// (what a drain waits for before closing the socket).
+    func isSettled(for connection: BridgeConnection) -> Bool {
+        state.withLock { s in
+            s.pendingCalls == 0 && (s.connection !== connection || !s.log.hasUnsent)
+        }
+    }
+
     /// The highest call id received.
     public var lastCallID: Int64 { state.withLock { $0.lastCall } }
 

@@ -13,6 +13,10 @@ final class HTTPExchange {
     var body: [UInt8] = []
     var bodyTooLarge = false
     var answer: HTTPAnswer?
+    /// An answer will come from another thread (`respondLater`).
+    var awaitingAnswer = false
+    /// For an admin call: the session it calls into.
+    var adminCallSession: String?
     /// Headers every answer to this request carries (CORS).
     var extraHeaders: [(String, String)] = []
     var headersSent = false

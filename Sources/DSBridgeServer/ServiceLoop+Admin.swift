@@ -44,6 +44,7 @@ extension ServiceLoop {
         } catch {
             return respond(exchange, .json(400, ["error": .string(error.reason)]))
         }
+        exchange.adminCallSession = session.id
         let reply = respondLater(exchange)
         AdminAPI.call(session, request) { answer in reply(answer) }
     }

@@ -111,9 +111,19 @@ extension ServiceLoop {
 
     /// Answers from another thread.
     func respondLater(_ exchange: HTTPExchange) -> @Sendable (HTTPAnswer) -> Void {
+        exchange.awaitingAnswer = true
         let inbox = server.inbox
         let id = exchange.id
         return { answer in inbox.post(.httpAnswer(id, answer)) }
+    }
+
+    /// A drain closed the socket of `sessionID`: admin calls waiting on it answer 503.
+    func answerAdminCallsDraining(_ sessionID: String?) {
+        guard let sessionID else { return }
+        for exchange in exchanges.values where exchange.adminCallSession == sessionID && exchange.awaitingAnswer {
+            exchange.awaitingAnswer = false
+            respond(exchange, .json(503, ["error": "draining"]))
+        }
     }
 
     /// Waits for the body, refusing it up front when Content-Length is over the limit.

@@ -154,6 +154,10 @@ final class ServiceLoop {
             switch work {
             case .connection(let id):
                 guard let socket = sockets[id] else { continue }
+                if stopping, socket.forcedClose == nil, socket.connection.isSettled {
+                    socket.forcedClose = (1001, "server draining")
+                    answerAdminCallsDraining(socket.connection.session?.id)
+                }
                 let paused = socket.connection.wantsReadsPaused
                 if paused != socket.readsPaused {
                     socket.readsPaused = paused
@@ -161,7 +165,8 @@ final class ServiceLoop {
                 }
                 lws_callback_on_writable(socket.wsi)
             case .httpAnswer(let id, let answer):
-                guard let exchange = exchanges[id] else { continue }
+                guard let exchange = exchanges[id], exchange.answer == nil, exchange.awaitingAnswer else { continue }
+                exchange.awaitingAnswer = false
                 exchange.answer = answer
                 lws_callback_on_writable(exchange.wsi)
             case .tick:
@@ -184,20 +189,29 @@ final class ServiceLoop {
                 lws_callback_on_writable(socket.wsi)
             }
         }
-        if stopping {
-            if sockets.isEmpty || (stopDeadline.map { now > $0 } ?? true) { finish() }
-        }
+        if stopping { drainStep(now: now) }
     }
 
+    /// SIGTERM: stop accepting sockets (HTTP is still served), close each socket with 1001
+    /// once its in-flight sync calls are answered and written, and end when nothing is left
+    /// or `drainMs` has passed (then whatever is left is cut).
     private func beginStop() {
         guard !stopping else { return }
         stopping = true
-        stopDeadline = .now() + .milliseconds(min(config.drainMs, 2_000))
-        for socket in sockets.values where socket.forcedClose == nil {
-            socket.forcedClose = (1001, "server stopping")
+        stopDeadline = .now() + .milliseconds(config.drainMs)
+        logger.notice("draining: \(sockets.count) sockets, up to \(config.drainMs) ms")
+        drainStep(now: .now())
+    }
+
+    private func drainStep(now: DispatchTime) {
+        let cut = stopDeadline.map { now >= $0 } ?? true
+        for socket in sockets.values where socket.forcedClose == nil && (cut || socket.connection.isSettled) {
+            socket.forcedClose = (1001, "server draining")
+            answerAdminCallsDraining(socket.connection.session?.id)
             lws_callback_on_writable(socket.wsi)
         }
-        if sockets.isEmpty { finish() }
+        let httpBusy = exchanges.values.contains { $0.answer != nil || $0.awaitingAnswer }
+        if (sockets.isEmpty && !httpBusy) || (cut && now >= (stopDeadline ?? now) + .milliseconds(500)) { finish() }
     }
 
     private func finish() {

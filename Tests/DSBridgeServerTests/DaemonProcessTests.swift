@@ -61,6 +61,31 @@ struct DaemonProcessTests {
         #expect(process.terminationStatus == 0)
     }
 
+    @Test("drain: an in-flight slow call is answered, then the socket gets 1001, /healthz says 503, exit 0")
+    func drain() throws {
+        let (process, out, _) = try launch(["--port", "0", "--admin-port", "0", "--web-root", Self.webRoot, "--demo", "--drain-ms", "5000"])
+        defer { if process.isRunning { process.terminate() } }
+        let parts = firstLine(out).split(separator: " ")
+        let port = try #require(parts.dropFirst().first.flatMap { Int($0.dropFirst("port=".count)) })
+        let adminPort = try #require(parts.dropFirst(2).first.flatMap { Int($0.dropFirst("admin-port=".count)) })
+        let busy = try TestWebSocket(port: port)
+        try busy.hello()
+        let idle = try TestWebSocket(port: port)
+        try idle.hello()
+        try busy.send(callMessage(1, "test.sleepSyn", 800))
+        usleep(100_000)
+        let started = Date()
+        kill(process.processIdentifier, SIGTERM)
+        #expect(try idle.closeCode() == 1001)
+        #expect(try TestHTTP.request(port: adminPort, path: "/healthz").status == 503)
+        #expect(throws: (any Error).self) { try TestWebSocket(port: port).hello() }
+        #expect(try busy.nextMessage() == ["t": "ret", "seq": 1, "id": 1, "code": 0, "data": 800])
+        #expect(try busy.closeCode() == 1001)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
+
     @Test("a bad setting stops the start with a message that names it", arguments: [
         (["--port", "70000"], "--port must be from 0 to 65535"),
         (["--heartbeat-ms", "0"], "--heartbeat-ms must be a positive integer"),
