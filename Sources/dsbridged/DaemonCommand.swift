@@ -76,7 +76,12 @@ struct DaemonCommand: ParsableCommand {
         if settings.server.host == "0.0.0.0" || settings.server.host == "::" {
             FileHandle.standardError.write(Data("warning: listening on a wildcard address; only loopback origins are allowed until --allowed-origin is given\n".utf8))
         }
+        let notifier = SystemdNotifier()
+        notifier.notify("READY=1\nSTATUS=serving on port \(ports.port)\nMAINPID=\(getpid())")
+        notifier.startWatchdog { true }
         logger.info("serving", metadata: ["bridge.port": "\(ports.port)", "bridge.admin-port": "\(ports.adminPort)", "bridge.demo": "\(settings.demo)"])
-        SignalHandling.run(server: server, logger: logger)
+        SignalHandling.run(server: server, logger: logger) {
+            notifier.notify("STOPPING=1\nSTATUS=draining")
+        }
     }
 }

@@ -8,7 +8,8 @@ import Synchronization
 /// SIGTERM/SIGINT: the first stops the server gracefully (sockets closed with 1001), a
 /// second exits at once. Nothing runs in signal context: handlers are dispatch sources.
 enum SignalHandling {
-    static func run(server: BridgeServer, logger: Logger) -> Never {
+    /// Blocks until the server stopped, then exits 0; `onStop` runs when the first signal arrives.
+    static func run(server: BridgeServer, logger: Logger, onStop: @escaping @Sendable () -> Void) -> Never {
         signal(SIGTERM, SIG_IGN)
         signal(SIGINT, SIG_IGN)
         signal(SIGPIPE, SIG_IGN)
@@ -22,7 +23,8 @@ enum SignalHandling {
                     logger.notice("second signal: exiting now")
                     exit(0)
                 }
-                logger.notice("stopping: closing sockets (1001)")
+                logger.notice("stopping: draining, then closing sockets (1001)")
+                onStop()
                 server.stop()
             }
             source.resume()

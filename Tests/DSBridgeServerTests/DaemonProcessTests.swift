@@ -22,10 +22,11 @@ struct DaemonProcessTests {
         return dir.path
     }()
 
-    private func launch(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
+    private func launch(_ arguments: [String], environment: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
         let p = Process()
         p.executableURL = Self.binary
         p.arguments = arguments
+        p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         p.currentDirectoryURL = Self.repositoryRoot
         let out = Pipe()
         let err = Pipe()
@@ -84,6 +85,26 @@ struct DaemonProcessTests {
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         #expect(Date().timeIntervalSince(started) < 5)
+    }
+
+    @Test("systemd notify: READY=1 once serving, WATCHDOG=1 pings, STOPPING=1 on SIGTERM")
+    func systemdNotify() throws {
+        let listener = try NotifyListener()
+        let (process, out, _) = try launch(
+            ["--port", "0", "--admin-port", "0", "--web-root", Self.webRoot],
+            environment: ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "200000"])
+        defer { if process.isRunning { process.terminate() } }
+        _ = firstLine(out)
+        let ready = try #require(try listener.receive(timeout: 5))
+        #expect(ready.hasPrefix("READY=1"))
+        #expect(ready.contains("MAINPID=\(process.processIdentifier)"))
+        #expect(try listener.receive(timeout: 2) == "WATCHDOG=1")
+        kill(process.processIdentifier, SIGTERM)
+        var seen: [String] = []
+        while let m = try listener.receive(timeout: 2), !m.hasPrefix("STOPPING=1") { seen.append(m) }
+        #expect(seen.allSatisfy { $0 == "WATCHDOG=1" })
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
     }
 
     @Test("a bad setting stops the start with a message that names it", arguments: [
