@@ -28,6 +28,7 @@ public final class Bridge: Sendable {
     let lifecycle: SessionLifecycle
     /// Runs delayed work (grace periods, timeouts).
     public let scheduler: any BridgeScheduler
+    let metrics = BridgeMetrics()
 
     private struct Store: Sendable {
         var byToken: [String: BridgeSession] = [:]
@@ -129,6 +130,7 @@ public final class Bridge: Sendable {
         }
         if let refusal { throw refusal }
         logger.debug("session opened", metadata: ["bridge.session": "\(session.id)", "bridge.peer": "\(address)"])
+        metrics.sessionOpened()
         lifecycle.opened?(session)
         return session
     }

@@ -66,6 +66,8 @@ public final class BridgeSession: Sendable {
     public var isReady: Bool { state.withLock { $0.ready } }
     /// Whether the session is over.
     public var isEnded: Bool { state.withLock { $0.ended } }
+    /// Bytes of unacknowledged messages kept for replay.
+    public var replayBytes: Int { state.withLock { $0.log.keptBytes } }
     /// Messages held (before `dsinit`) or not yet acknowledged.
     public var queuedCount: Int { state.withLock { $0.held.count + $0.log.keptCount } }
     /// No sync call of the socket is running and everything queued went to `connection`
@@ -162,6 +164,7 @@ public final class BridgeSession: Sendable {
         }
         guard let (connection, handlers, waiters) = ending else { return }
         bridge.forget(self)
+        bridge.metrics.sessionClosed(closeCode: connection == nil ? nil : closeCode)
         logger.info("session ended: \(reason)", metadata: ["bridge.session": "\(id)"])
         bridge.lifecycle.closed?(self, reason)
         if let connection, let closeCode { connection.requestClose(code: closeCode, reason: String(reason.prefix(120))) }
@@ -203,6 +206,7 @@ public final class BridgeSession: Sendable {
 
     private func finishSend(connection: BridgeConnection?, error: OutboundLog.AppendError?) {
         if case .boundExceeded(let bound)? = error {
+            bridge.metrics.overflow(bound: bound.contains("replayMaxMessages") ? "replayMaxMessages" : "replayMaxBytes")
             logger.warning("closing session 4008: \(bound)", metadata: ["bridge.session": "\(id)"])
             end(reason: bound, closeCode: 4008)
         }
@@ -227,6 +231,7 @@ public final class BridgeSession: Sendable {
     /// Runs a sync HTTP call after the socket calls up to `request.after` started.
     /// - Returns: the call's result for the `{"code","data"}` answer.
     func syncCall(_ request: SyncCallRequest) async -> Result<JSONValue, CallFailure> {
+        bridge.metrics.httpSyncCall()
         let ready = await waitForStarted(through: request.after)
         guard ready else {
             return .failure(CallFailure(.timeout, "socket calls up to id \(request.after) did not arrive within \(bridge.configuration.afterTimeoutMs) ms"))
@@ -260,12 +265,14 @@ public final class BridgeSession: Sendable {
             argument = try CallArgument(wire: arg, maxDepth: bridge.configuration.maxDepth)
         } catch {
             logger.debug("call refused: \(error.message)", metadata: ["bridge.session": "\(id)", "bridge.method": "\(method.prefix(100))"])
+            bridge.metrics.call(method: error.kind == .methodNotFound ? "unknown" : method, outcome: error.kind.rawValue, nanoseconds: nil)
             answer(reply, .failure(error))
             return
         }
         switch route {
         case .internalMethod(let m):
             let result = runInternal(m, argument.data)
+            bridge.metrics.call(method: method, outcome: Self.outcome(result), nanoseconds: nil)
             answer(reply, result)
             if let stub = argument.stub, case .success(let value) = result {
                 send(.cb(stub: stub, payload: .value(value, complete: true)))
@@ -274,9 +281,9 @@ public final class BridgeSession: Sendable {
                 end(reason: "page closed", closeCode: 1000)
             }
         case .synchronous(let source, let name):
-            runSynchronous(instance(of: source), name: name, argument: argument, reply: reply)
+            runSynchronous(instance(of: source), name: name, label: method, argument: argument, reply: reply)
         case .asynchronous(let source, let name):
-            runAsynchronous(instance(of: source), name: name, argument: argument, reply: reply)
+            runAsynchronous(instance(of: source), name: name, label: method, argument: argument, reply: reply)
         }
     }
 
@@ -296,7 +303,14 @@ public final class BridgeSession: Sendable {
         }
     }
 
-    private func runSynchronous(_ interface: any ExposedInterface, name: String, argument: CallArgument, reply: Reply) {
+    static func outcome(_ result: Result<JSONValue, CallFailure>) -> String {
+        switch result {
+        case .success: return "ok"
+        case .failure(let f): return f.kind.rawValue
+        }
+    }
+
+    private func runSynchronous(_ interface: any ExposedInterface, name: String, label: String, argument: CallArgument, reply: Reply) {
         let counted: Bool
         if case .socket = reply {
             counted = true
@@ -312,6 +326,7 @@ public final class BridgeSession: Sendable {
         let stub = argument.stub
         let sessionID = id
         let log = logger
+        let started = ContinuousClock.now
         Task.immediate { [self] in
             let result: Result<JSONValue, CallFailure>
             do {
@@ -324,6 +339,9 @@ public final class BridgeSession: Sendable {
                 log.debug("method threw: \(error)", metadata: ["bridge.session": "\(sessionID)", "bridge.method": "\(name)"])
                 result = .failure(CallFailure(.failed, "\(name) failed: \(error)"))
             }
+            let elapsed = ContinuousClock.now - started
+            bridge.metrics.call(method: label, outcome: Self.outcome(result),
+                                nanoseconds: elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
             answer(reply, result)
             if let stub, case .success(let value) = result {
                 send(.cb(stub: stub, payload: .value(value, complete: true)))
@@ -338,13 +356,14 @@ public final class BridgeSession: Sendable {
         }
     }
 
-    private func runAsynchronous(_ interface: any ExposedInterface, name: String, argument: CallArgument, reply: Reply) {
+    private func runAsynchronous(_ interface: any ExposedInterface, name: String, label: String, argument: CallArgument, reply: Reply) {
         let admitted = state.withLock { s -> Bool in
             guard s.runningAsync < bridge.configuration.maxAsyncCalls else { return false }
             s.runningAsync += 1
             return true
         }
         guard admitted else {
+            bridge.metrics.call(method: label, outcome: "overloaded", nanoseconds: nil)
             answer(reply, .failure(CallFailure(.overloaded, "more than \(bridge.configuration.maxAsyncCalls) async calls running in this session")))
             return
         }
@@ -377,9 +396,11 @@ public final class BridgeSession: Sendable {
         // call's answer; otherwise the answer is `""`, followed by what it delivered so far.
         switch call.finishStarting() {
         case .refused(let failure):
+            bridge.metrics.call(method: label, outcome: failure.kind.rawValue, nanoseconds: nil)
             answer(reply, .failure(failure))
             asyncCallFinished()
         case .started(let held, let finished):
+            bridge.metrics.call(method: label, outcome: "ok", nanoseconds: nil)
             answer(reply, .success(.string("")))
             for payload in held { forward(payload, stub: call.stub) }
             if finished {
@@ -538,6 +559,18 @@ public final class BridgeSession: Sendable {
     public func callJavaScript(
         _ method: String, args: [JSONValue] = [], timeout: Duration? = nil, handler: @escaping NativeCallHandler
     ) -> Int64? {
+        let metrics = bridge.metrics
+        let handler: NativeCallHandler = { event in
+            switch event {
+            case .progress: break
+            case .completed: metrics.nativeCall(outcome: "completed")
+            case .failed(.javaScript): metrics.nativeCall(outcome: "failed")
+            case .failed(.timeout): metrics.nativeCall(outcome: "timeout")
+            case .failed(.sessionEnded): metrics.nativeCall(outcome: "sessionEnded")
+            case .failed(.tooLarge): metrics.nativeCall(outcome: "tooLarge")
+            }
+            handler(event)
+        }
         // Numbering and queueing happen under one lock, so invokes go out in the order made.
         let outcome = state.withLock { s -> (Int64, BridgeConnection?, OutboundLog.AppendError?)? in
             if s.ended { return nil }

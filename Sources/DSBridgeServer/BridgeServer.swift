@@ -38,6 +38,8 @@ public final class BridgeServer: Sendable {
     public let bridge: Bridge
     public let configuration: ServerConfiguration
     let logger: Logger
+    /// Renders `/metrics` (Prometheus text); `nil` answers 404 there.
+    let metricsRenderer: (@Sendable () -> [UInt8])?
     let inbox = ServiceInbox()
     private let startup = Mutex<Result<ListeningPorts, ServerStartError>?>(nil)
     private let started = DispatchSemaphore(value: 0)
@@ -45,10 +47,14 @@ public final class BridgeServer: Sendable {
     private let draining = Atomic<Bool>(false)
     private let running = Atomic<Bool>(false)
 
-    public init(bridge: Bridge, configuration: ServerConfiguration, logger: Logger) {
+    /// - Parameter metricsRenderer: renders the metrics backend's registry for `GET /metrics`
+    ///   on the admin listener (gauges of the sessions are recorded just before).
+    public init(bridge: Bridge, configuration: ServerConfiguration, logger: Logger,
+                metricsRenderer: (@Sendable () -> [UInt8])? = nil) {
         self.bridge = bridge
         self.configuration = configuration
         self.logger = logger
+        self.metricsRenderer = metricsRenderer
     }
 
     /// Opens both listeners and starts the service thread.

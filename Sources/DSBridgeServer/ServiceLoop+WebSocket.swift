@@ -80,6 +80,7 @@ extension ServiceLoop {
         }
         if let input, len > 0 {
             socket.message.append(contentsOf: UnsafeRawBufferPointer(start: input, count: len))
+            TransportMetrics.bytesIn.increment(by: len)
         }
         if lws_is_final_fragment(wsi) != 0 && lws_remaining_packet_payload(wsi) == 0 {
             let message = socket.message
@@ -130,6 +131,7 @@ extension ServiceLoop {
                 if let s = src.baseAddress { (base + pre).update(from: s, count: frame.count) }
             }
             let n = lws_write(wsi, base + pre, frame.count, LWS_WRITE_TEXT)
+            TransportMetrics.bytesOut.increment(by: frame.count)
             return n >= frame.count
         }
     }

@@ -6,6 +6,8 @@ import DSBridgeServer
 import Dispatch
 import Foundation
 import Logging
+import Metrics
+import Prometheus
 
 /// `dsbridged`: serves DSBridge pages over WebSockets (PROTOCOL.md 7).
 @main
@@ -58,13 +60,16 @@ struct DaemonCommand: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "dsbridged")
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         var lifecycle = settings.demo ? DemoSequence.lifecycle(logger: logger) : SessionLifecycle()
         lifecycle.dismissed = { session in
             logger.info("page closed itself (window.close)", metadata: ["bridge.session": "\(session.id)"])
         }
         let bridge = Bridge(configuration: settings.bridge, logger: logger, lifecycle: lifecycle)
         if settings.demo { DemoInterfaces.register(on: bridge, tickMs: settings.demoTickMs) }
-        let server = BridgeServer(bridge: bridge, configuration: settings.server, logger: logger)
+        let server = BridgeServer(bridge: bridge, configuration: settings.server, logger: logger,
+                                  metricsRenderer: { registry.emitToBuffer() })
         let ports: ListeningPorts
         do {
             ports = try server.start()

@@ -107,6 +107,38 @@ struct DaemonProcessTests {
         #expect(process.terminationStatus == 0)
     }
 
+    @Test("metrics: /metrics on the admin listener counts a known workload (Prometheus text)")
+    func metrics() throws {
+        let (process, out, _) = try launch(["--port", "0", "--admin-port", "0", "--admin-token", "t", "--web-root", Self.webRoot])
+        defer { if process.isRunning { process.terminate() } }
+        let parts = firstLine(out).split(separator: " ")
+        let port = try #require(parts.dropFirst().first.flatMap { Int($0.dropFirst("port=".count)) })
+        let adminPort = try #require(parts.dropFirst(2).first.flatMap { Int($0.dropFirst("admin-port=".count)) })
+        let ws = try TestWebSocket(port: port)
+        try ws.hello()
+        try ws.send(callMessage(1, "_dsb.closePage", nil))  // no demo interfaces: a known internal call
+        _ = try ws.closeCode()
+        let other = try TestWebSocket(port: port)
+        try other.hello()
+        try other.send(callMessage(1, "nope.x", nil))
+        try other.send(callMessage(2, "_dsb.hasNativeMethod", ["name": "x"]))
+        _ = try other.nextMessage()
+        _ = try other.nextMessage()
+        #expect(try TestHTTP.request(port: adminPort, path: "/metrics").status == 401)
+        let text = try TestHTTP.request(port: adminPort, path: "/metrics", headers: ["Authorization": "Bearer t"]).text
+        let lines = Set(text.split(separator: "\n").map(String.init))
+        for expected in [
+            "dsbridge_sessions_opened_total 2",
+            "dsbridge_sessions_closed_total{code=\"1000\"} 1",
+            "dsbridge_calls_total{method=\"_dsb.closePage\",outcome=\"ok\"} 1",
+            "dsbridge_calls_total{method=\"unknown\",outcome=\"methodNotFound\"} 1",
+            "dsbridge_calls_total{method=\"_dsb.hasNativeMethod\",outcome=\"ok\"} 1",
+            "dsbridge_sessions{state=\"connected\"} 1.0",
+        ] {
+            #expect(lines.contains(expected), "missing: \(expected)")
+        }
+    }
+
     @Test("a bad setting stops the start with a message that names it", arguments: [
         (["--port", "70000"], "--port must be from 0 to 65535"),
         (["--heartbeat-ms", "0"], "--heartbeat-ms must be a positive integer"),

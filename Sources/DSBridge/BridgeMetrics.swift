@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+import CoreMetrics
+import Synchronization
+
+/// The bridge's metrics, emitted through swift-metrics (the application chooses the
+/// backend; the daemon uses Prometheus). Handles are made once and cached, so the hot path
+/// only increments.
+final class BridgeMetrics: Sendable {
+    private let sessionsOpened = Counter(label: "dsbridge_sessions_opened_total")
+    private let httpSyncCalls = Counter(label: "dsbridge_http_sync_calls_total")
+    private let callDuration = Timer(label: "dsbridge_call_duration_seconds")
+    private let cached = Mutex<[String: Counter]>([:])
+
+    private func counter(_ label: String, _ dimensions: [(String, String)]) -> Counter {
+        let key = label + dimensions.map { "|\($0.0)=\($0.1)" }.joined()
+        return cached.withLock { table in
+            if let c = table[key] { return c }
+            let c = Counter(label: label, dimensions: dimensions)
+            table[key] = c
+            return c
+        }
+    }
+
+    func sessionOpened() { sessionsOpened.increment() }
+
+    /// `closeCode`: the code the socket was closed with, `nil` when none (expiry, shutdown).
+    func sessionClosed(closeCode: Int?) {
+        counter("dsbridge_sessions_closed_total", [("code", closeCode.map(String.init) ?? "none")]).increment()
+    }
+
+    /// A call's outcome; `method` is the resolved name or `unknown` (page-chosen names that
+    /// match nothing are not used as labels).
+    func call(method: String, outcome: String, nanoseconds: Int64?) {
+        counter("dsbridge_calls_total", [("method", method), ("outcome", outcome)]).increment()
+        if let nanoseconds { callDuration.recordNanoseconds(nanoseconds) }
+    }
+
+    func httpSyncCall() { httpSyncCalls.increment() }
+
+    /// A native-initiated call ended: `completed`, `failed`, `timeout`, `sessionEnded`, `tooLarge`.
+    func nativeCall(outcome: String) {
+        counter("dsbridge_native_calls_total", [("outcome", outcome)]).increment()
+    }
+
+    /// A bound was exceeded (`replayMaxMessages`, `replayMaxBytes`).
+    func overflow(bound: String) {
+        counter("dsbridge_bound_overflows_total", [("bound", bound)]).increment()
+    }
+}
