@@ -54,7 +54,13 @@ struct DaemonCommand: ParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
+        let journal = JournalLogHandler.stderrIsJournal || ProcessInfo.processInfo.environment["DSBRIDGED_LOG_FORMAT"] == "journal"
         LoggingSystem.bootstrap { label in
+            if journal {
+                var handler = JournalLogHandler(label: label)
+                handler.logLevel = settings.logLevel
+                return handler
+            }
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = settings.logLevel
             return handler
@@ -77,16 +83,17 @@ struct DaemonCommand: ParsableCommand {
             logger.critical("\(error.description)")
             throw ExitCode(1)
         }
+        let notifier = SystemdNotifier()
+        let sources = SignalHandling.install(server: server, logger: logger) {
+            notifier.notify("STOPPING=1\nSTATUS=draining")
+        }
         FileHandle.standardOutput.write(Data("listening port=\(ports.port) admin-port=\(ports.adminPort)\n".utf8))
         if settings.server.host == "0.0.0.0" || settings.server.host == "::" {
             FileHandle.standardError.write(Data("warning: listening on a wildcard address; only loopback origins are allowed until --allowed-origin is given\n".utf8))
         }
-        let notifier = SystemdNotifier()
         notifier.notify("READY=1\nSTATUS=serving on port \(ports.port)\nMAINPID=\(getpid())")
         notifier.startWatchdog { true }
         logger.info("serving", metadata: ["bridge.port": "\(ports.port)", "bridge.admin-port": "\(ports.adminPort)", "bridge.demo": "\(settings.demo)"])
-        SignalHandling.run(server: server, logger: logger) {
-            notifier.notify("STOPPING=1\nSTATUS=draining")
-        }
+        SignalHandling.waitAndExit(server: server, logger: logger, sources: sources)
     }
 }

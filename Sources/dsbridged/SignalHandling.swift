@@ -8,8 +8,9 @@ import Synchronization
 /// SIGTERM/SIGINT: the first stops the server gracefully (sockets closed with 1001), a
 /// second exits at once. Nothing runs in signal context: handlers are dispatch sources.
 enum SignalHandling {
-    /// Blocks until the server stopped, then exits 0; `onStop` runs when the first signal arrives.
-    static func run(server: BridgeServer, logger: Logger, onStop: @escaping @Sendable () -> Void) -> Never {
+    /// Starts handling the signals; `onStop` runs when the first one arrives. Call it before
+    /// announcing the ports, so a signal sent right after that is never lost.
+    static func install(server: BridgeServer, logger: Logger, onStop: @escaping @Sendable () -> Void) -> [DispatchSourceSignal] {
         signal(SIGTERM, SIG_IGN)
         signal(SIGINT, SIG_IGN)
         signal(SIGPIPE, SIG_IGN)
@@ -30,6 +31,11 @@ enum SignalHandling {
             source.resume()
             sources.append(source)
         }
+        return sources
+    }
+
+    /// Blocks until the server stopped, then exits 0.
+    static func waitAndExit(server: BridgeServer, logger: Logger, sources: [DispatchSourceSignal]) -> Never {
         server.waitUntilStopped()
         logger.notice("stopped")
         withExtendedLifetime(sources) {}

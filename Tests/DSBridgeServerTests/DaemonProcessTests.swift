@@ -36,6 +36,17 @@ struct DaemonProcessTests {
         return (p, out, err)
     }
 
+    /// Waits for the process to exit, killing it (and failing) after `seconds`.
+    private func waitForExit(_ process: Process, seconds: Double = 15) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning {
+            Issue.record("dsbridged did not exit within \(seconds) s")
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
     private func firstLine(_ pipe: Pipe) -> String {
         var bytes: [UInt8] = []
         while let b = try? pipe.fileHandleForReading.read(upToCount: 1), let c = b.first, c != 10 { bytes.append(c) }
@@ -58,7 +69,7 @@ struct DaemonProcessTests {
         #expect(try ws.nextMessage()["data"] == "Hello[ syn call]")
         kill(process.processIdentifier, SIGTERM)
         #expect(try ws.closeCode() == 1001)
-        process.waitUntilExit()
+        waitForExit(process)
         #expect(process.terminationStatus == 0)
     }
 
@@ -82,7 +93,7 @@ struct DaemonProcessTests {
         #expect(throws: (any Error).self) { try TestWebSocket(port: port).hello() }
         #expect(try busy.nextMessage() == ["t": "ret", "seq": 1, "id": 1, "code": 0, "data": 800])
         #expect(try busy.closeCode() == 1001)
-        process.waitUntilExit()
+        waitForExit(process)
         #expect(process.terminationStatus == 0)
         #expect(Date().timeIntervalSince(started) < 5)
     }
@@ -103,7 +114,7 @@ struct DaemonProcessTests {
         var seen: [String] = []
         while let m = try listener.receive(timeout: 2), !m.hasPrefix("STOPPING=1") { seen.append(m) }
         #expect(seen.allSatisfy { $0 == "WATCHDOG=1" })
-        process.waitUntilExit()
+        waitForExit(process)
         #expect(process.terminationStatus == 0)
     }
 
@@ -139,6 +150,20 @@ struct DaemonProcessTests {
         }
     }
 
+    @Test("journal format: syslog priority prefixes, no timestamps, metadata as key=value")
+    func journalLogging() throws {
+        let (process, out, err) = try launch(["--port", "0", "--admin-port", "0", "--web-root", Self.webRoot],
+                                             environment: ["DSBRIDGED_LOG_FORMAT": "journal"])
+        _ = firstLine(out)
+        kill(process.processIdentifier, SIGTERM)
+        waitForExit(process)
+        let lines = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+        #expect(!lines.isEmpty)
+        #expect(lines.allSatisfy { $0.hasPrefix("<") && $0.dropFirst(2).hasPrefix(">") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("<6>serving") && $0.contains("bridge.port=") })
+        #expect(!lines.contains { $0.contains("T") && $0.contains("+0000") })
+    }
+
     @Test("a bad setting stops the start with a message that names it", arguments: [
         (["--port", "70000"], "--port must be from 0 to 65535"),
         (["--heartbeat-ms", "0"], "--heartbeat-ms must be a positive integer"),
@@ -148,7 +173,7 @@ struct DaemonProcessTests {
     ])
     func badSettings(arguments: [String], message: String) throws {
         let (process, _, err) = try launch(arguments)
-        process.waitUntilExit()
+        waitForExit(process)
         #expect(process.terminationStatus != 0)
         let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(text.contains(message), "\(text)")
@@ -166,12 +191,12 @@ struct DaemonProcessTests {
         let ws = try TestWebSocket(port: port)
         #expect(try ws.hello()["heartbeat"] == 9000)
         process.terminate()
-        process.waitUntilExit()
+        waitForExit(process)
         let bad = FileManager.default.temporaryDirectory.appendingPathComponent("dsbridged-\(UUID().uuidString).json")
         try Data("{\"prot\": 1}".utf8).write(to: bad)
         defer { try? FileManager.default.removeItem(at: bad) }
         let (p2, _, err) = try launch(["--config", bad.path])
-        p2.waitUntilExit()
+        waitForExit(p2)
         #expect(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("unknown key \"prot\""))
     }
 }
