@@ -1,15 +1,29 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Installs everything the tests need (system packages, Chromium, selenium), builds, and
-# runs every test: Swift unit and integration tests, then the browser end-to-end tests.
+# runs every test: Swift unit and integration tests, the fault-injection run (random cuts
+# during a mixed workload), and the browser end-to-end tests in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
 scripts/install-deps.sh
 scripts/install-test-deps.sh
 swift build --build-tests
-echo "== swift test"
-swift test --skip-build --no-parallel
-echo "== browser tests"
 python_bin="$(cat .venv-test/python-path 2>/dev/null || echo python3)"
-"$python_bin" scripts/browser_test.py --daemon .build/debug/dsbridged
+daemon=.build/debug/dsbridged
+failed=0
+run() {
+  echo "== $*"
+  if ! "$@"; then
+    echo "FAILED: $*"
+    failed=$((failed + 1))
+  fi
+}
+run swift test --skip-build --no-parallel
+run "$python_bin" scripts/fault_run.py --daemon "$daemon" --cuts 200 --seed "${FAULT_SEED:-1}"
+run "$python_bin" scripts/fault_browser_test.py --daemon "$daemon"
+run "$python_bin" scripts/browser_test.py --daemon "$daemon"
+if [ -x scripts/check-deploy.sh ]; then run scripts/check-deploy.sh; fi
+groups=$(( 4 + $( [ -x scripts/check-deploy.sh ] && echo 1 || echo 0 ) ))
+echo "groups: $((groups - failed)) passed, $failed failed"
+[ "$failed" -eq 0 ]

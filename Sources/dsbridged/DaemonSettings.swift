@@ -18,11 +18,25 @@ struct DaemonSettings {
     var demoTickMs = 1000
     var logLevel = Logger.Level.info
 
-    static func resolve(flags: DaemonCommand) throws(SettingsError) -> DaemonSettings {
+    /// Precedence: flags, then `DSBRIDGED_*` environment variables (`--max-depth` is
+    /// `DSBRIDGED_MAX_DEPTH`), then the `--config` file, then the defaults.
+    static func resolve(
+        flags: DaemonCommand, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(SettingsError) -> DaemonSettings {
         var s = DaemonSettings()
-        let file = try flags.config.map { path throws(SettingsError) in try ConfigFile.load(path) } ?? [:]
+        let configPath = flags.config ?? environment["DSBRIDGED_CONFIG"]
+        let file = try configPath.map { path throws(SettingsError) in try ConfigFile.load(path) } ?? [:]
         func value<T>(_ flag: T?, _ key: String, _ read: (JSONValue) -> T?) throws(SettingsError) -> T? {
             if let flag { return flag }
+            let variable = "DSBRIDGED_" + key.uppercased().replacingOccurrences(of: "-", with: "_")
+            if let text = environment[variable] {
+                // An environment value is read as JSON when it parses (numbers, booleans), else as a string.
+                let raw = (try? JSONParser.parse(text)) ?? .string(text)
+                guard let v = read(raw) ?? read(.string(text)) else {
+                    throw SettingsError(description: "environment variable \(variable)=\(text) has the wrong type")
+                }
+                return v
+            }
             guard let raw = file[key] else { return nil }
             guard let v = read(raw) else {
                 throw SettingsError(description: "config key \"\(key)\" has the wrong type (\(raw.kindName))")

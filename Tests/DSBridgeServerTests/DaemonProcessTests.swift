@@ -170,6 +170,7 @@ struct DaemonProcessTests {
         (["--log-level", "loud"], "--log-level must be one of"),
         (["--allowed-origin", "example.com"], "--allowed-origin example.com must look like"),
         (["--config", "/nonexistent/dsbridged.json"], "cannot read config file"),
+        (["--max-depth", "0"], "--max-depth must be a positive integer"),
     ])
     func badSettings(arguments: [String], message: String) throws {
         let (process, _, err) = try launch(arguments)
@@ -189,8 +190,19 @@ struct DaemonProcessTests {
         let line = firstLine(out)
         let port = try #require(line.split(separator: " ").dropFirst().first.flatMap { Int($0.dropFirst("port=".count)) })
         let ws = try TestWebSocket(port: port)
-        #expect(try ws.hello()["heartbeat"] == 9000)
+        #expect(try ws.hello()["heartbeat"] == 9000, "a flag beats the file")
         process.terminate()
+        waitForExit(process)
+        // The environment beats the file; a flag beats the environment.
+        let (p3, out3, _) = try launch(["--config", file.path], environment: ["DSBRIDGED_HEARTBEAT_MS": "8000"])
+        let port3 = try #require(firstLine(out3).split(separator: " ").dropFirst().first.flatMap { Int($0.dropFirst("port=".count)) })
+        #expect(try TestWebSocket(port: port3).hello()["heartbeat"] == 8000)
+        p3.terminate()
+        waitForExit(p3)
+        let (p4, out4, _) = try launch(["--config", file.path], environment: [:])
+        let port4 = try #require(firstLine(out4).split(separator: " ").dropFirst().first.flatMap { Int($0.dropFirst("port=".count)) })
+        #expect(try TestWebSocket(port: port4).hello()["heartbeat"] == 7000, "the file beats the default")
+        p4.terminate()
         waitForExit(process)
         let bad = FileManager.default.temporaryDirectory.appendingPathComponent("dsbridged-\(UUID().uuidString).json")
         try Data("{\"prot\": 1}".utf8).write(to: bad)

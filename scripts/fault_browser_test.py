@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Browser resume test: a real page's WebSocket is cut in the middle of a callProgress.
+
+Starts scripts/fault_proxy.py (faults off) and dsbridged behind it (--demo, --demo-tick-ms 100,
+--allowed-origin http://127.0.0.1:PROXYPORT), loads a page of the proxy's origin in headless
+Chromium, adds /dsbridge.js to it, runs dsBridge.call("callProgress", cb) and cuts the page's
+WebSocket twice while the values come (once with FIN, once with RST). The page must still see
+10..0 exactly once and in order, `connected` must fire again with resumed:true after each cut,
+and `sessionLost` must not fire. Prints one line per check, then `N passed, M failed`.
+
+    scripts/fault_browser_test.py [--daemon .build/debug/dsbridged]
+"""
+
+import argparse
+import os
+import sys
+import time
+
+os.environ.setdefault("SE_OFFLINE", "true")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fault_proxy import FaultProxy  # noqa: E402
+from fault_run import Daemon  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+INSTALL = """
+window.__ev = []; window.__vals = []; window.__loaded = false;
+var s = document.createElement('script');
+s.src = '/dsbridge.js';
+s.onload = function () {
+  ['connected', 'disconnected', 'sessionLost'].forEach(function (name) {
+    dsBridge.on(name, function (d) { window.__ev.push({name: name, detail: d || null, at: Date.now()}); });
+  });
+  window.__loaded = true;
+};
+s.onerror = function () { window.__loadError = true; };
+document.documentElement.appendChild(s);
+"""
+
+
+class Checks:
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+
+    def check(self, ok, text):
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+        print("%s %s" % ("PASS" if ok else "FAIL", text), flush=True)
+        return ok
+
+
+def make_driver():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
+        options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver.set_page_load_timeout(30)
+    driver.set_script_timeout(30)
+    return driver
+
+
+def wait_for(fn, timeout, interval=0.05):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = fn()
+        if value or time.monotonic() >= deadline:
+            return value
+        time.sleep(interval)
+
+
+def run(driver, proxy, daemon, checks):
+    base = "http://127.0.0.1:%d" % proxy.port
+    # Any page of the proxy's origin will do (this one is a 404); the shim is added to it.
+    driver.get(base + "/fault-browser-test")
+    driver.execute_script(INSTALL)
+    if not checks.check(bool(wait_for(lambda: driver.execute_script("return window.__loaded || window.__loadError"), 10))
+                        and not driver.execute_script("return !!window.__loadError"),
+                        "the page loads /dsbridge.js through the proxy"):
+        return
+
+    def events(name=None):
+        ev = driver.execute_script("return window.__ev")
+        return [e for e in ev if name is None or e["name"] == name]
+
+    def values():
+        return driver.execute_script("return window.__vals")
+
+    checks.check(bool(wait_for(lambda: events("connected"), 10)), "the page connects (a `connected` event)")
+    first = events("connected")[:1]
+    # (The shim's dsinit is a sync call made before the socket opens, so the session comes
+    # from POST /dsbridge/session and even the first welcome says resumed:true: PROTOCOL 2.1.)
+    session = driver.execute_script("return dsBridge.session")
+    checks.check(bool(first) and first[0]["detail"].get("session") == session and session,
+                 "the first `connected` names the page's session %s (%s)" % (session, first[0]["detail"] if first else None))
+
+    driver.execute_script("dsBridge.call('callProgress', function (v) { window.__vals.push(v); })")
+    cuts = []
+    for action, after in (("cut", 3), ("reset", 6)):
+        wait_for(lambda: len(values()) >= after, 10)
+        n = proxy.cut_all(action, websocket_only=True)
+        cuts.append((action, len(values()), n))
+        # Wait for the reconnection before the next cut, so each cut hits a live socket.
+        want = len(cuts) + 1
+        wait_for(lambda: len(events("connected")) >= want, 10)
+    print("  cuts: %s" % ", ".join("%s after %d values (%d sockets)" % c for c in cuts), flush=True)
+    checks.check(all(c[2] >= 1 for c in cuts) and proxy.counters()["websocket_faults"] >= 2,
+                 "the proxy cut the page's WebSocket twice mid-callProgress (FIN, then RST)")
+    checks.check(len(cuts) == 2 and all(c[1] < 11 for c in cuts), "both cuts happened before the last value")
+
+    got = wait_for(lambda: (lambda v: v if len(v) >= 11 else None)(values()), 20) or values()
+    time.sleep(0.5)  # anything extra (a duplicate) would show up here
+    got = values()
+    checks.check(got == list(range(10, -1, -1)), "callProgress delivered 10..0 exactly once and in order (got %s)" % got)
+
+    connected = events("connected")
+    resumed = [e for e in connected[1:] if e["detail"].get("resumed") is True]
+    checks.check(len(connected) >= 3 and len(resumed) == len(connected) - 1,
+                 "`connected` fired again with resumed:true after each cut (%d connected events, %d resumed)"
+                 % (len(connected), len(resumed)))
+    checks.check(len(events("disconnected")) >= 2, "`disconnected` fired for each cut (%d)" % len(events("disconnected")))
+    checks.check(not events("sessionLost"), "no `sessionLost` (%s)" % events("sessionLost"))
+    checks.check(driver.execute_script("return dsBridge.session") == session, "the session id stayed %s" % session)
+    text = driver.execute_script("return dsBridge.call('testSyn', 'after cuts')")
+    checks.check(text == "after cuts[ syn call]", "a sync call works after the resumes (got %r)" % text)
+    got2 = driver.execute_async_script("""
+        var done = arguments[arguments.length - 1], vals = [];
+        dsBridge.call('echo.asyn', {k: 'v'}, function (v) { vals.push(v); });
+        setTimeout(function () { done(vals); }, 1000);
+    """)
+    checks.check(got2 == [{"k": "v"}], "an async call works after the resumes (got %s)" % got2)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--daemon", default=os.environ.get("DSBRIDGED", ".build/debug/dsbridged"))
+    o = parser.parse_args()
+    binary = o.daemon if os.path.isabs(o.daemon) else os.path.join(ROOT, o.daemon)
+    checks = Checks()
+    proxy = daemon = driver = None
+    try:
+        # The proxy's port must be known to start the daemon (allowed origin), and the
+        # daemon's port to forward: start the proxy first, point it at the daemon after.
+        proxy = FaultProxy(0, seed=1, faults=False)
+        proxy.start()
+        daemon = Daemon(binary, ["--host", "127.0.0.1", "--port", "0", "--admin-port", "0", "--admin-token", "t",
+                                 "--web-root", "web", "--demo", "--demo-tick-ms", "100", "--grace-ms", "30000",
+                                 "--allowed-origin", "http://127.0.0.1:%d" % proxy.port],
+                        "/tmp/dsbridged-fault-browser-test.log")
+        proxy.target = ("127.0.0.1", daemon.port)
+        print("daemon port %d, proxy port %d" % (daemon.port, proxy.port), flush=True)
+        driver = make_driver()
+        run(driver, proxy, daemon, checks)
+    except Exception as e:  # noqa: BLE001 - any setup failure is a test failure
+        checks.check(False, "test aborted: %s: %s" % (type(e).__name__, e))
+    finally:
+        if driver is not None:
+            try:
+                for entry in driver.get_log("browser"):
+                    if entry.get("level") in ("SEVERE", "WARNING"):
+                        print("  console: %s" % entry.get("message"))
+            except Exception:  # noqa: BLE001
+                pass
+            try:
+                driver.quit()
+            except Exception:  # noqa: BLE001
+                pass
+        if proxy is not None:
+            proxy.stop()
+        if daemon is not None:
+            code = daemon.stop()
+            print("daemon stopped (exit code %s); its log: %s" % (code, daemon.log_path))
+    print("%d passed, %d failed" % (checks.passed, checks.failed), flush=True)
+    return 1 if checks.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
