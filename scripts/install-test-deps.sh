@@ -12,7 +12,7 @@ SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
 # 1. System packages (skip apt entirely when everything is already there).
-packages=(chromium chromium-driver python3 python3-venv python3-pip)
+packages=(chromium chromium-driver python3 python3-venv python3-pip openssl)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -23,7 +23,8 @@ run swift test --skip-build --no-parallel
 run "$python_bin" scripts/fault_run.py --daemon "$daemon" --cuts 200 --seed "${FAULT_SEED:-1}"
 run "$python_bin" scripts/fault_browser_test.py --daemon "$daemon"
 run "$python_bin" scripts/browser_test.py --daemon "$daemon"
+run "$python_bin" scripts/tls_test.py --daemon "$daemon"
 if [ -x scripts/check-deploy.sh ]; then run scripts/check-deploy.sh; fi
-groups=$(( 4 + $( [ -x scripts/check-deploy.sh ] && echo 1 || echo 0 ) ))
+groups=$(( 5 + $( [ -x scripts/check-deploy.sh ] && echo 1 || echo 0 ) ))
 echo "groups: $((groups - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]

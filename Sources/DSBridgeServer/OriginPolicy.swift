@@ -9,7 +9,8 @@ struct OriginPolicy: Sendable, Equatable {
     /// Origins added with `--allowed-origin`.
     let listed: Set<String>
 
-    init(host: String, port: Int, allowed: [String]) {
+    /// - Parameter tls: the listener serves TLS: its own origins are `https://` only.
+    init(host: String, port: Int, allowed: [String], tls: Bool = false) {
         var hosts: [String]
         switch host {
         case "127.0.0.1", "localhost", "::1", "[::1]", "0.0.0.0", "::":
@@ -20,7 +21,7 @@ struct OriginPolicy: Sendable, Equatable {
         }
         var own = Set<String>()
         for h in hosts {
-            own.insert("http://\(h):\(port)")
+            if !tls { own.insert("http://\(h):\(port)") }
             own.insert("https://\(h):\(port)")
         }
         self.own = own

@@ -14,6 +14,11 @@ public struct ServerConfiguration: Sendable {
     public var adminToken: String? = nil
     /// Folder of the static files (`--web-root`, default `web`).
     public var webRoot: String = "web"
+    /// PEM certificate (chain) for TLS on the page listener (`--tls-cert`); with
+    /// ``tlsKeyPath`` the listener serves `https://` and `wss://` only.
+    public var tlsCertificatePath: String? = nil
+    /// PEM private key of ``tlsCertificatePath`` (`--tls-key`).
+    public var tlsKeyPath: String? = nil
     /// Page origins allowed besides the server's own (`--allowed-origin`).
     public var allowedOrigins: [String] = []
     /// How long a drain waits for in-flight work before cutting (`--drain-ms`, default 10000).

@@ -62,6 +62,7 @@ final class ServiceLoop {
         var info = lws_context_creation_info()
         info.options = UInt64(LWS_SERVER_OPTION_EXPLICIT_VHOSTS) | UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8)
             | UInt64(LWS_SERVER_OPTION_DISABLE_IPV6)
+        if config.tlsCertificatePath != nil { info.options |= UInt64(LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT) }
         info.gid = -1
         info.uid = -1
         info.user = Unmanaged.passUnretained(self).toOpaque()
@@ -82,7 +83,8 @@ final class ServiceLoop {
         ])
         adminProtocols = makeProtocols([("http", adminHTTPCallback, 16, 0)])
 
-        guard let main = makeVhost(name: "dsbridge", host: config.host, port: config.port, protocols: mainProtocols!) else {
+        guard let main = makeVhost(name: "dsbridge", host: config.host, port: config.port, protocols: mainProtocols!,
+                                   tls: config.tlsCertificatePath.flatMap { cert in config.tlsKeyPath.map { (cert, $0) } }) else {
             lws_context_destroy(ctx)
             context = nil
             return .failure(.listenFailed(host: config.host, port: config.port))
@@ -94,7 +96,8 @@ final class ServiceLoop {
             return .failure(.listenFailed(host: config.adminHost, port: config.adminPort))
         }
         adminVhost = admin
-        origins = OriginPolicy(host: config.host, port: Int(lws_get_vhost_listen_port(main)), allowed: config.allowedOrigins)
+        origins = OriginPolicy(host: config.host, port: Int(lws_get_vhost_listen_port(main)), allowed: config.allowedOrigins,
+                               tls: config.tlsCertificatePath != nil)
         server.inbox.open(LWSContextRef(raw: ctx))
         return .success(ListeningPorts(
             port: Int(lws_get_vhost_listen_port(main)), adminPort: Int(lws_get_vhost_listen_port(admin))))
@@ -116,13 +119,20 @@ final class ServiceLoop {
         return p
     }
 
-    private func makeVhost(name: String, host: String, port: Int, protocols: UnsafeMutablePointer<lws_protocols>) -> OpaquePointer? {
+    private func makeVhost(
+        name: String, host: String, port: Int, protocols: UnsafeMutablePointer<lws_protocols>, tls: (String, String)? = nil
+    ) -> OpaquePointer? {
         var info = lws_context_creation_info()
+        if let (cert, key) = tls {
+            info.ssl_cert_filepath = cString(cert)
+            info.ssl_private_key_filepath = cString(key)
+        }
         info.vhost_name = cString(name)
         info.port = Int32(port)
         info.iface = cString(host)
         info.protocols = UnsafePointer(protocols)
         info.options = UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8) | UInt64(LWS_SERVER_OPTION_DISABLE_IPV6)
+        if tls != nil { info.options |= UInt64(LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT) }
         info.retry_and_idle_policy = retryPolicy.map { UnsafePointer($0) }
         info.keepalive_timeout = 60
         info.timeout_secs = 30

@@ -38,6 +38,8 @@ struct DaemonCommand: ParsableCommand {
     @Option(help: "Largest accepted message in bytes.") var maxMessageBytes: Int?
     @Option(help: "How long a drain waits before cutting.") var drainMs: Int?
     @Option(help: "Shared secret every hello must carry as auth.") var authToken: String?
+    @Option(help: "PEM certificate: serve https:// and wss:// (needs --tls-key).") var tlsCert: String?
+    @Option(help: "PEM private key of --tls-cert.") var tlsKey: String?
     @Option(help: "Sessions at most.") var maxSessions: Int?
     @Option(help: "Sessions at most per client address.") var maxSessionsPerAddress: Int?
     @Option(help: "Pending socket calls per session before reading pauses.") var maxCallsPending: Int?

@@ -82,6 +82,14 @@ struct DaemonSettings {
         try positive(flags.maxMessageBytes, "max-message-bytes") { s.bridge.maxMessageBytes = $0 }
         try positive(flags.drainMs, "drain-ms", { s.server.drainMs = $0 }, allowZero: true)
         s.bridge.authToken = try value(flags.authToken, "auth-token", string)
+        s.server.tlsCertificatePath = try value(flags.tlsCert, "tls-cert", string)
+        s.server.tlsKeyPath = try value(flags.tlsKey, "tls-key", string)
+        if (s.server.tlsCertificatePath == nil) != (s.server.tlsKeyPath == nil) {
+            throw SettingsError(description: "--tls-cert and --tls-key go together: give both or neither")
+        }
+        for path in [s.server.tlsCertificatePath, s.server.tlsKeyPath].compactMap({ $0 }) where !FileManager.default.isReadableFile(atPath: path) {
+            throw SettingsError(description: "cannot read TLS file \(path)")
+        }
         try positive(flags.maxSessions, "max-sessions") { s.bridge.maxSessions = $0 }
         try positive(flags.maxSessionsPerAddress, "max-sessions-per-address") { s.bridge.maxSessionsPerAddress = $0 }
         try positive(flags.maxCallsPending, "max-calls-pending") { s.bridge.maxCallsPending = $0 }
@@ -122,7 +130,7 @@ enum ConfigFile {
         let known: Set<String> = [
             "host", "port", "admin-host", "admin-port", "admin-token", "web-root", "demo", "demo-tick-ms",
             "allowed-origin", "grace-ms", "hello-timeout-ms", "heartbeat-ms", "after-timeout-ms",
-            "max-message-bytes", "drain-ms", "auth-token", "max-sessions", "max-sessions-per-address",
+            "max-message-bytes", "drain-ms", "auth-token", "tls-cert", "tls-key", "max-sessions", "max-sessions-per-address",
             "max-calls-pending", "max-async-calls", "max-depth", "replay-max-messages", "replay-max-bytes", "log-level",
         ]
         for key in members.keys where !known.contains(key) {
