@@ -29,6 +29,8 @@ public final class Bridge: Sendable {
     /// Runs delayed work (grace periods, timeouts).
     public let scheduler: any BridgeScheduler
     let metrics = BridgeMetrics()
+    /// Decides who may open sessions; `nil` lets everyone in.
+    let authenticator: (any SessionAuthenticator)?
 
     private struct Store: Sendable {
         var byToken: [String: BridgeSession] = [:]
@@ -41,14 +43,18 @@ public final class Bridge: Sendable {
     ///   - lifecycle: hooks for sessions opening, becoming ready, being dismissed, ending.
     ///   - logger: receives the bridge's log lines (never tokens).
     ///   - scheduler: runs delayed work; tests pass one they advance by hand.
+    ///   - authenticator: decides who may open sessions; by default the shared secret of
+    ///     `configuration.authToken` when set, else everyone.
     public init(
         configuration: BridgeConfiguration = BridgeConfiguration(),
         registry: InterfaceRegistry = InterfaceRegistry(),
         logger: Logger = Logger(label: "dsbridge"),
         lifecycle: SessionLifecycle = SessionLifecycle(),
-        scheduler: any BridgeScheduler = DispatchBridgeScheduler()
+        scheduler: any BridgeScheduler = DispatchBridgeScheduler(),
+        authenticator: (any SessionAuthenticator)? = nil
     ) {
         self.scheduler = scheduler
+        self.authenticator = authenticator ?? configuration.authToken.map { SharedSecretAuthenticator(secret: $0) }
         self.configuration = configuration
         self.registry = registry
         self.logger = logger
@@ -91,15 +97,16 @@ public final class Bridge: Sendable {
     }
 
     /// A new socket (transport thread). Frames go to the returned connection.
-    public func connect(peerAddress: String, origin: String?, waker: any ConnectionWaker) -> BridgeConnection {
-        BridgeConnection(bridge: self, peerAddress: peerAddress, origin: origin, waker: waker)
+    /// - Parameter headers: the upgrade request's headers (lower-case names) for the authenticator.
+    public func connect(
+        peerAddress: String, origin: String?, headers: [String: String] = [:], waker: any ConnectionWaker
+    ) -> BridgeConnection {
+        BridgeConnection(bridge: self, peerAddress: peerAddress, origin: origin, headers: headers, waker: waker)
     }
 
-    /// Checks the built-in shared secret (`authToken`); no secret configured accepts all.
-    public func authorizes(_ auth: String?) -> Bool {
-        guard let expected = configuration.authToken else { return true }
-        guard let auth else { return false }
-        return constantTimeEquals(Array(auth.utf8), Array(expected.utf8))
+    /// Asks the authenticator (none configured accepts all).
+    public func authorizes(_ request: SessionRequest) -> Bool {
+        authenticator?.authorize(request) ?? true
     }
 
     /// Creates a session without a socket (`POST /dsbridge/session`); it expires after
@@ -138,7 +145,9 @@ public final class Bridge: Sendable {
     /// Handles a `hello` on `connection`: checks auth, finds or creates the session,
     /// attaches it and queues `welcome` (PROTOCOL.md 2.1).
     func attach(_ hello: PageMessage.Hello, connection: BridgeConnection) -> Result<BridgeSession, SessionRefusal> {
-        guard authorizes(hello.auth) else {
+        let request = SessionRequest(auth: hello.auth, headers: connection.requestHeaders,
+                                     peerAddress: connection.peerAddress, resumingToken: hello.token)
+        guard authorizes(request) else {
             logger.info("hello refused: auth", metadata: ["bridge.peer": "\(connection.peerAddress)"])
             return .failure(.authRefused)
         }

@@ -47,10 +47,14 @@ public final class BridgeConnection: Sendable {
     public let origin: String?
     private let state = Mutex(State())
 
-    init(bridge: Bridge, peerAddress: String, origin: String?, waker: any ConnectionWaker) {
+    /// Headers of the upgrade request (lower-case names), for the authenticator.
+    public let requestHeaders: [String: String]
+
+    init(bridge: Bridge, peerAddress: String, origin: String?, headers: [String: String], waker: any ConnectionWaker) {
         self.bridge = bridge
         self.peerAddress = peerAddress
         self.origin = origin
+        self.requestHeaders = headers
         self.waker = waker
     }
 

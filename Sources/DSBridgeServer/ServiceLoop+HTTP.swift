@@ -44,7 +44,8 @@ extension ServiceLoop {
             user.storeBytes(of: id, as: UInt64.self)
             let exchange = HTTPExchange(id: id, wsi: wsi, method: Self.method(wsi), path: path, peer: peerAddress(wsi))
             for (name, token) in [("origin", WSI_TOKEN_ORIGIN), ("authorization", WSI_TOKEN_HTTP_AUTHORIZATION),
-                                  ("content-length", WSI_TOKEN_HTTP_CONTENT_LENGTH), ("query", WSI_TOKEN_HTTP_URI_ARGS)] {
+                                  ("content-length", WSI_TOKEN_HTTP_CONTENT_LENGTH), ("query", WSI_TOKEN_HTTP_URI_ARGS),
+                                  ("cookie", WSI_TOKEN_HTTP_COOKIE), ("user-agent", WSI_TOKEN_HTTP_USER_AGENT)] {
                 if let v = header(wsi, token) { exchange.headers[name] = v }
             }
             for name in ["x-dsbridge-token", "x-dsbridge-after", "x-dsbridge-auth"] {

@@ -44,7 +44,8 @@ extension ServiceLoop {
                 syncCall(exchange, token: token)
             }
         default:
-            guard bridge.authorizes(exchange.headers["x-dsbridge-auth"]) else {
+            let request = SessionRequest(auth: exchange.headers["x-dsbridge-auth"], headers: exchange.headers, peerAddress: exchange.peer)
+            guard bridge.authorizes(request) else {
                 logger.info("session request refused: auth", metadata: ["bridge.peer": "\(exchange.peer)"])
                 return respond(exchange, closing(.text(401, "X-DSBridge-Auth refused")))
             }

@@ -38,7 +38,7 @@ extension ServiceLoop {
             let origin = header(wsi, WSI_TOKEN_ORIGIN)
             let peer = peerAddress(wsi)
             let connection = bridge.connect(
-                peerAddress: peer, origin: origin, waker: InboxWaker(inbox: server.inbox, id: id))
+                peerAddress: peer, origin: origin, headers: requestHeaders(wsi), waker: InboxWaker(inbox: server.inbox, id: id))
             sockets[id] = WebSocketState(
                 id: id, wsi: wsi, connection: connection, helloTimeoutMs: bridge.configuration.helloTimeoutMs)
             return 0
@@ -151,6 +151,17 @@ extension ServiceLoop {
         var buf = [CChar](repeating: 0, count: length + 1)
         guard lws_hdr_copy(wsi, &buf, Int32(buf.count), token) >= 0 else { return nil }
         return Self.string(buf)
+    }
+
+    /// The headers an authenticator may want, lower-case names.
+    func requestHeaders(_ wsi: OpaquePointer) -> [String: String] {
+        var headers: [String: String] = [:]
+        for (name, token) in [("cookie", WSI_TOKEN_HTTP_COOKIE), ("authorization", WSI_TOKEN_HTTP_AUTHORIZATION),
+                              ("user-agent", WSI_TOKEN_HTTP_USER_AGENT), ("origin", WSI_TOKEN_ORIGIN),
+                              ("x-forwarded-for", WSI_TOKEN_X_FORWARDED_FOR), ("host", WSI_TOKEN_HOST)] {
+            if let v = header(wsi, token) { headers[name] = v }
+        }
+        return headers
     }
 
     func customHeader(_ wsi: OpaquePointer, _ name: String) -> String? {

@@ -38,6 +38,21 @@ struct OriginTests {
         #expect(refused.status == 403)
     }
 
+    @Test("with --auth-token, POST /dsbridge/session needs X-DSBridge-Auth (401 without) and hello needs auth (1008)")
+    func sharedSecret() throws {
+        let server = try RunningServer { $0.authToken = "s3cret" }
+        defer { server.stop() }
+        #expect(try TestHTTP.request(port: server.port, method: "POST", path: "/dsbridge/session", body: []).status == 401)
+        #expect(try TestHTTP.request(port: server.port, method: "POST", path: "/dsbridge/session", headers: ["X-DSBridge-Auth": "x"], body: []).status == 401)
+        #expect(try TestHTTP.request(port: server.port, method: "POST", path: "/dsbridge/session", headers: ["X-DSBridge-Auth": "s3cret"], body: []).status == 200)
+        let ws = try TestWebSocket(port: server.port)
+        try ws.send(["t": "hello", "v": 1])
+        #expect(try ws.closeCode() == 1008)
+        let ok = try TestWebSocket(port: server.port)
+        try ok.send(["t": "hello", "v": 1, "auth": "s3cret"])
+        #expect(try ok.nextMessage()["t"] == "welcome")
+    }
+
     @Test("a disallowed origin gets 403 on both POST endpoints")
     func foreignPosts() throws {
         let server = try RunningServer()
