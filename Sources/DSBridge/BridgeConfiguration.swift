@@ -23,6 +23,10 @@ public struct BridgeConfiguration: Sendable {
     public var maxCallsPending: Int = 1_000
     /// Running async calls per session (`maxAsyncCalls`, default 10000).
     public var maxAsyncCalls: Int = 10_000
+    /// Calls a session may start per second, socket and sync HTTP together, with bursts of
+    /// one second's worth (`maxCallsPerSecond`, default 20000; 0 = no limit). Calls above
+    /// the rate wait (the socket is not read meanwhile); none is refused or lost.
+    public var maxCallsPerSecond: Int = 20_000
     /// Unacknowledged messages kept per session (`replayMaxMessages`, default 10000).
     public var replayMaxMessages: Int = 10_000
     /// Unacknowledged bytes kept per session (`replayMaxBytes`, default 8 MiB).

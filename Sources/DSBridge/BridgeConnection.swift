@@ -35,8 +35,10 @@ public final class BridgeConnection: Sendable {
         var pausedForCalls = false
         /// Frames read but not yet processed exceed the inbox bound.
         var pausedForInbox = false
+        /// The session's calls are waiting for its rate (`maxCallsPerSecond`).
+        var pausedForRate = false
         var socketClosed = false
-        var readsPaused: Bool { pausedForCalls || pausedForInbox }
+        var readsPaused: Bool { pausedForCalls || pausedForInbox || pausedForRate }
     }
 
     let bridge: Bridge
@@ -159,13 +161,24 @@ public final class BridgeConnection: Sendable {
     }
 
     func setReadsPaused(_ paused: Bool) {
+        setPaused(\.pausedForCalls, paused)
+    }
+
+    private func setPaused(_ reason: WritableKeyPath<State, Bool>, _ paused: Bool) {
         let changed = state.withLock { s -> Bool in
-            if s.pausedForCalls == paused { return false }
+            if s[keyPath: reason] == paused { return false }
             let before = s.readsPaused
-            s.pausedForCalls = paused
+            s[keyPath: reason] = paused
             return before != s.readsPaused
         }
         if changed { waker.wake() }
+    }
+
+    /// Messages of a frame held back by the session's call rate.
+    private struct RateWait {
+        let milliseconds: Int
+        let messages: ArraySlice<PageMessage>
+        let session: BridgeSession
     }
 
     private func processInbox() {
@@ -185,22 +198,42 @@ public final class BridgeConnection: Sendable {
             }
             guard let (frame, helloSeen, session, resume) = next else { return }
             if resume { waker.wake() }
-            process(frame, helloSeen: helloSeen, session: session)
+            if let wait = process(frame, helloSeen: helloSeen, session: session) {
+                // Over the session's call rate: stop reading, run the rest of the frame
+                // when the rate allows, then go on with the inbox (still `processing`).
+                setPaused(\.pausedForRate, true)
+                bridge.scheduler.schedule(afterMilliseconds: wait.milliseconds) { [self] in
+                    let open = state.withLock { $0.close == nil && !$0.socketClosed }
+                    // A closed socket drops them unread: lastCall did not move, the page resends.
+                    if open { _ = dispatch(wait.messages, session: wait.session, checkRate: false) }
+                    setPaused(\.pausedForRate, false)
+                    processInbox()
+                }
+                return
+            }
         }
     }
 
-    private func process(_ frame: [UInt8], helloSeen: Bool, session: BridgeSession?) {
+    /// Decodes and runs one frame; returns what has to wait for the session's call rate.
+    private func process(_ frame: [UInt8], helloSeen: Bool, session: BridgeSession?) -> RateWait? {
         let messages: [PageMessage]
         do {
             messages = try PageFrameDecoder(maxDepth: bridge.configuration.maxDepth).decode(frame, helloSeen: helloSeen)
         } catch {
             bridge.logger.debug("protocol error: \(error.reason)", metadata: ["bridge.peer": "\(peerAddress)"])
             requestClose(code: 4000, reason: error.reason)
-            return
+            return nil
         }
+        return dispatch(messages[...], session: session, checkRate: true)
+    }
+
+    /// Runs `messages` in order. With `checkRate`, the calls among them are counted against
+    /// the session's rate first; when they must wait, they and what follows are returned.
+    private func dispatch(_ messages: ArraySlice<PageMessage>, session: BridgeSession?, checkRate: Bool) -> RateWait? {
         var current = session
-        for message in messages {
-            switch message {
+        var checkRate = checkRate
+        for index in messages.indices {
+            switch messages[index] {
             case .hello(let hello):
                 state.withLock { $0.helloSeen = true }
                 switch bridge.attach(hello, connection: self) {
@@ -208,9 +241,15 @@ public final class BridgeConnection: Sendable {
                     current = s
                 case .failure(let refusal):
                     requestClose(code: refusal.code, reason: refusal.reason)
-                    return
+                    return nil
                 }
             case .call(let call):
+                if checkRate, let s = current {
+                    checkRate = false
+                    let calls = messages[index...].count { if case .call = $0 { true } else { false } }
+                    let wait = s.takeCallTokens(calls)
+                    if wait > 0 { return RateWait(milliseconds: wait, messages: messages[index...], session: s) }
+                }
                 current?.receiveCall(call, from: self)
             case .cancel(let id):
                 current?.cancel(callID: id)
@@ -218,6 +257,7 @@ public final class BridgeConnection: Sendable {
                 current?.acknowledge(seq)
             }
         }
+        return nil
     }
 
     /// Attaches `session` and queues `welcome` (called by the bridge during `hello`).

@@ -8,6 +8,7 @@ import Synchronization
 final class BridgeMetrics: Sendable {
     private let sessionsOpened = Counter(label: "dsbridge_sessions_opened_total")
     private let httpSyncCalls = Counter(label: "dsbridge_http_sync_calls_total")
+    private let throttledCalls = Counter(label: "dsbridge_calls_throttled_total")
     private let callDuration = Timer(label: "dsbridge_call_duration_seconds")
     private let cached = Mutex<[String: Counter]>([:])
 
@@ -36,6 +37,9 @@ final class BridgeMetrics: Sendable {
     }
 
     func httpSyncCall() { httpSyncCalls.increment() }
+
+    /// Calls of a session had to wait for its rate (`maxCallsPerSecond`).
+    func throttled() { throttledCalls.increment() }
 
     /// A native-initiated call ended: `completed`, `failed`, `timeout`, `sessionEnded`, `tooLarge`.
     func nativeCall(outcome: String) {

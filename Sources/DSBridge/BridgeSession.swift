@@ -45,6 +45,8 @@ public final class BridgeSession: Sendable {
         var instances: [Int: any ExposedInterface] = [:]
         /// Running async socket calls with a stub, by call id (for `cancel`).
         var cancellable: [Int64: (call: AsyncCall, task: Task<Void, Never>)] = [:]
+        /// The session's call rate (`maxCallsPerSecond`), made at its first call.
+        var rate: CallRateLimiter?
     }
 
     init(bridge: Bridge, id: String, token: String, peerAddress: String, origin: String?) {
@@ -228,10 +230,31 @@ public final class BridgeSession: Sendable {
         markStarted(through: id)
     }
 
+    /// Counts `count` calls against the session's rate (`maxCallsPerSecond`).
+    /// - Returns: milliseconds the calls must wait before they run; 0 means at once.
+    func takeCallTokens(_ count: Int) -> Int {
+        let perSecond = bridge.configuration.maxCallsPerSecond
+        guard perSecond > 0, count > 0 else { return 0 }
+        let now = bridge.scheduler.uptimeMilliseconds
+        let wait = state.withLock { s -> Int in
+            var rate = s.rate ?? CallRateLimiter(perSecond: perSecond, now: now)
+            let wait = rate.take(count, now: now)
+            s.rate = rate
+            return wait
+        }
+        if wait > 0 {
+            bridge.metrics.throttled()
+            logger.debug("calls over \(perSecond)/s wait \(wait) ms", metadata: ["bridge.session": "\(id)"])
+        }
+        return wait
+    }
+
     /// Runs a sync HTTP call after the socket calls up to `request.after` started.
     /// - Returns: the call's result for the `{"code","data"}` answer.
     func syncCall(_ request: SyncCallRequest) async -> Result<JSONValue, CallFailure> {
         bridge.metrics.httpSyncCall()
+        let wait = takeCallTokens(1)
+        if wait > 0 { await bridge.scheduler.sleep(milliseconds: wait) }
         let ready = await waitForStarted(through: request.after)
         guard ready else {
             return .failure(CallFailure(.timeout, "socket calls up to id \(request.after) did not arrive within \(bridge.configuration.afterTimeoutMs) ms"))

@@ -21,6 +21,10 @@ public struct ServerConfiguration: Sendable {
     public var tlsKeyPath: String? = nil
     /// Page origins allowed besides the server's own (`--allowed-origin`).
     public var allowedOrigins: [String] = []
+    /// Largest HTTP request head (request line and headers) accepted, in bytes
+    /// (`--max-header-bytes`, default 8192, 1024...65535). A larger head is refused by
+    /// libwebsockets' parser: the connection is closed without an answer.
+    public var maxHeaderBytes: Int = 8_192
     /// How long a drain waits for in-flight work before cutting (`--drain-ms`, default 10000).
     public var drainMs: Int = 10_000
 

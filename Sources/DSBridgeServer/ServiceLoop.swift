@@ -74,6 +74,7 @@ final class ServiceLoop {
         retryPolicy = retry
         info.retry_and_idle_policy = UnsafePointer(retry)
         info.fd_limit_per_thread = 0
+        info.max_http_header_data = UInt16(clamping: config.maxHeaderBytes)
         guard let ctx = lws_create_context(&info) else { return .failure(.contextFailed) }
         context = ctx
 

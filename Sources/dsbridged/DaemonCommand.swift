@@ -45,6 +45,8 @@ struct DaemonCommand: ParsableCommand {
     @Option(help: "Pending socket calls per session before reading pauses.") var maxCallsPending: Int?
     @Option(help: "Running async calls per session.") var maxAsyncCalls: Int?
     @Option(help: "Deepest JSON nesting accepted.") var maxDepth: Int?
+    @Option(help: "Calls a session may start per second (0 = no limit); faster calls wait.") var maxCallsPerSecond: Int?
+    @Option(help: "Largest HTTP request head (request line + headers) in bytes, 1024-65535.") var maxHeaderBytes: Int?
     @Option(help: "Unacknowledged messages kept per session.") var replayMaxMessages: Int?
     @Option(help: "Unacknowledged bytes kept per session.") var replayMaxBytes: Int?
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel: String?

@@ -171,9 +171,34 @@ struct DaemonProcessTests {
         (["--allowed-origin", "example.com"], "--allowed-origin example.com must look like"),
         (["--config", "/nonexistent/dsbridged.json"], "cannot read config file"),
         (["--max-depth", "0"], "--max-depth must be a positive integer"),
+        (["--max-calls-per-second=-1"], "--max-calls-per-second must be 0 or more"),
+        (["--drain-ms=-5"], "--drain-ms must be 0 or more"),
+        (["--max-header-bytes", "100"], "--max-header-bytes must be from 1024 to 65535"),
+        (["--tls-cert", "/nonexistent/cert.pem"], "--tls-cert and --tls-key go together"),
+        (["--tls-cert", "/nonexistent/cert.pem", "--tls-key", "/nonexistent/key.pem"], "cannot read TLS file /nonexistent/cert.pem"),
+        (["--admin-token", ""], "--admin-token must not be empty"),
+        (["--auth-token", ""], "--auth-token must not be empty"),
     ])
     func badSettings(arguments: [String], message: String) throws {
         let (process, _, err) = try launch(arguments)
+        waitForExit(process)
+        #expect(process.terminationStatus != 0)
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(text.contains(message), "\(text)")
+    }
+
+    @Test("a bad config file or environment value is refused with a message that names it", arguments: [
+        ("[1, 2]", [:], "must hold one JSON object"),
+        ("{\"port\": ", [:], "is not JSON"),
+        ("{\"port\": \"eighty\"}", [:], "config key \"port\" has the wrong type (a string)"),
+        ("{\"allowed-origin\": \"https://a.example\"}", [:], "config key \"allowed-origin\" must be an array of strings"),
+        ("{}", ["DSBRIDGED_MAX_DEPTH": "deep"], "environment variable DSBRIDGED_MAX_DEPTH=deep has the wrong type"),
+    ] as [(String, [String: String], String)])
+    func badConfigFile(content: String, environment: [String: String], message: String) throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("dsbridged-\(UUID().uuidString).json")
+        try Data(content.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let (process, _, err) = try launch(["--config", file.path], environment: environment)
         waitForExit(process)
         #expect(process.terminationStatus != 0)
         let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -66,10 +66,11 @@ struct BridgeHarness {
     let probe = ProbeInterface()
 
     init(configure: (inout BridgeConfiguration) -> Void = { _ in },
-         dismissal: (@Sendable (BridgeSession) -> Void)? = nil) {
+         dismissal: (@Sendable (BridgeSession) -> Void)? = nil,
+         scheduler: any BridgeScheduler = DispatchBridgeScheduler()) {
         var config = BridgeConfiguration()
         configure(&config)
-        bridge = Bridge(configuration: config, lifecycle: SessionLifecycle(dismissed: dismissal))
+        bridge = Bridge(configuration: config, lifecycle: SessionLifecycle(dismissed: dismissal), scheduler: scheduler)
         bridge.addInterface(probe, by: "p")
         connection = bridge.connect(peerAddress: "127.0.0.1", origin: nil, waker: CountingWaker())
     }

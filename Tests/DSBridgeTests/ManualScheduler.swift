@@ -14,6 +14,8 @@ final class ManualScheduler: BridgeScheduler {
         state.withLock { $0.pending.append(Pending(due: $0.now + milliseconds, work: work)) }
     }
 
+    var uptimeMilliseconds: Int64 { Int64(state.withLock { $0.now }) }
+
     /// Moves the clock and runs whatever fell due, in due order.
     func advance(milliseconds: Int) {
         let due = state.withLock { s -> [Pending] in
