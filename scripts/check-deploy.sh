@@ -129,6 +129,13 @@ check "second run refreshes dsbridge.js" cmp -s web/dsbridge.js "$web/dsbridge.j
 check "second run keeps modes (config 640)" mode_is "$conf" 640
 check "no temporary files left by install.sh" test -z "$(find "$root" -name '.*.new.*')"
 
+if "$bin" --config "$conf" --web-root "$web" --check-config >"$work/check-config.log" 2>&1 \
+    && grep -q '^configuration ok' "$work/check-config.log" && ! grep -q "$token1" "$work/check-config.log"; then
+    ok "dsbridged --check-config accepts the installed config and hides the admin token"
+else
+    bad "dsbridged --check-config: $(head -3 "$work/check-config.log" | tr '\n' ' ')"
+fi
+
 # ---------------------------------------------------------------------------------------
 # 2. The unit: required directives, systemd-analyze verify and security.
 directive() { grep -qx "$1" deploy/dsbridged.service; }

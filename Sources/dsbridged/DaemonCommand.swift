@@ -50,6 +50,7 @@ struct DaemonCommand: ParsableCommand {
     @Option(help: "Unacknowledged messages kept per session.") var replayMaxMessages: Int?
     @Option(help: "Unacknowledged bytes kept per session.") var replayMaxBytes: Int?
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel: String?
+    @Flag(help: "Check the settings (flags, environment, config file), print the effective ones and exit.") var checkConfig = false
 
     func run() throws {
         let settings: DaemonSettings
@@ -57,6 +58,11 @@ struct DaemonCommand: ParsableCommand {
             settings = try DaemonSettings.resolve(flags: self)
         } catch {
             throw ValidationError(error.description)
+        }
+        if checkConfig {
+            print("configuration ok")
+            for line in SettingsSummary.lines(of: settings) { print("  " + line) }
+            return
         }
         let journal = JournalLogHandler.stderrIsJournal || ProcessInfo.processInfo.environment["DSBRIDGED_LOG_FORMAT"] == "journal"
         LoggingSystem.bootstrap { label in

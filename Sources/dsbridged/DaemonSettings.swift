@@ -110,6 +110,10 @@ struct DaemonSettings {
             }
             s.logLevel = l
         }
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: s.server.webRoot, isDirectory: &isDirectory) || !isDirectory.boolValue {
+            throw SettingsError(description: "--web-root \(s.server.webRoot) is not a directory (relative paths start at \(FileManager.default.currentDirectoryPath))")
+        }
         if s.server.adminToken == "" { throw SettingsError(description: "--admin-token must not be empty") }
         if s.bridge.authToken == "" { throw SettingsError(description: "--auth-token must not be empty") }
         for origin in s.server.allowedOrigins where !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) {

@@ -178,6 +178,8 @@ struct DaemonProcessTests {
         (["--tls-cert", "/nonexistent/cert.pem", "--tls-key", "/nonexistent/key.pem"], "cannot read TLS file /nonexistent/cert.pem"),
         (["--admin-token", ""], "--admin-token must not be empty"),
         (["--auth-token", ""], "--auth-token must not be empty"),
+        (["--web-root", "/nonexistent/web"], "--web-root /nonexistent/web is not a directory"),
+        (["--check-config", "--max-depth", "0"], "--max-depth must be a positive integer"),
     ])
     func badSettings(arguments: [String], message: String) throws {
         let (process, _, err) = try launch(arguments)
@@ -203,6 +205,21 @@ struct DaemonProcessTests {
         #expect(process.terminationStatus != 0)
         let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(text.contains(message), "\(text)")
+    }
+
+    @Test("--check-config prints the effective settings without secrets and exits 0 without listening")
+    func checkConfig() throws {
+        let (process, out, _) = try launch(["--check-config", "--port", "1", "--admin-token", "s3cret-admin", "--web-root", Self.webRoot],
+                                           environment: ["DSBRIDGED_AUTH_TOKEN": "s3cret-auth", "DSBRIDGED_MAX_DEPTH": "64"])
+        waitForExit(process)
+        #expect(process.terminationStatus == 0)
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let lines = text.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+        #expect(lines.first == "configuration ok")
+        #expect(lines.contains("port 1"), "port 1 is privileged: nothing was bound")
+        #expect(lines.contains("max-depth 64"), "the environment is applied")
+        #expect(lines.contains("admin-token (set)") && lines.contains("auth-token (set)"))
+        #expect(!text.contains("s3cret"), "\(text)")
     }
 
     @Test("a config file supplies settings and flags override it")
