@@ -25,8 +25,14 @@ public struct ServerConfiguration: Sendable {
     /// (`--max-header-bytes`, default 8192, 1024...65535). A larger head is refused by
     /// libwebsockets' parser: the connection is closed without an answer.
     public var maxHeaderBytes: Int = 8_192
+    /// Proxies whose `X-Forwarded-For` names the client (`--trusted-proxy`, exact
+    /// addresses): sessions per address and logs then use the client's address.
+    public var trustedProxies: [String] = []
     /// How long a drain waits for in-flight work before cutting (`--drain-ms`, default 10000).
     public var drainMs: Int = 10_000
 
     public init() {}
+
+    /// Whether `text` is a literal IPv4 or IPv6 address (what `trustedProxies` holds).
+    public static func isIPAddress(_ text: String) -> Bool { ClientAddress.isIPAddress(text) }
 }

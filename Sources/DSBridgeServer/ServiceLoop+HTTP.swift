@@ -42,7 +42,7 @@ extension ServiceLoop {
             let path = uriPointer.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: Int(uriLength)), as: UTF8.self) } ?? "/"
             let id = makeID()
             user.storeBytes(of: id, as: UInt64.self)
-            let exchange = HTTPExchange(id: id, wsi: wsi, method: Self.method(wsi), path: path, peer: peerAddress(wsi))
+            let exchange = HTTPExchange(id: id, wsi: wsi, method: Self.method(wsi), path: path, peer: clientAddress(wsi))
             for (name, token) in [("origin", WSI_TOKEN_ORIGIN), ("authorization", WSI_TOKEN_HTTP_AUTHORIZATION),
                                   ("content-length", WSI_TOKEN_HTTP_CONTENT_LENGTH), ("query", WSI_TOKEN_HTTP_URI_ARGS),
                                   ("cookie", WSI_TOKEN_HTTP_COOKIE), ("user-agent", WSI_TOKEN_HTTP_USER_AGENT)] {

@@ -36,7 +36,7 @@ extension ServiceLoop {
             let id = makeID()
             user.storeBytes(of: id, as: UInt64.self)
             let origin = header(wsi, WSI_TOKEN_ORIGIN)
-            let peer = peerAddress(wsi)
+            let peer = clientAddress(wsi)
             let connection = bridge.connect(
                 peerAddress: peer, origin: origin, headers: requestHeaders(wsi), waker: InboxWaker(inbox: server.inbox, id: id))
             sockets[id] = WebSocketState(
@@ -180,6 +180,12 @@ extension ServiceLoop {
     static func string(_ buf: [CChar]) -> String {
         let bytes = buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The address the request counts under: the TCP peer, or for a trusted proxy the
+    /// client it names in `X-Forwarded-For`.
+    func clientAddress(_ wsi: OpaquePointer) -> String {
+        clientAddresses.resolve(peer: peerAddress(wsi), forwardedFor: header(wsi, WSI_TOKEN_X_FORWARDED_FOR))
     }
 
     func peerAddress(_ wsi: OpaquePointer) -> String {

@@ -14,6 +14,7 @@ final class ServiceLoop {
     var config: ServerConfiguration { server.configuration }
     var logger: Logger { server.logger }
     let staticFiles: StaticFiles
+    let clientAddresses: ClientAddress
     /// Known once the page listener's port is.
     var origins = OriginPolicy(host: "127.0.0.1", port: 0, allowed: [])
 
@@ -39,6 +40,7 @@ final class ServiceLoop {
     init(server: BridgeServer) {
         self.server = server
         self.staticFiles = StaticFiles(root: server.configuration.webRoot)
+        self.clientAddresses = ClientAddress(trustedProxies: Set(server.configuration.trustedProxies))
     }
 
     static func from(_ wsi: OpaquePointer?) -> ServiceLoop? {

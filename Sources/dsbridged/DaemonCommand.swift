@@ -30,6 +30,7 @@ struct DaemonCommand: ParsableCommand {
     @Flag(help: "Register DSBridge's demo interfaces.") var demo = false
     @Option(help: "Milliseconds between callProgress values in demo mode.") var demoTickMs: Int?
     @Option(help: "An allowed page origin (repeatable).") var allowedOrigin: [String] = []
+    @Option(help: "A proxy whose X-Forwarded-For names the client (repeatable, exact address).") var trustedProxy: [String] = []
     @Option(help: "A JSON configuration file (keys are the flag names).") var config: String?
     @Option(help: "How long a session outlives its socket.") var graceMs: Int?
     @Option(help: "How long a socket may wait before hello.") var helloTimeoutMs: Int?

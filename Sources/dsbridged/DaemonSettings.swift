@@ -68,12 +68,22 @@ struct DaemonSettings {
         let demoInFile = try value(nil as Bool?, "demo", { $0.boolValue }) ?? false
         s.demo = flags.demo || demoInFile
         try positive(flags.demoTickMs, "demo-tick-ms") { s.demoTickMs = $0 }
-        s.server.allowedOrigins = flags.allowedOrigin
-        if flags.allowedOrigin.isEmpty, let list = file["allowed-origin"] {
-            guard let a = list.arrayValue?.compactMap(\.stringValue), a.count == list.arrayValue?.count else {
-                throw SettingsError(description: "config key \"allowed-origin\" must be an array of strings")
+        func list(_ flag: [String], _ key: String) throws(SettingsError) -> [String] {
+            guard flag.isEmpty else { return flag }
+            let variable = "DSBRIDGED_" + key.uppercased().replacingOccurrences(of: "-", with: "_")
+            if let text = environment[variable] {
+                return text.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
             }
-            s.server.allowedOrigins = a
+            guard let raw = file[key] else { return [] }
+            guard let a = raw.arrayValue?.compactMap(\.stringValue), a.count == raw.arrayValue?.count else {
+                throw SettingsError(description: "config key \"\(key)\" must be an array of strings")
+            }
+            return a
+        }
+        s.server.allowedOrigins = try list(flags.allowedOrigin, "allowed-origin")
+        s.server.trustedProxies = try list(flags.trustedProxy, "trusted-proxy")
+        for proxy in s.server.trustedProxies where !ServerConfiguration.isIPAddress(proxy) {
+            throw SettingsError(description: "--trusted-proxy \(proxy) must be an IPv4 or IPv6 address")
         }
         try positive(flags.graceMs, "grace-ms") { s.bridge.graceMs = $0 }
         try positive(flags.helloTimeoutMs, "hello-timeout-ms") { s.bridge.helloTimeoutMs = $0 }
@@ -140,7 +150,7 @@ enum ConfigFile {
         }
         let known: Set<String> = [
             "host", "port", "admin-host", "admin-port", "admin-token", "web-root", "demo", "demo-tick-ms",
-            "allowed-origin", "grace-ms", "hello-timeout-ms", "heartbeat-ms", "after-timeout-ms",
+            "allowed-origin", "trusted-proxy", "grace-ms", "hello-timeout-ms", "heartbeat-ms", "after-timeout-ms",
             "max-message-bytes", "drain-ms", "auth-token", "tls-cert", "tls-key", "max-sessions", "max-sessions-per-address",
             "max-calls-pending", "max-async-calls", "max-depth", "max-calls-per-second", "max-header-bytes", "replay-max-messages", "replay-max-bytes", "log-level",
         ]

@@ -14,6 +14,7 @@ enum SettingsSummary {
             ("admin-host", v.adminHost), ("admin-port", "\(v.adminPort)"),
             ("admin-token", secret(v.adminToken)), ("web-root", v.webRoot),
             ("allowed-origin", v.allowedOrigins.isEmpty ? "(own origin only)" : v.allowedOrigins.joined(separator: " ")),
+            ("trusted-proxy", v.trustedProxies.isEmpty ? "(none)" : v.trustedProxies.joined(separator: " ")),
             ("auth-token", secret(b.authToken)),
             ("tls-cert", v.tlsCertificatePath ?? "(none)"), ("tls-key", v.tlsKeyPath ?? "(none)"),
             ("heartbeat-ms", "\(b.heartbeatMs)"), ("grace-ms", "\(b.graceMs)"),

@@ -15,7 +15,7 @@ final class RunningServer {
     let webRoot: URL
     static let adminToken = "admin-secret"
 
-    init(tickMs: Int = 5, allowedOrigins: [String] = [], configure: (inout BridgeConfiguration) -> Void = { _ in },
+    init(tickMs: Int = 5, allowedOrigins: [String] = [], trustedProxies: [String] = [], configure: (inout BridgeConfiguration) -> Void = { _ in },
          dismissal: (@Sendable (BridgeSession) -> Void)? = nil) throws {
         var config = BridgeConfiguration()
         configure(&config)
@@ -35,6 +35,7 @@ final class RunningServer {
         serverConfig.adminToken = Self.adminToken
         serverConfig.webRoot = webRoot.path
         serverConfig.allowedOrigins = allowedOrigins
+        serverConfig.trustedProxies = trustedProxies
         server = BridgeServer(bridge: bridge, configuration: serverConfig, logger: logger)
         let ports = try server.start()
         port = ports.port

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The address a request is counted and logged under. Normally the TCP peer; when the peer
+/// is a configured trusted proxy (`--trusted-proxy`), the last address of its
+/// `X-Forwarded-For` header instead, i.e. the one that proxy saw. Addresses a client wrote
+/// into the header itself come earlier in the list and are never used.
+struct ClientAddress: Sendable {
+    /// Peers whose `X-Forwarded-For` is believed (exact addresses, e.g. `127.0.0.1`).
+    let trustedProxies: Set<String>
+
+    func resolve(peer: String, forwardedFor: String?) -> String {
+        guard trustedProxies.contains(peer), let forwardedFor else { return peer }
+        guard let last = forwardedFor.split(separator: ",").last else { return peer }
+        let candidate = String(last.trimmingPrefix(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+        return Self.isIPAddress(candidate) ? candidate : peer
+    }
+
+    /// Whether `text` is a literal IPv4 or IPv6 address.
+    static func isIPAddress(_ text: String) -> Bool {
+        guard !text.isEmpty, text.utf8.count < 64 else { return false }
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
+    }
+}
