@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Installs everything the tests need (system packages, Chromium, selenium), builds, and
 # runs every test: Swift unit and integration tests, the fault-injection run (random cuts
-# during a mixed workload), and the browser end-to-end tests in headless Chromium.
+# during a mixed workload), the browser end-to-end tests in headless Chromium, TLS, the
+# attack suite against a running daemon, and the deploy kit check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
@@ -12,8 +13,10 @@ swift build --build-tests
 python_bin="$(cat .venv-test/python-path 2>/dev/null || echo python3)"
 daemon=.build/debug/dsbridged
 failed=0
+total=0
 run() {
   echo "== $*"
+  total=$((total + 1))
   if ! "$@"; then
     echo "FAILED: $*"
     failed=$((failed + 1))
@@ -24,7 +27,7 @@ run "$python_bin" scripts/fault_run.py --daemon "$daemon" --cuts 200 --seed "${F
 run "$python_bin" scripts/fault_browser_test.py --daemon "$daemon"
 run "$python_bin" scripts/browser_test.py --daemon "$daemon"
 run "$python_bin" scripts/tls_test.py --daemon "$daemon"
-if [ -x scripts/check-deploy.sh ]; then run scripts/check-deploy.sh; fi
-groups=$(( 5 + $( [ -x scripts/check-deploy.sh ] && echo 1 || echo 0 ) ))
-echo "groups: $((groups - failed)) passed, $failed failed"
+run "$python_bin" scripts/attack_suite.py --daemon "$daemon"
+run scripts/check-deploy.sh
+echo "groups: $((total - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -47,6 +47,9 @@
   var ACK_EVERY = 64;
   var ACK_DELAY_MS = 250;
   var MAX_BATCH = 256;
+  // Calls sent on the socket without their ret yet, at most (PROTOCOL.md 2.2): the page's acks
+  // travel behind its calls, so a page far ahead of the server would exceed the replay bound.
+  var CALL_WINDOW = 1000;
 
   function warn() {
     if (window.console && console.warn) {
@@ -366,13 +369,20 @@
     var message = { t: 'call', id: id, method: method, arg: arg };
     callsById.set(id, { stub: stub || null });
     if (stub && !stubHandlers.has(stub)) windowStubs.add(stub);
-    if (state.welcomed) {
+    if (state.welcomed && !state.queue.length && state.inFlight.size < CALL_WINDOW) {
       sendCall(message);
     } else {
       state.queue.push(message);
-      connect();
+      if (!state.welcomed) connect();
     }
     return id;
+  }
+
+  /** Sends queued calls, in order, while the window allows. */
+  function sendQueued() {
+    while (state.welcomed && state.queue.length && state.inFlight.size < CALL_WINDOW) {
+      sendCall(state.queue.shift());
+    }
   }
 
   /** Withdraws a call not sent yet; true if it was still queued. */
@@ -459,15 +469,13 @@
     resend.forEach(function (message) {
       send(message);
     });
-    var queued = state.queue;
-    state.queue = [];
-    queued.forEach(sendCall);
+    sendQueued();
     flushOutbox();
     emit('connected', { session: m.session, resumed: !!m.resumed });
   }
 
   function onRet(m) {
-    state.inFlight.delete(m.id);
+    if (state.inFlight.delete(m.id) && state.queue.length) sendQueued();
     var call = callsById.get(m.id);
     callsById.delete(m.id);
     if (!call) return;

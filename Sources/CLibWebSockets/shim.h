@@ -4,11 +4,15 @@
 #define CLIBWEBSOCKETS_SHIM_H
 
 #include <libwebsockets.h>
+#include <malloc.h>
 
 /// LWS_PRE: the headroom lws_write needs before the payload.
 static inline size_t CLibWebSockets_pre(void) { return LWS_PRE; }
 
 /// Writes one line into lws' own log at level `level` (LLL_*).
 static inline void CLibWebSockets_log(int level, const char *line) { _lws_log(level, "%s", line); }
+
+/// Returns free heap memory to the system (glibc's malloc_trim); 1 if some was released.
+static inline int CLibWebSockets_trim_heap(void) { return malloc_trim(0); }
 
 #endif

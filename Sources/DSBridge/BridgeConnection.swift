@@ -75,7 +75,7 @@ public final class BridgeConnection: Sendable {
                 s.pausedForInbox = true
                 pause = true
             }
-            if s.processing { return (false, pause) }
+            if s.processing || s.pausedForCalls { return (false, pause) }
             s.processing = true
             return (true, pause)
         }
@@ -160,8 +160,21 @@ public final class BridgeConnection: Sendable {
         waker.wake()
     }
 
+    /// The session has `maxCallsPending` unanswered calls (true) or one fewer again (false):
+    /// neither the socket nor the frames already read are taken until answers go out.
     func setReadsPaused(_ paused: Bool) {
         setPaused(\.pausedForCalls, paused)
+        if !paused { resumeProcessing() }
+    }
+
+    /// Starts processing the inbox again if frames wait and nothing else holds them.
+    private func resumeProcessing() {
+        let start = state.withLock { s -> Bool in
+            guard !s.processing, !s.pausedForCalls, !s.inbox.isEmpty, s.close == nil, !s.socketClosed else { return false }
+            s.processing = true
+            return true
+        }
+        if start { DispatchQueue.global().async { self.processInbox() } }
     }
 
     private func setPaused(_ reason: WritableKeyPath<State, Bool>, _ paused: Bool) {
@@ -184,7 +197,9 @@ public final class BridgeConnection: Sendable {
     private func processInbox() {
         while true {
             let next = state.withLock { s -> ([UInt8], Bool, BridgeSession?, Bool)? in
-                guard s.close == nil, !s.socketClosed, let frame = s.inbox.popFirst() else {
+                // While the session has maxCallsPending unanswered calls, frames already
+                // read wait too (setReadsPaused(false) resumes).
+                guard s.close == nil, !s.socketClosed, !s.pausedForCalls, let frame = s.inbox.popFirst() else {
                     s.processing = false
                     return nil
                 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import DSBridge
+import Dispatch
 
 /// Service-thread state of one HTTP request: what was asked, the body so far, and the
 /// answer once it is known.
@@ -10,6 +11,8 @@ final class HTTPExchange {
     let path: String
     /// What to do with the body once it is complete.
     var onBody: ((HTTPExchange) -> Void)?
+    /// When the whole body must have arrived (`bodyTimeoutMs` after the headers).
+    var bodyDeadline: DispatchTime?
     var body: [UInt8] = []
     var bodyTooLarge = false
     var answer: HTTPAnswer?

@@ -25,6 +25,9 @@ public struct ServerConfiguration: Sendable {
     /// (`--max-header-bytes`, default 8192, 1024...65535). A larger head is refused by
     /// libwebsockets' parser: the connection is closed without an answer.
     public var maxHeaderBytes: Int = 8_192
+    /// How long a request body may take to arrive after the headers (`--body-timeout-ms`,
+    /// default 10000); later, the request is answered 408 and closed.
+    public var bodyTimeoutMs: Int = 10_000
     /// Proxies whose `X-Forwarded-For` names the client (`--trusted-proxy`, exact
     /// addresses): sessions per address and logs then use the client's address.
     public var trustedProxies: [String] = []

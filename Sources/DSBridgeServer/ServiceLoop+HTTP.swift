@@ -45,7 +45,8 @@ extension ServiceLoop {
             let exchange = HTTPExchange(id: id, wsi: wsi, method: Self.method(wsi), path: path, peer: clientAddress(wsi))
             for (name, token) in [("origin", WSI_TOKEN_ORIGIN), ("authorization", WSI_TOKEN_HTTP_AUTHORIZATION),
                                   ("content-length", WSI_TOKEN_HTTP_CONTENT_LENGTH), ("query", WSI_TOKEN_HTTP_URI_ARGS),
-                                  ("cookie", WSI_TOKEN_HTTP_COOKIE), ("user-agent", WSI_TOKEN_HTTP_USER_AGENT)] {
+                                  ("cookie", WSI_TOKEN_HTTP_COOKIE), ("user-agent", WSI_TOKEN_HTTP_USER_AGENT),
+                                  ("transfer-encoding", WSI_TOKEN_HTTP_TRANSFER_ENCODING)] {
                 if let v = header(wsi, token) { exchange.headers[name] = v }
             }
             for name in ["x-dsbridge-token", "x-dsbridge-after", "x-dsbridge-auth"] {
@@ -62,10 +63,12 @@ extension ServiceLoop {
                 exchange.body = []
                 return 0
             }
+            if exchange.onBody == nil, exchange.answer != nil { return 0 }  // already answered (408)
             if let input, len > 0 { exchange.body.append(contentsOf: UnsafeRawBufferPointer(start: input, count: len)) }
             return 0
         case LWS_CALLBACK_HTTP_BODY_COMPLETION:
             guard let exchange = exchange(user) else { return 0 }
+            exchange.bodyDeadline = nil
             if exchange.bodyTooLarge {
                 var a = HTTPAnswer.text(413, "request body larger than \(bridge.configuration.maxMessageBytes) bytes")
                 a.closeAfter = true
@@ -135,12 +138,33 @@ extension ServiceLoop {
             respond(exchange, a)
             return
         }
+        if exchange.headers["transfer-encoding"] != nil {
+            // lws 4.1 does not de-chunk request bodies; browsers send Content-Length.
+            var a = HTTPAnswer.text(411, "a request body needs Content-Length (chunked bodies are not accepted)")
+            a.closeAfter = true
+            respond(exchange, a)
+            return
+        }
         if exchange.headers["content-length"] == nil {
             // Without Content-Length lws never reports the body's completion: treat it as empty.
             handler(exchange)
             return
         }
         exchange.onBody = handler
+        exchange.bodyDeadline = .now() + .milliseconds(config.bodyTimeoutMs)
+    }
+
+    /// Requests whose body is still incomplete at its deadline get 408 and are closed, so
+    /// a body dribbled byte by byte cannot hold a connection and its buffer (tick).
+    func expireSlowBodies(now: DispatchTime) {
+        for exchange in exchanges.values where exchange.onBody != nil {
+            guard let deadline = exchange.bodyDeadline, now >= deadline else { continue }
+            exchange.onBody = nil
+            exchange.body = []
+            var a = HTTPAnswer.text(408, "request body not received within \(config.bodyTimeoutMs) ms")
+            a.closeAfter = true
+            respond(exchange, a)
+        }
     }
 
     private func writeAnswer(_ exchange: HTTPExchange) -> Int32 {

@@ -98,8 +98,9 @@ extension ServiceLoop {
     }
 
     private func serveStatic(_ exchange: HTTPExchange) {
-        let decoded = exchange.path.removingPercentEncoding ?? exchange.path
-        switch staticFiles.resolve(decoded, query: exchange.headers["query"]) {
+        // libwebsockets already percent-decoded the path (once, as PROTOCOL.md 1.2 says);
+        // decoding again would turn %2541 into A.
+        switch staticFiles.resolve(exchange.path, query: exchange.headers["query"]) {
         case .notFound:
             respond(exchange, .text(404, "not found"))
         case .redirect(let location):

@@ -27,6 +27,8 @@ final class ServiceLoop {
     var stopping = false
     var stopDeadline: DispatchTime?
     var done = false
+    /// Most sockets and exchanges open at once since the heap was last trimmed.
+    var connectionsPeakSinceTrim = 0
     /// Scratch buffer for frames with LWS_PRE headroom.
     var writeBuffer: [UInt8] = []
     let pre = Int(CLibWebSockets_pre())
@@ -82,7 +84,10 @@ final class ServiceLoop {
 
         mainProtocols = makeProtocols([
             ("http", mainHTTPCallback, 16, 0),
-            ("dsbridge.v1", webSocketCallback, 16, 65536),
+            // lws keeps an rx buffer of this size per WebSocket for its whole life; messages
+            // larger than it arrive in pieces and are reassembled (ServiceLoop+WebSocket).
+            // Small keeps idle sessions cheap.
+            ("dsbridge.v1", webSocketCallback, 16, Self.webSocketRxBufferBytes),
         ])
         adminProtocols = makeProtocols([("http", adminHTTPCallback, 16, 0)])
 
@@ -190,10 +195,18 @@ final class ServiceLoop {
         }
     }
 
+    /// Per-socket receive buffer of libwebsockets.
+    static let webSocketRxBufferBytes = 1024
+
     private func tick() {
+        trimHeapAfterBursts()
         let now = DispatchTime.now()
+        expireSlowBodies(now: now)
         let heartbeat = UInt64(bridge.configuration.heartbeatMs) * 1_000_000
         for socket in sockets.values {
+            // We stopped reading this socket (backpressure), so lws cannot see the page's
+            // pongs: keep its validity timer from hanging up a page that did nothing wrong.
+            if socket.readsPaused { lws_validity_confirmed(socket.wsi) }
             if socket.connection.awaitsHello, now.uptimeNanoseconds > socket.helloDeadline.uptimeNanoseconds, socket.forcedClose == nil {
                 socket.forcedClose = (4000, "hello timeout")
                 lws_callback_on_writable(socket.wsi)
@@ -203,6 +216,16 @@ final class ServiceLoop {
             }
         }
         if stopping { drainStep(now: now) }
+    }
+
+    /// After many connections went away, hands the allocator's free memory back to the
+    /// system (glibc keeps it otherwise, and RSS would only ever grow after bursts).
+    private func trimHeapAfterBursts() {
+        let open = sockets.count + exchanges.count
+        connectionsPeakSinceTrim = max(connectionsPeakSinceTrim, open)
+        guard connectionsPeakSinceTrim - open >= 1_000 else { return }
+        connectionsPeakSinceTrim = open
+        _ = CLibWebSockets_trim_heap()
     }
 
     /// SIGTERM: stop accepting sockets (HTTP is still served), close each socket with 1001

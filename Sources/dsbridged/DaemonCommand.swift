@@ -47,6 +47,7 @@ struct DaemonCommand: ParsableCommand {
     @Option(help: "Running async calls per session.") var maxAsyncCalls: Int?
     @Option(help: "Deepest JSON nesting accepted.") var maxDepth: Int?
     @Option(help: "Calls a session may start per second (0 = no limit); faster calls wait.") var maxCallsPerSecond: Int?
+    @Option(help: "How long an HTTP request body may take to arrive (408 after).") var bodyTimeoutMs: Int?
     @Option(help: "Largest HTTP request head (request line + headers) in bytes, 1024-65535.") var maxHeaderBytes: Int?
     @Option(help: "Unacknowledged messages kept per session.") var replayMaxMessages: Int?
     @Option(help: "Unacknowledged bytes kept per session.") var replayMaxBytes: Int?

@@ -105,6 +105,7 @@ struct DaemonSettings {
         try positive(flags.maxCallsPending, "max-calls-pending") { s.bridge.maxCallsPending = $0 }
         try positive(flags.maxAsyncCalls, "max-async-calls") { s.bridge.maxAsyncCalls = $0 }
         try positive(flags.maxDepth, "max-depth") { s.bridge.maxDepth = $0 }
+        try positive(flags.bodyTimeoutMs, "body-timeout-ms") { s.server.bodyTimeoutMs = $0 }
         try positive(flags.maxCallsPerSecond, "max-calls-per-second", { s.bridge.maxCallsPerSecond = $0 }, allowZero: true)
         if let v = try value(flags.maxHeaderBytes, "max-header-bytes", int) {
             guard (1024...65535).contains(v) else {
@@ -152,7 +153,7 @@ enum ConfigFile {
             "host", "port", "admin-host", "admin-port", "admin-token", "web-root", "demo", "demo-tick-ms",
             "allowed-origin", "trusted-proxy", "grace-ms", "hello-timeout-ms", "heartbeat-ms", "after-timeout-ms",
             "max-message-bytes", "drain-ms", "auth-token", "tls-cert", "tls-key", "max-sessions", "max-sessions-per-address",
-            "max-calls-pending", "max-async-calls", "max-depth", "max-calls-per-second", "max-header-bytes", "replay-max-messages", "replay-max-bytes", "log-level",
+            "max-calls-pending", "max-async-calls", "max-depth", "max-calls-per-second", "max-header-bytes", "body-timeout-ms", "replay-max-messages", "replay-max-bytes", "log-level",
         ]
         for key in members.keys where !known.contains(key) {
             throw SettingsError(description: "config file \(path): unknown key \"\(key)\"")

@@ -21,7 +21,7 @@ enum SettingsSummary {
             ("hello-timeout-ms", "\(b.helloTimeoutMs)"), ("after-timeout-ms", "\(b.afterTimeoutMs)"),
             ("drain-ms", "\(v.drainMs)"), ("max-message-bytes", "\(b.maxMessageBytes)"),
             ("max-depth", "\(b.maxDepth)"), ("max-calls-per-second", "\(b.maxCallsPerSecond)"),
-            ("max-header-bytes", "\(v.maxHeaderBytes)"), ("max-sessions", "\(b.maxSessions)"),
+            ("max-header-bytes", "\(v.maxHeaderBytes)"), ("body-timeout-ms", "\(v.bodyTimeoutMs)"), ("max-sessions", "\(b.maxSessions)"),
             ("max-sessions-per-address", "\(b.maxSessionsPerAddress)"),
             ("max-calls-pending", "\(b.maxCallsPending)"), ("max-async-calls", "\(b.maxAsyncCalls)"),
             ("replay-max-messages", "\(b.replayMaxMessages)"), ("replay-max-bytes", "\(b.replayMaxBytes)"),
