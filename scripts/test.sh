@@ -3,7 +3,8 @@
 # Installs everything the tests need (system packages, Chromium, selenium), builds, and
 # runs every test: Swift unit and integration tests, the fault-injection run (random cuts
 # during a mixed workload), the browser end-to-end tests in headless Chromium, TLS, the
-# attack suite against a running daemon, and the deploy kit check.
+# attack suite against a running daemon, the deploy kit check, and a smoke run of the load
+# test (the full one is scripts/load-test.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
@@ -29,5 +30,6 @@ run "$python_bin" scripts/browser_test.py --daemon "$daemon"
 run "$python_bin" scripts/tls_test.py --daemon "$daemon"
 run "$python_bin" scripts/attack_suite.py --daemon "$daemon"
 run scripts/check-deploy.sh
+run scripts/load-test.sh --smoke
 echo "groups: $((total - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: MIT
+import CLibWebSockets
+import Glibc
+
+/// One client thread: a libwebsockets client context and the links it owns. Every member
+/// is used on that thread only (lws allows nothing else); the runner talks to it through
+/// ``RunControl`` (phase, wake-ups, live figures, final stats).
+final class ClientWorker {
+    let index: Int
+    let options: BenchOptions
+    let control: RunControl
+    /// Sessions (or concurrent cycles) this worker holds.
+    let share: Int
+
+    private(set) var context: OpaquePointer?
+    private var links: [Link?] = [nil]
+    private var freeIDs: [Int] = []
+
+    var stats = WorkerStats()
+    private(set) var phase = RunPhase.opening
+    /// The phase is `measure`: operations and samples count.
+    private(set) var counting = false
+    /// When the measurement started (monotonic ns).
+    private(set) var measureStart = UInt64.max
+
+    /// Connection attempts in progress and links established.
+    private(set) var pendingOpens = 0
+    private(set) var openLinks = 0
+    var readyCount = 0
+    /// Operations and errors over the whole run, for the progress line.
+    var operations = 0
+    var errorCount = 0
+    var checked = 0
+    /// Initial links not opened yet.
+    private var toOpen: Int
+    /// `resume`: sessions waiting to reconnect.
+    var resumeQueue: [ResumeTicket] = []
+
+    /// The payload as pre-encoded JSON (a string of `payloadBytes` characters), or the raw
+    /// echo frame.
+    let payload: [UInt8]
+    /// Scratch buffer for composing frames, with `pre` bytes of headroom for lws.
+    private let scratch: UnsafeMutableRawPointer
+    let scratchCapacity: Int
+    let pre = Int(CLibWebSockets_pre())
+
+    private var nextTick: UInt64 = 0
+    private var nextSecond: UInt64 = 0
+    private var stopDeadline = UInt64.max
+    private var done = false
+    private var sourceCursor = 0
+
+    // C data lws keeps pointers to for the context's life.
+    private var protocols: UnsafeMutablePointer<lws_protocols>?
+    private var cStrings: [UnsafeMutablePointer<CChar>] = []
+    private var hostC: UnsafePointer<CChar>?
+    private var hostHeaderC: UnsafePointer<CChar>?
+    private var wsPathC: UnsafePointer<CChar>?
+    private var rootPathC: UnsafePointer<CChar>?
+    private var wsProtocolC: UnsafePointer<CChar>?
+    private var rawProtocolC: UnsafePointer<CChar>?
+    private var rawMethodC: UnsafePointer<CChar>?
+    private var subprotocolC: [String: UnsafePointer<CChar>] = [:]
+    private var sourceC: [UnsafePointer<CChar>] = []
+
+    init(index: Int, options: BenchOptions, control: RunControl, share: Int) {
+        self.index = index
+        self.options = options
+        self.control = control
+        self.share = share
+        self.toOpen = options.scenario == .connect ? 0 : share
+        if options.scenario == .echo || options.rawEcho {
+            payload = Array(repeating: UInt8(ascii: "x"), count: max(1, options.payloadBytes))
+        } else {
+            payload = [UInt8(ascii: "\"")] + Array(repeating: UInt8(ascii: "x"), count: options.payloadBytes) + [UInt8(ascii: "\"")]
+        }
+        scratchCapacity = max(payload.count * 2 + 1024, 4096)
+        scratch = UnsafeMutableRawPointer.allocate(byteCount: scratchCapacity + Int(CLibWebSockets_pre()), alignment: 16)
+    }
+
+    deinit {
+        scratch.deallocate()
+        for p in cStrings { free(p) }
+        protocols?.deallocate()
+    }
+
+    private func cString(_ s: String) -> UnsafePointer<CChar>? {
+        guard let p = strdup(s) else { return nil }
+        cStrings.append(p)
+        return UnsafePointer(p)
+    }
+
+    // MARK: life
+
+    /// Creates the context, runs the service loop until the run stops, publishes the stats.
+    func run() {
+        defer { control.publish(index, stats) }
+        guard makeContext(), let ctx = context else {
+            stats.error("client.contextFailed")
+            return
+        }
+        control.register(index, ClientContextRef(raw: ctx))
+        let now = monotonicNanos()
+        nextTick = now
+        nextSecond = now + 1_000_000_000
+        housekeeping()
+        while !done {
+            if lws_service(ctx, 0) < 0 { break }
+            housekeeping()
+        }
+        control.unregister(index)
+        lws_context_destroy(ctx)
+        context = nil
+        publishLive()
+    }
+
+    private func makeContext() -> Bool {
+        hostC = cString(options.host)
+        hostHeaderC = cString("\(options.host):\(options.port)")
+        wsPathC = cString("/dsbridge")
+        rootPathC = cString("/")
+        wsProtocolC = cString("bench-ws")
+        rawProtocolC = cString("bench-raw")
+        rawMethodC = cString("RAW")
+        for name in ["dsbridge.v1", "lws-echo"] { subprotocolC[name] = cString(name) }
+        sourceC = options.sources.compactMap { cString($0) }
+
+        let p = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 3)
+        var ws = lws_protocols()
+        ws.name = wsProtocolC
+        ws.callback = benchWebSocketCallback
+        ws.rx_buffer_size = 16_384
+        var raw = lws_protocols()
+        raw.name = rawProtocolC
+        raw.callback = benchRawCallback
+        raw.rx_buffer_size = 16_384
+        p.initialize(to: ws)
+        (p + 1).initialize(to: raw)
+        (p + 2).initialize(to: lws_protocols())
+        protocols = p
+
+        var info = lws_context_creation_info()
+        info.port = CONTEXT_PORT_NO_LISTEN
+        info.protocols = UnsafePointer(p)
+        info.gid = -1
+        info.uid = -1
+        info.user = Unmanaged.passUnretained(self).toOpaque()
+        info.fd_limit_per_thread = UInt32(share + options.connectConcurrency + 64)
+        info.timeout_secs = 20
+        context = lws_create_context(&info)
+        return context != nil
+    }
+
+    // MARK: service-loop housekeeping
+
+    /// After every `lws_service` return: follow the phase, open connections, tick.
+    private func housekeeping() {
+        let p = control.phase
+        if p != phase { enter(p) }
+        let now = monotonicNanos()
+        openMore()
+        if now >= nextTick {
+            nextTick = now + 200_000_000
+            publishLive()
+            if now >= nextSecond {
+                nextSecond = now + 1_000_000_000
+                for case let link? in links { link.tick(now: now) }
+            }
+        }
+        if phase == .stop, (pendingOpens + openLinks == 0 || now >= stopDeadline) { done = true }
+    }
+
+    private func enter(_ p: RunPhase) {
+        phase = p
+        if p == .measure { measureStart = control.measureStart.load(ordering: .acquiring) }
+        counting = p == .measure
+        if p == .stop {
+            // Ending sessions takes the server a while when there are thousands (poll() is
+            // O(connections) per wake-up): 3 s plus 1 s per 1,000.
+            stopDeadline = monotonicNanos() + 3_000_000_000 + UInt64(share) * 1_000_000
+        }
+        for case let link? in links { link.phaseChanged(p) }
+    }
+
+    private func publishLive() {
+        let f = control.figures[index]
+        f.operations.store(operations, ordering: .relaxed)
+        f.errors.store(errorCount, ordering: .relaxed)
+        f.ready.store(readyCount, ordering: .relaxed)
+        f.checked.store(checked, ordering: .relaxed)
+    }
+
+    /// Opens connections up to the plan, at most `connectConcurrency` handshakes at once.
+    private func openMore() {
+        guard phase < .stop else { return }
+        while pendingOpens < options.connectConcurrency {
+            if !resumeQueue.isEmpty {
+                open(PageClient(worker: self, resuming: resumeQueue.removeLast()))
+            } else if toOpen > 0 {
+                toOpen -= 1
+                open(makeLink())
+            } else if options.scenario == .connect, pendingOpens + openLinks < share {
+                open(makeLink())
+            } else {
+                return
+            }
+        }
+    }
+
+    private func makeLink() -> Link {
+        switch options.scenario {
+        case .echo: return EchoClient(worker: self)
+        case .idle where options.rawEcho: return EchoClient(worker: self)
+        case .http: return HTTPClient(worker: self)
+        default: return PageClient(worker: self, resuming: nil)
+        }
+    }
+
+    // MARK: links
+
+    /// Starts connecting `link`.
+    func open(_ link: Link) {
+        let id: Int
+        if let free = freeIDs.popLast() {
+            id = free
+            links[id] = link
+        } else {
+            id = links.count
+            links.append(link)
+        }
+        link.id = id
+        link.openedAt = monotonicNanos()
+        pendingOpens += 1
+        var info = lws_client_connect_info()
+        info.context = context
+        info.address = hostC
+        info.port = Int32(options.port)
+        info.host = hostHeaderC
+        info.ietf_version_or_minus_one = -1
+        info.opaque_user_data = UnsafeMutableRawPointer(bitPattern: id)
+        if !sourceC.isEmpty {
+            info.iface = sourceC[sourceCursor % sourceC.count]
+            sourceCursor &+= 1
+        }
+        if let sub = link.subprotocol {
+            info.path = wsPathC
+            info.protocol = subprotocolC[sub.description]
+            info.local_protocol_name = wsProtocolC
+        } else {
+            info.path = rootPathC
+            info.method = rawMethodC
+            info.protocol = rawProtocolC
+            info.local_protocol_name = rawProtocolC
+        }
+        var created: OpaquePointer?
+        let wsi = withUnsafeMutablePointer(to: &created) { slot -> OpaquePointer? in
+            info.pwsi = slot
+            return lws_client_connect_via_info(&info)
+        }
+        if let wsi {
+            link.wsi = wsi
+        } else if links[id] === link {
+            end(link, error: "connect refused by lws")
+        }
+    }
+
+    /// The link with `id`, if it is still live.
+    func link(_ id: Int) -> Link? {
+        guard id > 0, id < links.count else { return nil }
+        return links[id]
+    }
+
+    /// The connection opened (lws ESTABLISHED / RAW_CONNECTED).
+    func established(_ link: Link) {
+        guard !link.established else { return }
+        link.established = true
+        pendingOpens -= 1
+        openLinks += 1
+        link.connected()
+    }
+
+    /// The connection is gone; `error` when it failed before or while opening.
+    func end(_ link: Link, error: String?) {
+        guard link.id > 0, link.id < links.count, links[link.id] === link else { return }
+        links[link.id] = nil
+        freeIDs.append(link.id)
+        if let wsi = link.wsi { lws_set_opaque_user_data(wsi, nil) }
+        if link.established { openLinks -= 1 } else { pendingOpens -= 1 }
+        if link.ready {
+            readyCount -= 1
+        }
+        if let error {
+            recordError("connect: " + error)
+        } else if let code = link.peerCloseCode {
+            stats.closed(code)
+            if code != 1000 { errorCount += 1 }
+        } else if link.closeRequested == nil, link.subprotocol != nil {
+            stats.closed(1006)
+            errorCount += 1
+        }
+        link.ended(error: error)
+    }
+
+    // MARK: recording
+
+    func recordError(_ kind: String) {
+        stats.error(kind)
+        errorCount += 1
+    }
+
+    /// One headline operation done; a latency sample when it started while measuring.
+    func recordOperation(sentAt: UInt64?, now: UInt64) {
+        operations += 1
+        guard counting else { return }
+        stats.completed += 1
+        if let sentAt, sentAt >= measureStart { stats.sample(now &- sentAt) }
+    }
+
+    /// A composer over the scratch buffer (after the lws headroom).
+    func composer() -> FrameComposer {
+        FrameComposer(base: scratch + pre, capacity: scratchCapacity)
+    }
+
+    /// Writes what `composer` holds as one frame (`LWS_WRITE_TEXT`) or raw bytes (`LWS_WRITE_RAW`, which is `LWS_WRITE_HTTP`).
+    func write(_ wsi: OpaquePointer, _ composer: FrameComposer, raw: Bool = false) -> Bool {
+        let n = composer.count
+        let written = lws_write(wsi, scratch.assumingMemoryBound(to: UInt8.self) + pre, n, raw ? LWS_WRITE_HTTP : LWS_WRITE_TEXT)
+        return written >= n
+    }
+
+    /// The next stage the link should keep going in: load runs in warm-up and measure.
+    var loadRuns: Bool { phase == .warmup || phase == .measure }
+}
+
+/// A session to resume: its token and the highest `seq` the bench processed.
+struct ResumeTicket {
+    var token: [UInt8]
+    var ack: Int64
+    var lastCallID: Int64
+}
