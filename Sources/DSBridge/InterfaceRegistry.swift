@@ -46,10 +46,16 @@ public final class InterfaceRegistry: Sendable {
     }
 
     /// The interface of `namespace` and the kind of its method `name`, if both exist.
+    /// Names match byte for byte: Swift's `String` equality would also match canonically
+    /// equivalent spellings (`"\u{212A}"`, the Kelvin sign, for `"K"`).
     public func lookup(_ method: MethodName) -> (source: InterfaceSource, kind: ExposedMethodKind)? {
         entries.withLock { table in
-            guard let entry = table[method.namespace], let kind = entry.methods[method.name] else { return nil }
-            return (entry.source, kind)
+            guard let entryIndex = table.index(forKey: method.namespace),
+                  table.keys[entryIndex].utf8.elementsEqual(method.namespace.utf8) else { return nil }
+            let entry = table.values[entryIndex]
+            guard let methodIndex = entry.methods.index(forKey: method.name),
+                  entry.methods.keys[methodIndex].utf8.elementsEqual(method.name.utf8) else { return nil }
+            return (entry.source, entry.methods.values[methodIndex])
         }
     }
 

@@ -19,6 +19,7 @@ public struct MethodName: Sendable, Hashable, CustomStringConvertible {
         else { return nil }
         var lastDot: String.Index?
         var previousWasDot = false
+        var isASCII = true
         for i in utf8.indices {
             let c = utf8[i]
             if c == UInt8(ascii: ".") {
@@ -28,12 +29,17 @@ public struct MethodName: Sendable, Hashable, CustomStringConvertible {
             } else {
                 previousWasDot = false
                 if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == 0x0B || c == 0x0C { return nil }
+                if c >= 0x80 { isASCII = false }
             }
         }
-        if raw.unicodeScalars.contains(where: { $0.properties.isWhitespace }) { return nil }
+        // The ASCII whitespace was refused above; other whitespace (U+0085, U+00A0, U+2028,
+        // ...) is outside ASCII, so only a name with non-ASCII bytes needs the Unicode check.
+        if !isASCII, raw.unicodeScalars.contains(where: { $0.properties.isWhitespace }) { return nil }
         if let dot = lastDot {
-            namespace = String(raw[..<dot])
-            name = String(raw[raw.index(after: dot)...])
+            // Split on the bytes: Character-based slicing would step over a dot merged into
+            // a grapheme cluster ("a.\u{301}b", "\u{600}.b") and split at the wrong place.
+            namespace = String(decoding: utf8[..<dot], as: UTF8.self)
+            name = String(decoding: utf8[utf8.index(after: dot)...], as: UTF8.self)
         } else {
             namespace = ""
             name = raw
