@@ -4,7 +4,7 @@
 # runs every test: Swift unit and integration tests, the fault-injection run (random cuts
 # during a mixed workload), the browser end-to-end tests in headless Chromium, TLS, the
 # attack suite against a running daemon, the deploy kit check, and a smoke run of the load
-# test (the full one is scripts/load-test.sh).
+# test (the full one is scripts/load-test.sh) and 60 s of libFuzzer over the decoder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
@@ -31,5 +31,6 @@ run "$python_bin" scripts/tls_test.py --daemon "$daemon"
 run "$python_bin" scripts/attack_suite.py --daemon "$daemon"
 run scripts/check-deploy.sh
 run scripts/load-test.sh --smoke
+run scripts/fuzz.sh 60
 echo "groups: $((total - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]
