@@ -11,6 +11,13 @@ final class BridgeMetrics: Sendable {
     private let throttledCalls = Counter(label: "dsbridge_calls_throttled_total")
     private let callDuration = Timer(label: "dsbridge_call_duration_seconds")
     private let cached = Mutex<[String: Counter]>([:])
+    /// `dsbridge_calls_total` by (method, outcome): the per-call path builds no key string.
+    private let callCounters = Mutex<[CallKey: Counter]>([:])
+
+    private struct CallKey: Hashable, Sendable {
+        let method: String
+        let outcome: String
+    }
 
     private func counter(_ label: String, _ dimensions: [(String, String)]) -> Counter {
         let key = label + dimensions.map { "|\($0.0)=\($0.1)" }.joined()
@@ -32,7 +39,14 @@ final class BridgeMetrics: Sendable {
     /// A call's outcome; `method` is the resolved name or `unknown` (page-chosen names that
     /// match nothing are not used as labels).
     func call(method: String, outcome: String, nanoseconds: Int64?) {
-        counter("dsbridge_calls_total", [("method", method), ("outcome", outcome)]).increment()
+        let key = CallKey(method: method, outcome: outcome)
+        let counter = callCounters.withLock { table in
+            if let c = table[key] { return c }
+            let c = Counter(label: "dsbridge_calls_total", dimensions: [("method", method), ("outcome", outcome)])
+            table[key] = c
+            return c
+        }
+        counter.increment()
         if let nanoseconds { callDuration.recordNanoseconds(nanoseconds) }
     }
 

@@ -59,9 +59,28 @@ final class ServiceInbox: Sendable {
     }
 }
 
-/// Wakes the service thread for one connection.
-struct InboxWaker: ConnectionWaker {
+/// Wakes the service thread for one connection. A wake while an earlier one is still
+/// pending costs one atomic operation, not the inbox lock (native calls and completions
+/// wake often).
+final class InboxWaker: ConnectionWaker {
     let inbox: ServiceInbox
     let id: UInt64
-    func wake() { inbox.post(.connection(id)) }
+    private let pending = Atomic<Bool>(false)
+
+    init(inbox: ServiceInbox, id: UInt64) {
+        self.inbox = inbox
+        self.id = id
+    }
+
+    func wake() {
+        // Releasing: what the caller changed before waking is visible to `taken()`'s reader.
+        if pending.exchange(true, ordering: .acquiringAndReleasing) { return }
+        inbox.post(.connection(id))
+    }
+
+    /// The service thread is about to act on this connection: later wakes post again.
+    /// Acquiring: everything done before the wakes it absorbs is visible afterwards.
+    func taken() {
+        _ = pending.exchange(false, ordering: .acquiringAndReleasing)
+    }
 }

@@ -37,10 +37,10 @@ extension ServiceLoop {
             user.storeBytes(of: id, as: UInt64.self)
             let origin = header(wsi, WSI_TOKEN_ORIGIN)
             let peer = clientAddress(wsi)
-            let connection = bridge.connect(
-                peerAddress: peer, origin: origin, headers: requestHeaders(wsi), waker: InboxWaker(inbox: server.inbox, id: id))
+            let waker = InboxWaker(inbox: server.inbox, id: id)
+            let connection = bridge.connect(peerAddress: peer, origin: origin, headers: requestHeaders(wsi), waker: waker)
             sockets[id] = WebSocketState(
-                id: id, wsi: wsi, connection: connection, helloTimeoutMs: bridge.configuration.helloTimeoutMs)
+                id: id, wsi: wsi, connection: connection, waker: waker, helloTimeoutMs: bridge.configuration.helloTimeoutMs)
             return 0
         case LWS_CALLBACK_RECEIVE:
             guard let socket = socket(user) else { return 0 }

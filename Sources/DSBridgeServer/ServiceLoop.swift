@@ -172,6 +172,7 @@ final class ServiceLoop {
             switch work {
             case .connection(let id):
                 guard let socket = sockets[id] else { continue }
+                socket.waker.taken()
                 if stopping, socket.forcedClose == nil, socket.connection.isSettled {
                     socket.forcedClose = (1001, "server draining")
                     answerAdminCallsDraining(socket.connection.session?.id)

@@ -8,6 +8,8 @@ final class WebSocketState {
     let id: UInt64
     let wsi: OpaquePointer
     let connection: BridgeConnection
+    /// The connection's waker; reset each time the service thread takes its wake.
+    let waker: InboxWaker
     var message: [UInt8] = []
     var readsPaused = false
     /// A close decided by the transport; written from WRITEABLE (never from RECEIVE).
@@ -16,10 +18,11 @@ final class WebSocketState {
     var lastWrite = DispatchTime.now()
     var heartbeatDue = false
 
-    init(id: UInt64, wsi: OpaquePointer, connection: BridgeConnection, helloTimeoutMs: Int) {
+    init(id: UInt64, wsi: OpaquePointer, connection: BridgeConnection, waker: InboxWaker, helloTimeoutMs: Int) {
         self.id = id
         self.wsi = wsi
         self.connection = connection
+        self.waker = waker
         self.helloDeadline = .now() + .milliseconds(helloTimeoutMs)
     }
 }

@@ -54,9 +54,13 @@ struct AdminCallTests {
         let adminPort = server.adminPort
         // Blocking clients on their own threads (not the concurrency pool the server uses).
         let results = Mutex<[Int: JSONValue]>([:])
+        let session = server.bridge.sessions.first { $0.id == sessionID }
         for i in 1...5 {
+            // One at a time: each call is held by the server before the next one is sent, so
+            // the order they were made in is defined (threads alone race under load).
+            let deadline = Date().addingTimeInterval(5)
+            while (session?.queuedCount ?? 0) < i - 1, Date() < deadline { usleep(2_000) }
             Thread.detachNewThread {
-                usleep(UInt32(10_000 * i))
                 let r = try? TestHTTP.request(port: adminPort, method: "POST", path: "/admin/sessions/\(sessionID)/call",
                                               headers: ["Authorization": "Bearer \(RunningServer.adminToken)"],
                                               body: Array("{\"method\":\"addValue\",\"args\":[\(i),100]}".utf8))
