@@ -167,16 +167,21 @@ extension ServiceLoop {
         }
     }
 
+    /// Answers up to this size are written together with their headers.
+    static let inlineBodyBytes = 16 << 10
+
     private func writeAnswer(_ exchange: HTTPExchange) -> Int32 {
         guard let answer = exchange.answer else { return 0 }
         let wsi = exchange.wsi
         if !exchange.headersSent {
-            var buffer = [UInt8](repeating: 0, count: pre + 4096)
+            // A small answer goes out with its headers in one write (one TCP segment).
+            let inline = !answer.omitBody && answer.body.count <= Self.inlineBodyBytes
+            var buffer = [UInt8](repeating: 0, count: pre + 4096 + (inline ? answer.body.count : 0))
             let ok = buffer.withUnsafeMutableBufferPointer { buf -> Bool in
                 guard let base = buf.baseAddress else { return false }
                 let start = base + pre
                 var p: UnsafeMutablePointer<UInt8>? = start
-                let end = base + buf.count - 1
+                let end = base + pre + 4096 - 1
                 if lws_add_http_common_headers(wsi, UInt32(answer.status), answer.contentType, lws_filepos_t(answer.body.count), &p, end) != 0 { return false }
                 var headers = answer.headers + exchange.extraHeaders
                 headers.append(("X-Content-Type-Options", "nosniff"))
@@ -187,11 +192,19 @@ extension ServiceLoop {
                     let v = Array(value.utf8)
                     if lws_add_http_header_by_name(wsi, key, v, Int32(v.count), &p, end) != 0 { return false }
                 }
-                return lws_finalize_write_http_header(wsi, start, &p, end) == 0
+                if !inline { return lws_finalize_write_http_header(wsi, start, &p, end) == 0 }
+                guard lws_finalize_http_header(wsi, &p, end) == 0, var q = p else { return false }
+                answer.body.withUnsafeBufferPointer { body in
+                    if let b = body.baseAddress { q.update(from: b, count: body.count) }
+                }
+                q += answer.body.count
+                // Written as headers: lws sends the bytes as they are (HTTP/1.1).
+                let length = start.distance(to: q)
+                return lws_write(wsi, start, length, LWS_WRITE_HTTP_HEADERS) == Int32(length)
             }
             guard ok else { return -1 }
             exchange.headersSent = true
-            if answer.body.isEmpty || answer.omitBody {
+            if answer.body.isEmpty || answer.omitBody || inline {
                 return finishTransaction(exchange, answer)
             }
             lws_callback_on_writable(wsi)
