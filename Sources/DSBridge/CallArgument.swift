@@ -24,7 +24,7 @@ public struct CallArgument: Sendable, Equatable {
         case .some(.string(let text)):
             let parsed: JSONValue
             do {
-                parsed = try JSONParser.parse(Array(text.utf8), maxDepth: maxDepth)
+                parsed = try JSONParser.parse(text, maxDepth: maxDepth)
             } catch {
                 throw CallFailure(.badArgument, "arg is a string that is not a JSON object (\(error))")
             }

@@ -22,6 +22,8 @@ public enum ExposedResult {
     /// Encodes a method's result. `nil` (an empty `Optional`) answers `""`, as DSBridge does;
     /// a ``JSONValue`` is answered as is, `.null` included.
     public static func encode<T: Encodable>(_ value: T) throws -> JSONValue {
+        // A JSONValue is never an Optional: skip the (costlier) Optional check for it.
+        if T.self == JSONValue.self, let v = value as? JSONValue { return v }
         if let optional = value as? any OptionalProtocol, optional.isNone { return void }
         return try JSONValueCoding.encode(value)
     }

@@ -31,7 +31,8 @@ public struct JSONParser {
 
     /// Parses the UTF-8 of `text`.
     public static func parse(_ text: String, maxDepth: Int = 128) throws(JSONParseError) -> JSONValue {
-        try parse(Array(text.utf8), maxDepth: maxDepth)
+        var text = text
+        return try text.withUTF8 { parse(buffer: $0, maxDepth: maxDepth) }.get()
     }
 
     static func parse(buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> Result<JSONValue, JSONParseError> {
@@ -50,6 +51,12 @@ public struct JSONParser {
     private let input: UnsafeBufferPointer<UInt8>
     private let maxDepth: Int
     private var pos = 0
+    /// Members of the objects being read, innermost last: each object collects its members
+    /// here and takes them out into storage of the exact size when it ends, so reading an
+    /// object allocates its storage once instead of growing it member by member.
+    private var pendingMembers: [(key: String, value: JSONValue)] = []
+    /// Elements of the arrays being read, innermost last (the same scheme as `pendingMembers`).
+    private var pendingElements: [JSONValue] = []
 
     private init(input: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.input = input
@@ -92,12 +99,13 @@ public struct JSONParser {
     private mutating func readObject(depth: Int) throws(JSONParseError) -> JSONValue {
         if depth > maxDepth { throw .tooDeep(limit: maxDepth) }
         pos += 1
-        var members = JSONObject()
         skipWhitespace()
         if pos < input.count, input[pos] == UInt8(ascii: "}") {
             pos += 1
-            return .object(members)
+            return .object(JSONObject())
         }
+        if pendingMembers.capacity == 0 { pendingMembers.reserveCapacity(16) }
+        let first = pendingMembers.count
         while true {
             skipWhitespace()
             guard pos < input.count, input[pos] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
@@ -106,7 +114,8 @@ public struct JSONParser {
             guard pos < input.count, input[pos] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             pos += 1
             skipWhitespace()
-            members[key] = try readValue(depth: depth)
+            let value = try readValue(depth: depth)
+            pendingMembers.append((key, value))
             skipWhitespace()
             guard pos < input.count else { throw fail("unexpected end of input") }
             if input[pos] == UInt8(ascii: ",") {
@@ -115,24 +124,37 @@ public struct JSONParser {
             }
             if input[pos] == UInt8(ascii: "}") {
                 pos += 1
-                return .object(members)
+                return .object(takeMembers(from: first))
             }
             throw fail("expected ',' or '}'")
         }
     }
 
+    /// The members collected since `first`, as an object; a repeated key keeps its first
+    /// position and its last value.
+    private mutating func takeMembers(from first: Int) -> JSONObject {
+        var members = JSONObject(minimumCapacity: pendingMembers.count - first)
+        for i in first..<pendingMembers.count {
+            members[pendingMembers[i].key] = pendingMembers[i].value
+        }
+        pendingMembers.removeSubrange(first...)
+        return members
+    }
+
     private mutating func readArray(depth: Int) throws(JSONParseError) -> JSONValue {
         if depth > maxDepth { throw .tooDeep(limit: maxDepth) }
         pos += 1
-        var elements: [JSONValue] = []
         skipWhitespace()
         if pos < input.count, input[pos] == UInt8(ascii: "]") {
             pos += 1
-            return .array(elements)
+            return .array([])
         }
+        if pendingElements.capacity == 0 { pendingElements.reserveCapacity(16) }
+        let first = pendingElements.count
         while true {
             skipWhitespace()
-            elements.append(try readValue(depth: depth))
+            let element = try readValue(depth: depth)
+            pendingElements.append(element)
             skipWhitespace()
             guard pos < input.count else { throw fail("unexpected end of input") }
             if input[pos] == UInt8(ascii: ",") {
@@ -141,6 +163,8 @@ public struct JSONParser {
             }
             if input[pos] == UInt8(ascii: "]") {
                 pos += 1
+                let elements = Array(pendingElements[first...])
+                pendingElements.removeSubrange(first...)
                 return .array(elements)
             }
             throw fail("expected ',' or ']'")
@@ -198,31 +222,42 @@ public struct JSONParser {
         pos += 1  // opening quote
         let start = pos
         // Fast path: no escapes.
+        var isASCII = true
         while pos < input.count {
             let c = input[pos]
             if c == UInt8(ascii: "\"") {
-                let s = try Self.decodeUTF8(UnsafeBufferPointer(rebasing: input[start..<pos]), at: start)
+                let s = try Self.decodeUTF8(UnsafeBufferPointer(rebasing: input[start..<pos]), isASCII: isASCII, at: start)
                 pos += 1
                 return s
             }
             if c == UInt8(ascii: "\\") { break }
             if c < 0x20 { throw fail("control character in string") }
+            if c >= 0x80 { isASCII = false }
             pos += 1
         }
-        var bytes = Array(UnsafeBufferPointer(rebasing: input[start..<pos]))
+        // Escapes: copy the runs between them in bulk, decode each escape.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(pos - start + 32)
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: input[start..<pos]))
         while pos < input.count {
+            let runStart = pos
+            while pos < input.count {
+                let c = input[pos]
+                if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 { break }
+                if c >= 0x80 { isASCII = false }
+                pos += 1
+            }
+            if runStart < pos { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: input[runStart..<pos])) }
+            guard pos < input.count else { break }
             let c = input[pos]
             if c == UInt8(ascii: "\"") {
                 pos += 1
-                return try Self.decodeUTF8(bytes, at: start)
+                return try bytes.withUnsafeBufferPointer { b throws(JSONParseError) in
+                    try Self.decodeUTF8(b, isASCII: isASCII, at: start)
+                }
             }
             if c < 0x20 { throw fail("control character in string") }
-            if c != UInt8(ascii: "\\") {
-                bytes.append(c)
-                pos += 1
-                continue
-            }
-            pos += 1
+            pos += 1  // the backslash
             guard pos < input.count else { throw fail("unexpected end of input") }
             let e = input[pos]
             pos += 1
@@ -249,7 +284,8 @@ public struct JSONParser {
                     throw fail("lone surrogate in string")
                 }
                 guard let u = Unicode.Scalar(scalar) else { throw fail("invalid escape") }
-                bytes.append(contentsOf: String(Character(u)).utf8)
+                if scalar >= 0x80 { isASCII = false }
+                UTF8.encode(u) { bytes.append($0) }
             default:
                 throw fail("invalid escape")
             }
@@ -275,8 +311,13 @@ public struct JSONParser {
         return v
     }
 
-    private static func decodeUTF8(_ bytes: some Collection<UInt8>, at offset: Int) throws(JSONParseError) -> String {
-        guard let s = String(validating: bytes, as: UTF8.self) else {
+    /// The string of `bytes`, which must be valid UTF-8. Decoding repairs invalid sequences,
+    /// so a string that reads back other than its bytes was invalid; ASCII needs no check.
+    /// (`String(validating:as:)` does the same job through unspecialised generic code, at
+    /// several times the cost.)
+    private static func decodeUTF8(_ bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool, at offset: Int) throws(JSONParseError) -> String {
+        var s = String(decoding: bytes, as: UTF8.self)
+        if !isASCII, !s.withUTF8({ $0.elementsEqual(bytes) }) {
             throw .invalid(offset: offset, reason: "string is not valid UTF-8")
         }
         return s

@@ -3,27 +3,36 @@ import Foundation
 
 /// Converts between ``JSONValue`` and Swift `Codable` types without coercion: a `String`
 /// accepts only a JSON string, an `Int` only an integral number, `nil` only an `Optional`.
+///
+/// The results are those of Foundation's `JSONDecoder` and `JSONEncoder` (sorted keys,
+/// slashes unescaped) on the value's JSON text, reached without writing and re-reading that
+/// text (see `JSONValueDecoder` and `JSONValueEncoder`).
 public enum JSONValueCoding {
     /// Decodes `T` from `value`.
     public static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
-        if let fast = T.self as? any JSONDirectlyConvertible.Type {
-            guard let v = fast.init(json: value) as? T else {
-                throw DecodingError.typeMismatch(
-                    T.self, .init(codingPath: [], debugDescription: "got \(value.kindName)"))
-            }
+        // The commonest parameter types first, by identity: cheaper than the protocol cast below.
+        if T.self == JSONValue.self, let v = value as? T { return v }
+        if T.self == String.self {
+            guard case .string(let s) = value, let v = s as? T else { throw mismatch(T.self, value) }
             return v
         }
-        let bytes = JSONWriter.bytes(value)
-        return try JSONDecoder().decode(T.self, from: Data(bytes))
+        if let fast = T.self as? any JSONDirectlyConvertible.Type {
+            guard let v = fast.init(json: value) as? T else { throw mismatch(T.self, value) }
+            return v
+        }
+        return try JSONValueDecoder.decode(T.self, from: value, at: [])
     }
 
     /// Encodes `value` as a ``JSONValue``.
     public static func encode<T: Encodable>(_ value: T) throws -> JSONValue {
+        if T.self == JSONValue.self, let v = value as? JSONValue { return v }
+        if T.self == String.self, let s = value as? String { return .string(s) }
         if let fast = value as? any JSONDirectlyConvertible { return fast.json }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-        let data = try encoder.encode(value)
-        return try JSONParser.parse(Array(data), maxDepth: .max)
+        return try JSONValueEncoder.encode(value)
+    }
+
+    private static func mismatch(_ type: Any.Type, _ value: JSONValue) -> DecodingError {
+        .typeMismatch(type, .init(codingPath: [], debugDescription: "got \(value.kindName)"))
     }
 }
 

@@ -34,22 +34,23 @@ public struct JSONWriter: Sendable {
         case .string(let s): write(string: s)
         case .array(let elements):
             bytes.append(UInt8(ascii: "["))
-            var first = true
-            for e in elements {
-                if !first { bytes.append(UInt8(ascii: ",")) }
-                first = false
-                write(e)
+            elements.withUnsafeBufferPointer { elements in  // read in place, without copies
+                for i in elements.indices {
+                    if i > 0 { bytes.append(UInt8(ascii: ",")) }
+                    write(elements[i])
+                }
             }
             bytes.append(UInt8(ascii: "]"))
         case .object(let members):
             bytes.append(UInt8(ascii: "{"))
-            var first = true
-            for (k, v) in members {
-                if !first { bytes.append(UInt8(ascii: ",")) }
-                first = false
-                write(string: k)
-                bytes.append(UInt8(ascii: ":"))
-                write(v)
+            let keys = members.keys.elements
+            members.values.elements.withUnsafeBufferPointer { values in  // read in place, without copies
+                for i in values.indices {
+                    if i > 0 { bytes.append(UInt8(ascii: ",")) }
+                    write(string: keys[i])
+                    bytes.append(UInt8(ascii: ":"))
+                    write(values[i])
+                }
             }
             bytes.append(UInt8(ascii: "}"))
         }
@@ -63,6 +64,46 @@ public struct JSONWriter: Sendable {
     /// Appends already-encoded JSON bytes verbatim.
     public mutating func raw(bytes other: [UInt8]) {
         bytes.append(contentsOf: other)
+    }
+
+    /// About how many bytes `write(value)` appends, computed without writing: exact for
+    /// `null`, booleans, integers, arrays and objects of them and strings without characters
+    /// to escape; other numbers count as 24 bytes (the longest a Double prints), escapes as
+    /// nothing. Used to size the output once instead of growing it.
+    public static func estimatedSize(of value: JSONValue) -> Int {
+        switch value {
+        case .null: return 4
+        case .bool(let b): return b ? 4 : 5
+        case .integer(let i): return digitCount(i)
+        case .number: return 24
+        case .string(let s): return s.utf8.count + 2
+        case .array(let elements):
+            return max(elements.count + 1, 2) + estimatedSize(of: elements)  // brackets and commas
+        case .object(let members):
+            var size = max(2 * members.count + 1, 2)  // braces, colons and commas
+            for k in members.keys { size += k.utf8.count + 2 }
+            return size + estimatedSize(of: members.values.elements)
+        }
+    }
+
+    /// The sum of the estimates of `values`, read in place (no copies of the elements).
+    private static func estimatedSize(of values: [JSONValue]) -> Int {
+        values.withUnsafeBufferPointer { buffer in
+            var size = 0
+            for i in buffer.indices { size += estimatedSize(of: buffer[i]) }
+            return size
+        }
+    }
+
+    /// The characters of `integer` in decimal, its sign included.
+    static func digitCount(_ integer: Int64) -> Int {
+        var count = integer < 0 ? 2 : 1
+        var magnitude = integer.magnitude
+        while magnitude >= 10 {
+            magnitude /= 10
+            count += 1
+        }
+        return count
     }
 
     public mutating func write(integer: Int64) {
@@ -100,7 +141,7 @@ public struct JSONWriter: Sendable {
             write(integer: Int64(number))
             return
         }
-        bytes.append(contentsOf: "\(number)".utf8)
+        bytes.append(contentsOf: number.description.utf8)
     }
 
     public mutating func write(string: String) {

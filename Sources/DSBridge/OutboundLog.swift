@@ -95,14 +95,21 @@ public struct OutboundLog: Sendable {
             sentSeq = e.seq
             return e.bytes
         }
-        var frame: [UInt8] = [UInt8(ascii: "[")]
+        var frameSize = 1
+        var end = firstIndex
+        while end < entries.count {
+            let size = entries[end].bytes.count
+            if end > firstIndex, frameSize + size + 1 > maxBatchBytes { break }  // +1: its comma; the "]" is already counted
+            frameSize += size + 1
+            end += 1
+        }
+        var frame: [UInt8] = []
+        frame.reserveCapacity(frameSize)
+        frame.append(UInt8(ascii: "["))
         var i = firstIndex
-        while i < entries.count {
+        while i < end {
             let e = entries[i]
-            if i > firstIndex {
-                if frame.count + e.bytes.count + 2 > maxBatchBytes { break }
-                frame.append(UInt8(ascii: ","))
-            }
+            if i > firstIndex { frame.append(UInt8(ascii: ",")) }
             frame.append(contentsOf: e.bytes)
             sentSeq = e.seq
             i += 1

@@ -48,7 +48,7 @@ public enum ServerMessage: Sendable, Equatable {
 
     /// The exact JSON bytes of the message; `seq` is written for sequenced messages.
     public func encoded(seq: Int64) -> [UInt8] {
-        var w = JSONWriter(capacity: 96)
+        var w = JSONWriter(capacity: estimatedSize(seq: seq))
         switch self {
         case .welcome(let session, let token, let lastCall, let resumed, let heartbeatMs):
             w.raw("{\"t\":\"welcome\",\"session\":")
@@ -106,6 +106,32 @@ public enum ServerMessage: Sendable, Equatable {
             w.raw("{\"t\":\"hb\"}")
         }
         return w.bytes
+    }
+
+    /// Bytes to reserve for the encoding: its fixed text, numbers and strings as
+    /// ``JSONWriter/estimatedSize(of:)`` counts them, so encoding allocates once.
+    func estimatedSize(seq: Int64) -> Int {
+        let seqDigits = JSONWriter.digitCount(seq)
+        switch self {
+        case .welcome(let session, let token, let lastCall, _, let heartbeatMs):
+            return 81 + session.utf8.count + token.utf8.count + JSONWriter.digitCount(lastCall)
+                + JSONWriter.digitCount(Int64(heartbeatMs))
+        case .ret(let id, .success(let data)):
+            return 41 + seqDigits + JSONWriter.digitCount(id) + JSONWriter.estimatedSize(of: data)
+        case .ret(let id, .failure(let failure)):
+            return 91 + seqDigits + JSONWriter.digitCount(id) + failure.message.utf8.count
+        case .cb(let stub, .value(let data, _)):
+            return 52 + seqDigits + stub.utf8.count + JSONWriter.estimatedSize(of: data)
+        case .cb(let stub, .failure(let failure)):
+            return 90 + seqDigits + stub.utf8.count + failure.message.utf8.count
+        case .cb(let stub, .cancelled):
+            return 60 + seqDigits + stub.utf8.count
+        case .invoke(let callbackId, let method, let args):
+            return 55 + seqDigits + JSONWriter.digitCount(callbackId) + method.utf8.count
+                + JSONWriter.estimatedSize(of: .array(args))
+        case .heartbeat:
+            return 10
+        }
     }
 
     /// Writes `"error":{"kind":…,"message":…}`.

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: MIT
+import DSBridge
+import Dispatch
+
+/// Drives one page session through a real ``Bridge`` and ``BridgeConnection`` without a
+/// socket: frames go in as the transport would hand them over, and the driver waits for the
+/// outbound frames the transport would write. Everything between — the frame decoder, the
+/// worker hop, the session, the registry, the `@Exposed` dispatch, the outbound log — is
+/// the production code. Use from one thread at a time.
+public final class BridgeDriver {
+    public let bridge: Bridge
+    public let connection: BridgeConnection
+    private let waker = SemaphoreWaker()
+    private var nextID: Int64 = 1_000_000_000
+    private var retsSinceAck = 0
+    private var lastSeq: Int64 = 0
+
+    /// A bridge with ``BenchEchoAPI`` under `echo`, and a session that said `hello`.
+    public init() {
+        bridge = Bridge()
+        bridge.addInterface(BenchEchoAPI(), by: "echo")
+        connection = bridge.connect(peerAddress: "127.0.0.1", origin: nil, waker: waker)
+        connection.receive(Array(#"{"t":"hello","v":1}"#.utf8))
+        _ = nextWrite()
+    }
+
+    /// One `echo.syn` call (object `arg`), up to the bytes of its `ret`.
+    @discardableResult
+    public func callEcho() -> [UInt8] {
+        roundTrip(Self.withID(Fixtures.callObjectFrame, nextCallID()), expecting: 1)
+    }
+
+    /// One `echo.syn` call with a string `arg`, up to the bytes of its `ret`.
+    @discardableResult
+    public func callEchoStringArg() -> [UInt8] {
+        roundTrip(Self.withID(Fixtures.callStringFrame, nextCallID()), expecting: 1)
+    }
+
+    /// One `echo.user` call (a `Codable` parameter and result), up to its `ret`.
+    @discardableResult
+    public func callUser() -> [UInt8] {
+        roundTrip(Self.withID(Self.userCallFrame, nextCallID()), expecting: 1)
+    }
+
+    /// A batch of eight `echo.syn` calls, up to all eight `ret`s.
+    @discardableResult
+    public func callEchoBatch() -> [UInt8] {
+        var frame = Fixtures.batchFrame
+        Self.patchIDs(&frame, first: nextID, count: 8)
+        nextID += 8
+        return roundTrip(frame, expecting: 8)
+    }
+
+    static let userCallFrame: [UInt8] = Array(
+        #"{"t":"call","id":1000000000,"method":"echo.user","arg":{"data":\#(Fixtures.userText)}}"#.utf8)
+
+    private func nextCallID() -> Int64 {
+        defer { nextID += 1 }
+        return nextID
+    }
+
+    /// Hands `frame` over and collects writes until `expecting` messages came back;
+    /// acknowledges every 64 messages, as a page does, so the replay buffer stays small.
+    private func roundTrip(_ frame: [UInt8], expecting: Int) -> [UInt8] {
+        connection.receive(frame)
+        var got = 0
+        var last: [UInt8] = []
+        while got < expecting {
+            last = nextWrite()
+            got += Self.messageCount(last)
+        }
+        lastSeq += Int64(got)
+        retsSinceAck += got
+        if retsSinceAck >= 64 {
+            retsSinceAck = 0
+            connection.receive(Array(#"{"t":"ack","seq":\#(lastSeq)}"#.utf8))
+        }
+        return last
+    }
+
+    /// Waits for the next frame the transport would write.
+    private func nextWrite() -> [UInt8] {
+        while true {
+            switch connection.nextAction() {
+            case .write(let bytes)?: return bytes
+            case .close(let code, let reason)?: fatalError("bridge closed the socket: \(code) \(reason)")
+            case nil: waker.wait()
+            }
+        }
+    }
+
+    /// Messages in an outbound frame: one, or the elements of a batch.
+    static func messageCount(_ frame: [UInt8]) -> Int {
+        guard frame.first == UInt8(ascii: "[") else { return 1 }
+        var count = 0
+        var i = 0
+        while i + messageMarker.count <= frame.count {
+            if frame[i..<i + messageMarker.count].elementsEqual(messageMarker) { count += 1 }
+            i += 1
+        }
+        return count
+    }
+
+    private static let messageMarker: [UInt8] = Array(#"{"t":"#.utf8)
+    private static let idMarker: [UInt8] = Array(#""id":"#.utf8)
+
+    /// A copy of `template` (whose call id is the 10-digit `1000000000`) with call id `id`:
+    /// one new array per frame, as the transport makes for each frame it reads.
+    static func withID(_ template: [UInt8], _ id: Int64) -> [UInt8] {
+        var frame = template
+        patchIDs(&frame, first: id, count: 1)
+        return frame
+    }
+
+    /// Rewrites the first `count` 10-digit call ids (`"id":1000000000`) in `frame` with
+    /// consecutive ids from `first`.
+    static func patchIDs(_ frame: inout [UInt8], first: Int64, count: Int) {
+        let marker = idMarker
+        var id = first
+        var i = 0
+        while id < first + Int64(count), i + marker.count + 10 <= frame.count {
+            if frame[i..<i + marker.count].elementsEqual(marker) {
+                var digits = id
+                for d in stride(from: i + marker.count + 9, through: i + marker.count, by: -1) {
+                    frame[d] = UInt8(ascii: "0") + UInt8(digits % 10)
+                    digits /= 10
+                }
+                id += 1
+                i += marker.count + 10
+            } else {
+                i += 1
+            }
+        }
+    }
+}
+
+/// Wakes the driver's thread whenever the bridge says the socket has something to do.
+final class SemaphoreWaker: ConnectionWaker {
+    private let semaphore = DispatchSemaphore(value: 0)
+    func wake() { semaphore.signal() }
+    func wait() { semaphore.wait() }
+}
