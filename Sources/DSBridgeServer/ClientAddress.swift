@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: MIT
-#if canImport(Glibc)
-import Glibc
-#endif
+import Foundation
 
 /// The address a request is counted and logged under. Normally the TCP peer; when the peer
 /// is a configured trusted proxy (`--trusted-proxy`), the last address of its
@@ -13,8 +11,9 @@ struct ClientAddress: Sendable {
 
     func resolve(peer: String, forwardedFor: String?) -> String {
         guard trustedProxies.contains(peer), let forwardedFor else { return peer }
-        guard let last = forwardedFor.split(separator: ",").last else { return peer }
-        let candidate = String(last.trimmingPrefix(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+        // The last entry, even an empty one ("1.2.3.4," names no client).
+        guard let last = forwardedFor.split(separator: ",", omittingEmptySubsequences: false).last else { return peer }
+        let candidate = String(last).trimmingCharacters(in: .whitespaces)
         return Self.isIPAddress(candidate) ? candidate : peer
     }
 

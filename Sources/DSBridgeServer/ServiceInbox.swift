@@ -16,12 +16,13 @@ enum ServiceWork: Sendable {
 }
 
 /// The only door into the service thread: a locked list plus `lws_cancel_service`, the
-/// one libwebsockets call that is safe from any thread. Wakes coalesce.
+/// one libwebsockets call that is safe from any thread. Wakes coalesce: one
+/// `lws_cancel_service` per batch of posts, and one post per connection until the service
+/// thread takes it (``InboxWaker``).
 final class ServiceInbox: Sendable {
     private struct State: Sendable {
         var context: LWSContextRef?
         var work: [ServiceWork] = []
-        var wokenConnections = Set<UInt64>()
     }
     private let state = Mutex(State())
 
@@ -39,9 +40,6 @@ final class ServiceInbox: Sendable {
     func post(_ work: ServiceWork) {
         state.withLock { s in
             guard let context = s.context else { return }
-            if case .connection(let id) = work {
-                guard s.wokenConnections.insert(id).inserted else { return }
-            }
             let wasEmpty = s.work.isEmpty
             s.work.append(work)
             if wasEmpty { lws_cancel_service(context.raw) }
@@ -53,7 +51,6 @@ final class ServiceInbox: Sendable {
         state.withLock { s in
             let work = s.work
             s.work.removeAll(keepingCapacity: true)
-            s.wokenConnections.removeAll(keepingCapacity: true)
             return work
         }
     }

@@ -12,6 +12,11 @@ struct SettingsError: Error, CustomStringConvertible {
 /// Everything the daemon runs with, from defaults, the `--config` file and flags (flags
 /// win over the file). Every value is checked here, at start.
 struct DaemonSettings {
+    /// The environment variable of a setting: `max-depth` is `DSBRIDGED_MAX_DEPTH`.
+    static func environmentVariable(for key: String) -> String {
+        "DSBRIDGED_" + key.uppercased().replacingOccurrences(of: "-", with: "_")
+    }
+
     var server = ServerConfiguration()
     var bridge = BridgeConfiguration()
     var demo = false
@@ -28,7 +33,7 @@ struct DaemonSettings {
         let file = try configPath.map { path throws(SettingsError) in try ConfigFile.load(path) } ?? [:]
         func value<T>(_ flag: T?, _ key: String, _ read: (JSONValue) -> T?) throws(SettingsError) -> T? {
             if let flag { return flag }
-            let variable = "DSBRIDGED_" + key.uppercased().replacingOccurrences(of: "-", with: "_")
+            let variable = environmentVariable(for: key)
             if let text = environment[variable] {
                 // An environment value is read as JSON when it parses (numbers, booleans), else as a string.
                 let raw = (try? JSONParser.parse(text)) ?? .string(text)
@@ -70,7 +75,7 @@ struct DaemonSettings {
         try positive(flags.demoTickMs, "demo-tick-ms") { s.demoTickMs = $0 }
         func list(_ flag: [String], _ key: String) throws(SettingsError) -> [String] {
             guard flag.isEmpty else { return flag }
-            let variable = "DSBRIDGED_" + key.uppercased().replacingOccurrences(of: "-", with: "_")
+            let variable = environmentVariable(for: key)
             if let text = environment[variable] {
                 return text.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
             }

@@ -25,6 +25,7 @@ struct ClientAddressTests {
         #expect(resolver.resolve(peer: "127.0.0.1", forwardedFor: "unknown") == "127.0.0.1")
         #expect(resolver.resolve(peer: "127.0.0.1", forwardedFor: "") == "127.0.0.1")
         #expect(resolver.resolve(peer: "127.0.0.1", forwardedFor: "1.2.3.4, not-an-ip") == "127.0.0.1")
+        #expect(resolver.resolve(peer: "127.0.0.1", forwardedFor: "1.2.3.4,") == "127.0.0.1", "a trailing empty entry names no client")
     }
 
     @Test("only literal IPv4 and IPv6 addresses are addresses")
