@@ -62,12 +62,21 @@ public final class BridgeConnection: Sendable {
 
     // MARK: transport side (called on the transport's thread)
 
-    /// Hands over one complete text message from the page. Returns at once; when frames
+    /// Hands over one complete text message from the page. Returns at once, or after
+    /// running the frame when ``InlineDispatchPolicy`` lets this thread run it; when frames
     /// pile up faster than they are processed, asks the transport to pause reading.
     public func receive(_ frame: [UInt8]) {
         let limit = inboxLimit
+        var inlineSession: BridgeSession?
         let (start, pause) = state.withLock { s -> (Bool, Bool) in
             if s.close != nil || s.socketClosed { return (false, false) }
+            if !s.processing, s.inbox.isEmpty, !s.readsPaused, let session = s.session,
+               frame.count <= InlineDispatchPolicy.maxFrameBytes {
+                // Nothing ahead of this frame: this thread may decode it and decide.
+                s.processing = true
+                inlineSession = session
+                return (false, false)
+            }
             s.inbox.append(frame)
             s.inboxBytes += frame.count
             var pause = false
@@ -79,8 +88,42 @@ public final class BridgeConnection: Sendable {
             s.processing = true
             return (true, pause)
         }
+        if let inlineSession {
+            receiveFirst(frame, session: inlineSession)
+            return
+        }
         if pause { waker.wake() }
         if start { DispatchQueue.global().async { self.processInbox() } }
+    }
+
+    /// Decodes a frame nothing waits ahead of (the connection is `processing`) and runs it
+    /// here when ``InlineDispatchPolicy`` allows, else on a worker thread.
+    private func receiveFirst(_ frame: [UInt8], session: BridgeSession) {
+        guard let messages = decode(frame, helloSeen: true) else {
+            resumeAfterProcessing()
+            return
+        }
+        if InlineDispatchPolicy.allows(messages, session: session, registry: bridge.registry) {
+            if let wait = dispatch(messages[...], session: session, checkRate: true, onNetworkThread: true) {
+                waitForRate(wait)
+            } else {
+                resumeAfterProcessing()
+            }
+            return
+        }
+        DispatchQueue.global().async { [self] in
+            if let wait = dispatch(messages[...], session: session, checkRate: true) {
+                waitForRate(wait)
+            } else {
+                processInbox()
+            }
+        }
+    }
+
+    /// Ends a stretch of processing; starts the inbox again if frames arrived meanwhile.
+    private func resumeAfterProcessing() {
+        state.withLock { $0.processing = false }
+        resumeProcessing()
     }
 
     /// Frames and bytes read but not processed before reading pauses.
@@ -213,38 +256,44 @@ public final class BridgeConnection: Sendable {
             }
             guard let (frame, helloSeen, session, resume) = next else { return }
             if resume { waker.wake() }
-            if let wait = process(frame, helloSeen: helloSeen, session: session) {
-                // Over the session's call rate: stop reading, run the rest of the frame
-                // when the rate allows, then go on with the inbox (still `processing`).
-                setPaused(\.pausedForRate, true)
-                bridge.scheduler.schedule(afterMilliseconds: wait.milliseconds) { [self] in
-                    let open = state.withLock { $0.close == nil && !$0.socketClosed }
-                    // A closed socket drops them unread: lastCall did not move, the page resends.
-                    if open { _ = dispatch(wait.messages, session: wait.session, checkRate: false) }
-                    setPaused(\.pausedForRate, false)
-                    processInbox()
-                }
+            guard let messages = decode(frame, helloSeen: helloSeen) else { continue }
+            if let wait = dispatch(messages[...], session: session, checkRate: true) {
+                waitForRate(wait)
                 return
             }
         }
     }
 
-    /// Decodes and runs one frame; returns what has to wait for the session's call rate.
-    private func process(_ frame: [UInt8], helloSeen: Bool, session: BridgeSession?) -> RateWait? {
-        let messages: [PageMessage]
+    /// Over the session's call rate: stops reading, runs the rest of the frame when the rate
+    /// allows, then goes on with the inbox (the connection stays `processing` meanwhile).
+    private func waitForRate(_ wait: RateWait) {
+        setPaused(\.pausedForRate, true)
+        bridge.scheduler.schedule(afterMilliseconds: wait.milliseconds) { [self] in
+            let open = state.withLock { $0.close == nil && !$0.socketClosed }
+            // A closed socket drops them unread: lastCall did not move, the page resends.
+            if open { _ = dispatch(wait.messages, session: wait.session, checkRate: false) }
+            setPaused(\.pausedForRate, false)
+            processInbox()
+        }
+    }
+
+    /// Decodes one frame; on a protocol error closes the socket (4000) and returns `nil`.
+    private func decode(_ frame: [UInt8], helloSeen: Bool) -> [PageMessage]? {
         do {
-            messages = try PageFrameDecoder(maxDepth: bridge.configuration.maxDepth).decode(frame, helloSeen: helloSeen)
+            return try PageFrameDecoder(maxDepth: bridge.configuration.maxDepth).decode(frame, helloSeen: helloSeen)
         } catch {
             bridge.logger.debug("protocol error: \(error.reason)", metadata: ["bridge.peer": "\(peerAddress)"])
             requestClose(code: 4000, reason: error.reason)
             return nil
         }
-        return dispatch(messages[...], session: session, checkRate: true)
     }
 
     /// Runs `messages` in order. With `checkRate`, the calls among them are counted against
     /// the session's rate first; when they must wait, they and what follows are returned.
-    private func dispatch(_ messages: ArraySlice<PageMessage>, session: BridgeSession?, checkRate: Bool) -> RateWait? {
+    /// `onNetworkThread`: the transport's thread runs them (``InlineDispatchPolicy``).
+    private func dispatch(
+        _ messages: ArraySlice<PageMessage>, session: BridgeSession?, checkRate: Bool, onNetworkThread: Bool = false
+    ) -> RateWait? {
         var current = session
         var checkRate = checkRate
         for index in messages.indices {
@@ -265,7 +314,7 @@ public final class BridgeConnection: Sendable {
                     let wait = s.takeCallTokens(calls)
                     if wait > 0 { return RateWait(milliseconds: wait, messages: messages[index...], session: s) }
                 }
-                current?.receiveCall(call, from: self)
+                current?.receiveCall(call, from: self, onNetworkThread: onNetworkThread)
             case .cancel(let id):
                 current?.cancel(callID: id)
             case .ack(let seq):

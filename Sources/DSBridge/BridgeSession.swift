@@ -44,7 +44,8 @@ public final class BridgeSession: Sendable {
         /// Per-session interface instances, by factory id.
         var instances: [Int: any ExposedInterface] = [:]
         /// Running async socket calls with a stub, by call id (for `cancel`).
-        var cancellable: [Int64: (call: AsyncCall, task: Task<Void, Never>)] = [:]
+        /// (`task` is nil for a method that started without suspending: nothing to cancel.)
+        var cancellable: [Int64: (call: AsyncCall, task: Task<Void, Never>?)] = [:]
         /// The session's call rate (`maxCallsPerSecond`), made at its first call.
         var rate: CallRateLimiter?
     }
@@ -159,7 +160,7 @@ public final class BridgeSession: Sendable {
             s.held.removeAll()
             let waiters = s.afterWaiters.map(\.resume)
             s.afterWaiters.removeAll()
-            for entry in s.cancellable.values { entry.task.cancel() }
+            for entry in s.cancellable.values { entry.task?.cancel() }
             s.cancellable.removeAll()
             s.instances.removeAll()
             return (s.connection, handlers, waiters)
@@ -218,7 +219,8 @@ public final class BridgeSession: Sendable {
     // MARK: calls from the page
 
     /// Runs a socket call (in arrival order; called from the connection's processing).
-    func receiveCall(_ call: PageMessage.Call, from connection: BridgeConnection) {
+    /// `onNetworkThread`: the transport's thread runs it (``InlineDispatchPolicy``).
+    func receiveCall(_ call: PageMessage.Call, from connection: BridgeConnection, onNetworkThread: Bool = false) {
         let fresh = state.withLock { s -> Bool in
             if s.ended || call.id <= s.lastCall { return false }
             s.lastCall = call.id
@@ -226,7 +228,7 @@ public final class BridgeSession: Sendable {
         }
         guard fresh else { return }
         let id = call.id
-        run(method: call.method, arg: call.arg, reply: .socket(id))
+        run(method: call.method, arg: call.arg, reply: .socket(id), onNetworkThread: onNetworkThread)
         markStarted(through: id)
     }
 
@@ -280,7 +282,7 @@ public final class BridgeSession: Sendable {
         }
     }
 
-    private func run(method: String, arg: JSONValue?, reply: Reply) {
+    private func run(method: String, arg: JSONValue?, reply: Reply, onNetworkThread: Bool = false) {
         let route: CallRoute
         let argument: CallArgument
         do {
@@ -304,9 +306,13 @@ public final class BridgeSession: Sendable {
                 end(reason: "page closed", closeCode: 1000)
             }
         case .synchronous(let source, let name):
-            runSynchronous(instance(of: source), name: name, label: method, argument: argument, reply: reply)
+            let call = MethodCall(interface: instance(of: source), name: name, label: method, argument: argument, reply: reply,
+                                  onNetworkThread: onNetworkThread)
+            runSynchronous(call)
         case .asynchronous(let source, let name):
-            runAsynchronous(instance(of: source), name: name, label: method, argument: argument, reply: reply)
+            let call = MethodCall(interface: instance(of: source), name: name, label: method, argument: argument, reply: reply,
+                                  onNetworkThread: onNetworkThread)
+            runAsynchronous(call)
         }
     }
 
@@ -326,6 +332,14 @@ public final class BridgeSession: Sendable {
         }
     }
 
+    /// Whether `source` needs no factory call to give this session its interface.
+    func hasInstance(of source: InterfaceSource) -> Bool {
+        switch source {
+        case .shared: return true
+        case .perSession(let id, _): return state.withLock { $0.instances[id] != nil }
+        }
+    }
+
     static func outcome(_ result: Result<JSONValue, CallFailure>) -> String {
         switch result {
         case .success: return "ok"
@@ -333,9 +347,47 @@ public final class BridgeSession: Sendable {
         }
     }
 
-    private func runSynchronous(_ interface: any ExposedInterface, name: String, label: String, argument: CallArgument, reply: Reply) {
+    /// One call of an interface method, as resolved.
+    private struct MethodCall: Sendable {
+        let interface: any ExposedInterface
+        let name: String
+        /// The method as the page named it (metrics, logs).
+        let label: String
+        let argument: CallArgument
+        let reply: Reply
+        let onNetworkThread: Bool
+        let started = ContinuousClock.now
+
+        var elapsedNanoseconds: Int64 {
+            let elapsed = ContinuousClock.now - started
+            return elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+        }
+    }
+
+    private func failure(of error: any Error, in call: MethodCall) -> CallFailure {
+        if let error = error as? ExposedCallError {
+            return CallFailure(error.kind == .badArgument ? .badArgument : .methodNotFound, error.message)
+        }
+        logger.debug("method threw: \(error)", metadata: ["bridge.session": "\(id)", "bridge.method": "\(call.name)"])
+        return CallFailure(.failed, "\(call.name) failed: \(error)")
+    }
+
+    private func runSynchronous(_ call: MethodCall) {
+        // A method that needs no suspension runs here, on this thread.
+        do {
+            let value = try BridgeSession.$current.withValue(self) {
+                try call.interface.callSynchronousMethodWithoutSuspending(named: call.name, with: call.argument.data)
+            }
+            if let value {
+                finishSynchronous(call, .success(value), counted: false)
+                return
+            }
+        } catch {
+            finishSynchronous(call, .failure(failure(of: error, in: call)), counted: false)
+            return
+        }
         let counted: Bool
-        if case .socket = reply {
+        if case .socket = call.reply {
             counted = true
             let pause = state.withLock { s -> BridgeConnection? in
                 s.pendingCalls += 1
@@ -345,92 +397,110 @@ public final class BridgeSession: Sendable {
         } else {
             counted = false
         }
-        let data = argument.data
-        let stub = argument.stub
-        let sessionID = id
-        let log = logger
-        let started = ContinuousClock.now
         Task.immediate { [self] in
             let result: Result<JSONValue, CallFailure>
             do {
                 result = .success(try await BridgeSession.$current.withValue(self) {
-                    try await interface.callSynchronousMethod(named: name, with: data)
+                    try await call.interface.callSynchronousMethod(named: call.name, with: call.argument.data)
                 })
-            } catch let error as ExposedCallError {
-                result = .failure(CallFailure(error.kind == .badArgument ? .badArgument : .methodNotFound, error.message))
             } catch {
-                log.debug("method threw: \(error)", metadata: ["bridge.session": "\(sessionID)", "bridge.method": "\(name)"])
-                result = .failure(CallFailure(.failed, "\(name) failed: \(error)"))
+                result = .failure(failure(of: error, in: call))
             }
-            let elapsed = ContinuousClock.now - started
-            bridge.metrics.call(method: label, outcome: Self.outcome(result),
-                                nanoseconds: elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
-            answer(reply, result)
-            if let stub, case .success(let value) = result {
-                send(.cb(stub: stub, payload: .value(value, complete: true)))
-            }
-            if counted {
-                let resume = state.withLock { s -> BridgeConnection? in
-                    s.pendingCalls -= 1
-                    return s.pendingCalls == bridge.configuration.maxCallsPending - 1 ? s.connection : nil
-                }
-                resume?.setReadsPaused(false)
-            }
+            finishSynchronous(call, result, counted: counted)
         }
     }
 
-    private func runAsynchronous(_ interface: any ExposedInterface, name: String, label: String, argument: CallArgument, reply: Reply) {
+    /// Answers a synchronous call; `counted`: it was counted in `pendingCalls`.
+    private func finishSynchronous(_ call: MethodCall, _ result: Result<JSONValue, CallFailure>, counted: Bool) {
+        let nanoseconds = call.elapsedNanoseconds
+        bridge.metrics.call(method: call.label, outcome: Self.outcome(result), nanoseconds: nanoseconds)
+        checkNetworkThreadBudget(call, nanoseconds: nanoseconds)
+        answer(call.reply, result)
+        if let stub = call.argument.stub, case .success(let value) = result {
+            send(.cb(stub: stub, payload: .value(value, complete: true)))
+        }
+        if counted {
+            let resume = state.withLock { s -> BridgeConnection? in
+                s.pendingCalls -= 1
+                return s.pendingCalls == bridge.configuration.maxCallsPending - 1 ? s.connection : nil
+            }
+            resume?.setReadsPaused(false)
+        }
+    }
+
+    /// A `@nonblocking` method that took longer than ``InlineDispatchPolicy/budgetNanoseconds``
+    /// on the network thread runs off it from now on.
+    private func checkNetworkThreadBudget(_ call: MethodCall, nanoseconds: Int64) {
+        guard call.onNetworkThread, nanoseconds > InlineDispatchPolicy.budgetNanoseconds, let name = MethodName(call.label) else { return }
+        if bridge.registry.demoteNonblocking(name) {
+            logger.warning(
+                "@nonblocking method \(call.label) took \(nanoseconds / 1000) µs on the network thread (budget \(InlineDispatchPolicy.budgetNanoseconds / 1000) µs): it runs off the network thread from now on",
+                metadata: ["bridge.session": "\(id)"])
+        }
+    }
+
+    private func runAsynchronous(_ call: MethodCall) {
         let admitted = state.withLock { s -> Bool in
             guard s.runningAsync < bridge.configuration.maxAsyncCalls else { return false }
             s.runningAsync += 1
             return true
         }
         guard admitted else {
-            bridge.metrics.call(method: label, outcome: "overloaded", nanoseconds: nil)
-            answer(reply, .failure(CallFailure(.overloaded, "more than \(bridge.configuration.maxAsyncCalls) async calls running in this session")))
+            bridge.metrics.call(method: call.label, outcome: "overloaded", nanoseconds: nil)
+            answer(call.reply, .failure(CallFailure(.overloaded, "more than \(bridge.configuration.maxAsyncCalls) async calls running in this session")))
             return
         }
         var callID: Int64?
-        if case .socket(let id) = reply, argument.stub != nil { callID = id }
-        let call = AsyncCall(stub: argument.stub, callID: callID)
+        if case .socket(let id) = call.reply, call.argument.stub != nil { callID = id }
+        let asyncCall = AsyncCall(stub: call.argument.stub, callID: callID)
         let completion = ExposedCompletion { [self] delivery in
             switch delivery {
-            case .value(let value, let complete): route(.value(value, complete: complete), of: call)
-            case .failure(let message): route(.failure(CallFailure(.failed, message)), of: call)
+            case .value(let value, let complete): route(.value(value, complete: complete), of: asyncCall)
+            case .failure(let message): route(.failure(CallFailure(.failed, message)), of: asyncCall)
             }
         }
-        let data = argument.data
-        let sessionID = id
-        let log = logger
-        let task = Task.immediate { [self] in
-            do {
-                try await BridgeSession.$current.withValue(self) {
-                    try await interface.callAsynchronousMethod(named: name, with: data, completion: completion)
+        let failed: @Sendable (any Error) -> Void = { [self] error in
+            let failure = failure(of: error, in: call)
+            if error is ExposedCallError, asyncCall.refuseIfStarting(failure) { return }
+            route(.failure(failure), of: asyncCall)
+        }
+        // A method that needs no suspension starts here, on this thread; others in a task.
+        var task: Task<Void, Never>?
+        do {
+            let started = try BridgeSession.$current.withValue(self) {
+                try call.interface.callAsynchronousMethodWithoutSuspending(named: call.name, with: call.argument.data, completion: completion)
+            }
+            if !started {
+                task = Task.immediate { [self] in
+                    do {
+                        try await BridgeSession.$current.withValue(self) {
+                            try await call.interface.callAsynchronousMethod(named: call.name, with: call.argument.data, completion: completion)
+                        }
+                    } catch {
+                        failed(error)
+                    }
                 }
-            } catch let error as ExposedCallError {
-                let failure = CallFailure(error.kind == .badArgument ? .badArgument : .methodNotFound, error.message)
-                if !call.refuseIfStarting(failure) { route(.failure(failure), of: call) }
-            } catch {
-                log.debug("async method threw: \(error)", metadata: ["bridge.session": "\(sessionID)", "bridge.method": "\(name)"])
-                route(.failure(CallFailure(.failed, "\(name) failed: \(error)")), of: call)
             }
+        } catch {
+            failed(error)
         }
+        checkNetworkThreadBudget(call, nanoseconds: call.elapsedNanoseconds)
         // The method ran up to its first suspension. A refusal of its argument becomes the
         // call's answer; otherwise the answer is `""`, followed by what it delivered so far.
-        switch call.finishStarting() {
+        switch asyncCall.finishStarting() {
         case .refused(let failure):
-            bridge.metrics.call(method: label, outcome: failure.kind.rawValue, nanoseconds: nil)
-            answer(reply, .failure(failure))
+            bridge.metrics.call(method: call.label, outcome: failure.kind.rawValue, nanoseconds: nil)
+            answer(call.reply, .failure(failure))
             asyncCallFinished()
         case .started(let held, let finished):
-            bridge.metrics.call(method: label, outcome: "ok", nanoseconds: nil)
-            answer(reply, .success(.string("")))
-            for payload in held { forward(payload, stub: call.stub) }
+            bridge.metrics.call(method: call.label, outcome: "ok", nanoseconds: nil)
+            answer(call.reply, .success(.string("")))
+            for payload in held { forward(payload, stub: asyncCall.stub) }
             if finished {
                 asyncCallFinished()
             } else if let callID {
                 state.withLock { s in
-                    if call.isRunning { s.cancellable[callID] = (call, task) }
+                    if asyncCall.isRunning { s.cancellable[callID] = (asyncCall, task) }
                 }
             }
         }
@@ -463,7 +533,7 @@ public final class BridgeSession: Sendable {
     /// Anything else is ignored.
     func cancel(callID: Int64) {
         guard let entry = state.withLock({ $0.cancellable[callID] }), entry.call.cancel(), let stub = entry.call.stub else { return }
-        entry.task.cancel()
+        entry.task?.cancel()
         send(.cb(stub: stub, payload: .cancelled))
         asyncCallFinished(callID)
     }

@@ -30,6 +30,38 @@ public protocol ExposedInterface: Sendable {
     /// - Throws: ``ExposedCallError`` when `name` is unknown or the argument does not
     ///   decode; any error the method itself throws before it completes.
     func callAsynchronousMethod(named name: String, with argument: JSONValue, completion: ExposedCompletion) async throws
+
+    /// The methods marked `@nonblocking`: they return quickly without waiting on anything,
+    /// so the server may run them on its network thread (no thread hop). Default: none.
+    static var nonblockingMethods: Set<String> { get }
+
+    /// Runs the synchronous method `name` on the calling thread when it needs no
+    /// suspension (it is not `async` and not isolated to an actor).
+    /// - Returns: the method's result, or `nil` when `name` must go through
+    ///   ``callSynchronousMethod(named:with:)`` (the default for every name).
+    /// - Throws: what ``callSynchronousMethod(named:with:)`` throws.
+    func callSynchronousMethodWithoutSuspending(named name: String, with argument: JSONValue) throws -> JSONValue?
+
+    /// Starts the asynchronous method `name` on the calling thread when it needs no
+    /// suspension to start (it is not `async` and not isolated to an actor).
+    /// - Returns: `false` when `name` must go through
+    ///   ``callAsynchronousMethod(named:with:completion:)`` (the default for every name).
+    /// - Throws: what ``callAsynchronousMethod(named:with:completion:)`` throws.
+    func callAsynchronousMethodWithoutSuspending(named name: String, with argument: JSONValue, completion: ExposedCompletion) throws -> Bool
+}
+
+extension ExposedInterface {
+    public static var nonblockingMethods: Set<String> { [] }
+
+    public func callSynchronousMethodWithoutSuspending(named name: String, with argument: JSONValue) throws -> JSONValue? {
+        nil
+    }
+
+    public func callAsynchronousMethodWithoutSuspending(
+        named name: String, with argument: JSONValue, completion: ExposedCompletion
+    ) throws -> Bool {
+        false
+    }
 }
 
 extension ExposedInterface {
@@ -77,6 +109,16 @@ extension ExposedInterface {
 /// work; calls to a method isolated to another global actor (`@MainActor func`, or any
 /// attribute named `…Actor`) are awaited.
 ///
+/// In a class, struct or enum without a global actor, the macro also generates
+/// ``ExposedInterface/callSynchronousMethodWithoutSuspending(named:with:)`` and
+/// ``ExposedInterface/callAsynchronousMethodWithoutSuspending(named:with:completion:)`` for the
+/// methods that are neither `async` nor isolated to a global actor, so the server can call
+/// them without a task; each is left out (the protocol default answers "suspend") when no
+/// method qualifies, and always in actors and global-actor types. Mark a method
+/// ``nonblocking()`` to list it in ``ExposedInterface/nonblockingMethods``; `@nonblocking` on
+/// an `async` method, a method of an actor or global-actor type, or a method with a
+/// global-actor attribute is an error (the method is still exposed, as if unmarked).
+///
 /// Compile-time errors, attached to the offending declaration, each saying why and what to
 /// do instead: attaching `@Exposed` to anything but a class, struct, enum or actor; a
 /// synchronous method with two or more parameters; an asynchronous method with two or more
@@ -90,10 +132,25 @@ extension ExposedInterface {
 /// Limitations: the macro sees only the type's own body, so methods declared in extensions
 /// or inside `#if` blocks are not exposed; kinds are decided from spelling, so a typealias
 /// of a function type or of `Void` is not recognised; a class must be `final` (or declare
-/// `@unchecked Sendable`) because interfaces are `Sendable`.
+/// `@unchecked Sendable`) because interfaces are `Sendable`; isolation the macro cannot see
+/// (a subclass of a `@MainActor` class, a module whose default isolation is `MainActor`) must
+/// be spelled on the type, or the generated non-suspending functions do not compile.
 @attached(extension, conformances: ExposedInterface,
-          names: named(exposedMethods), named(callSynchronousMethod), named(callAsynchronousMethod))
+          names: named(exposedMethods), named(callSynchronousMethod), named(callAsynchronousMethod),
+          named(nonblockingMethods), named(callSynchronousMethodWithoutSuspending),
+          named(callAsynchronousMethodWithoutSuspending))
 public macro Exposed() = #externalMacro(module: "DSBridgeMacros", type: "ExposedMacro")
+
+/// Declares that a method of an `@Exposed` type returns (or starts) quickly without
+/// waiting on anything: no sleeping, no blocking I/O, no lock held for long. The server may
+/// then run it on its network thread, which saves two thread hops per call. A method marked
+/// so that still takes longer than 1 ms on the network thread is moved off it for good
+/// (with a warning in the log), so a mistake costs one slow call, not a stalled server.
+///
+/// Only for methods that are not `async` and not isolated to an actor (in an actor or a
+/// global-actor type, or with a global-actor attribute); `@Exposed` rejects it elsewhere.
+@attached(peer)
+public macro nonblocking() = #externalMacro(module: "DSBridgeMacros", type: "NonblockingMacro")
 
 /// Keeps a method of an `@Exposed` type away from pages.
 @attached(peer)

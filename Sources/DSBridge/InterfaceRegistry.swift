@@ -15,6 +15,8 @@ public final class InterfaceRegistry: Sendable {
     struct Entry: Sendable {
         let source: InterfaceSource
         let methods: [String: ExposedMethodKind]
+        /// `@nonblocking` methods still allowed on the network thread.
+        var nonblocking: Set<String>
     }
 
     private let entries = Mutex<[String: Entry]>([:])
@@ -26,7 +28,8 @@ public final class InterfaceRegistry: Sendable {
     /// names such as `"a.b"` are allowed). Re-adding a namespace replaces its interface.
     public func addInterface(_ interface: any ExposedInterface, by namespace: String? = nil) {
         let key = namespace ?? ""
-        let entry = Entry(source: .shared(interface), methods: type(of: interface).exposedMethods)
+        let kind = type(of: interface)
+        let entry = Entry(source: .shared(interface), methods: kind.exposedMethods, nonblocking: kind.nonblockingMethods)
         entries.withLock { $0[key] = entry }
     }
 
@@ -36,7 +39,9 @@ public final class InterfaceRegistry: Sendable {
         by namespace: String? = nil, _ make: @escaping @Sendable (BridgeSession) -> Interface
     ) {
         let id = factoryIDs.add(1, ordering: .relaxed).newValue
-        let entry = Entry(source: .perSession(id: id, make: { make($0) }), methods: Interface.exposedMethods)
+        let entry = Entry(
+            source: .perSession(id: id, make: { make($0) }), methods: Interface.exposedMethods,
+            nonblocking: Interface.nonblockingMethods)
         entries.withLock { $0[namespace ?? ""] = entry }
     }
 
@@ -56,6 +61,27 @@ public final class InterfaceRegistry: Sendable {
             guard let methodIndex = entry.methods.index(forKey: method.name),
                   entry.methods.keys[methodIndex].utf8.elementsEqual(method.name.utf8) else { return nil }
             return (entry.source, entry.methods.values[methodIndex])
+        }
+    }
+
+    /// The interface of `method` when it is `@nonblocking` (and was not demoted), else `nil`.
+    public func nonblockingSource(of method: MethodName) -> InterfaceSource? {
+        entries.withLock { table in
+            guard let entryIndex = table.index(forKey: method.namespace),
+                  table.keys[entryIndex].utf8.elementsEqual(method.namespace.utf8) else { return nil }
+            let entry = table.values[entryIndex]
+            guard let index = entry.nonblocking.firstIndex(of: method.name),
+                  entry.nonblocking[index].utf8.elementsEqual(method.name.utf8) else { return nil }
+            return entry.source
+        }
+    }
+
+    /// Stops treating `method` as `@nonblocking` (it overran the network thread's budget).
+    /// - Returns: true when it was treated so until now.
+    @discardableResult
+    public func demoteNonblocking(_ method: MethodName) -> Bool {
+        entries.withLock { table in
+            table[method.namespace]?.nonblocking.remove(method.name) != nil
         }
     }
 

@@ -23,18 +23,22 @@ public struct DemoAPI: Sendable {
         self.tickMs = tickMs
     }
 
+    @nonblocking
     func testSyn(_ message: String) -> String {
         message + "[ syn call]"
     }
 
+    @nonblocking
     func testAsyn(_ message: String, handler: (String, Bool) -> Void) {
         handler(message + " [ asyn call]", true)
     }
 
+    @nonblocking
     func testNoArgSyn() -> String {
         "testNoArgSyn called [ syn call]"
     }
 
+    @nonblocking
     func testNoArgAsyn(handler: (String, Bool) -> Void) {
         handler("testNoArgAsyn called [ asyn call]", true)
     }
@@ -56,10 +60,12 @@ public struct DemoAPI: Sendable {
 public struct SwiftDemoAPI: Sendable {
     public init() {}
 
+    @nonblocking
     func testSyn(_ arg: String) -> String {
         arg + "[Swift sync call:test]"
     }
 
+    @nonblocking
     func testAsyn(_ arg: String, handler: (String, Bool) -> Void) {
         handler(arg + "[Swift async call:test]", true)
     }
@@ -70,10 +76,12 @@ public struct SwiftDemoAPI: Sendable {
 public struct EchoAPI: Sendable {
     public init() {}
 
+    @nonblocking
     func syn(_ value: JSONValue) -> JSONValue {
         value
     }
 
+    @nonblocking
     func asyn(_ value: JSONValue, handler: (JSONValue) -> Void) {
         handler(value)
     }

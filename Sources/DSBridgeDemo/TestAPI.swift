@@ -41,6 +41,7 @@ public struct TestAPI: Sendable {
     /// Delivers `count` (0...10000) progress values `1...count` (`complete: false`) and then
     /// `count` as the final value (`complete: true`), all at once without any delay: an
     /// async call with repeated completions for load tests (`count + 1` `cb` messages).
+    @nonblocking
     func progress(_ count: Int, handler: (Int, Bool) -> Void) throws {
         guard (0...10_000).contains(count) else {
             throw ExposedCallError.badArgument(method: "progress", expected: "a count from 0 to 10000", detail: "got \(count)")
@@ -52,6 +53,7 @@ public struct TestAPI: Sendable {
     }
 
     /// Makes `count` (0...5000) native-initiated calls of `method` on the calling session.
+    @nonblocking
     func pushInvokes(_ request: PushInvokesRequest) throws -> Int {
         guard (0...5_000).contains(request.count) else {
             throw ExposedCallError.badArgument(method: "pushInvokes", expected: "a count from 0 to 5000", detail: "got \(request.count)")

@@ -5,6 +5,11 @@ import SwiftSyntax
 ///
 /// `try` and `await` appear only where a callee needs them, so the code compiles without
 /// warnings in classes, structs, enums and actors (where the generated methods are isolated).
+///
+/// Members that would only repeat a protocol default are left out: `nonblockingMethods`
+/// without `@nonblocking` methods, and each `…WithoutSuspending` function without a method it
+/// could call. Actors and global-actor types never get the `…WithoutSuspending` functions:
+/// those are synchronous `nonisolated` requirements, which an isolated member cannot satisfy.
 struct ExposedCodeGenerator {
     /// The type being extended, as written (`Greeter`, `Outer.Inner`).
     var typeName: String
@@ -12,33 +17,100 @@ struct ExposedCodeGenerator {
     var accessPrefix: String
     /// Whether the extension declares the conformance (false when the type already declares it).
     var declaresConformance: Bool
-    /// The global actor the type is isolated to (`MainActor`), if any: generated members
-    /// share it, so calls to methods isolated to it need no `await`.
-    var globalActor: String?
+    /// How the type is isolated. Generated members share a global actor, so calls to methods
+    /// isolated to it need no `await`.
+    var isolation: ExposedTypeIsolation
     var methods: [ExposedMethod]
 
     /// The source of the extension.
     var source: String {
         let conformance = declaresConformance ? ": DSBridge.ExposedInterface" : ""
+        let members = [
+            exposedMethodsMember, nonblockingMethodsMember, callSynchronousMethodMember,
+            callAsynchronousMethodMember, callSynchronousMethodWithoutSuspendingMember,
+            callAsynchronousMethodWithoutSuspendingMember,
+        ].compactMap { $0 }
+        return "extension \(typeName)\(conformance) {\n\(members.joined(separator: "\n"))\n}"
+    }
+
+    // MARK: - Members, each indented for its place in the extension
+
+    private var exposedMethodsMember: String {
+        """
+            \(accessPrefix)nonisolated static var exposedMethods: [String: DSBridge.ExposedMethodKind] {
+                \(methodTable)
+            }
+        """
+    }
+
+    /// `nonblockingMethods`, or `nil` when no method is `@nonblocking`.
+    private var nonblockingMethodsMember: String? {
+        let names = methods.filter(\.isNonblocking).map { literal($0.name) }
+        guard !names.isEmpty else { return nil }
         return """
-            extension \(typeName)\(conformance) {
-                \(accessPrefix)nonisolated static var exposedMethods: [String: DSBridge.ExposedMethodKind] {
-                    \(methodTable)
+                \(accessPrefix)nonisolated static var nonblockingMethods: Set<String> {
+                    [\(names.joined(separator: ", "))]
                 }
-                \(accessPrefix)func callSynchronousMethod(named name: String, with argument: DSBridge.JSONValue) async throws -> DSBridge.JSONValue {
-                    switch name {\(cases(synchronous: true))
-                    default:
-                        throw DSBridge.ExposedCallError.methodNotFound(name)
-                    }
-                }
-                \(accessPrefix)func callAsynchronousMethod(named name: String, with argument: DSBridge.JSONValue, completion: DSBridge.ExposedCompletion) async throws {
-                    switch name {\(cases(synchronous: false))
-                    default:
-                        throw DSBridge.ExposedCallError.methodNotFound(name)
-                    }
+            """
+    }
+
+    private var callSynchronousMethodMember: String {
+        """
+            \(accessPrefix)func callSynchronousMethod(named name: String, with argument: DSBridge.JSONValue) async throws -> DSBridge.JSONValue {
+                switch name {\(cases(of: methods.filter(\.isSynchronous)))
+                default:
+                    throw DSBridge.ExposedCallError.methodNotFound(name)
                 }
             }
+        """
+    }
+
+    private var callAsynchronousMethodMember: String {
+        """
+            \(accessPrefix)func callAsynchronousMethod(named name: String, with argument: DSBridge.JSONValue, completion: DSBridge.ExposedCompletion) async throws {
+                switch name {\(cases(of: methods.filter { !$0.isSynchronous }))
+                default:
+                    throw DSBridge.ExposedCallError.methodNotFound(name)
+                }
+            }
+        """
+    }
+
+    /// `callSynchronousMethodWithoutSuspending`, or `nil` when it would call no method.
+    private var callSynchronousMethodWithoutSuspendingMember: String? {
+        let callable = methodsCallableWithoutSuspending.filter(\.isSynchronous)
+        guard !callable.isEmpty else { return nil }
+        return """
+                \(accessPrefix)func callSynchronousMethodWithoutSuspending(named name: String, with argument: DSBridge.JSONValue) throws -> DSBridge.JSONValue? {
+                    switch name {\(cases(of: callable))
+                    default:
+                        return nil
+                    }
+                }
             """
+    }
+
+    /// `callAsynchronousMethodWithoutSuspending`, or `nil` when it would start no method.
+    private var callAsynchronousMethodWithoutSuspendingMember: String? {
+        let callable = methodsCallableWithoutSuspending.filter { !$0.isSynchronous }
+        guard !callable.isEmpty else { return nil }
+        return """
+                \(accessPrefix)func callAsynchronousMethodWithoutSuspending(named name: String, with argument: DSBridge.JSONValue, completion: DSBridge.ExposedCompletion) throws -> Bool {
+                    switch name {\(cases(of: callable, ending: "return true"))
+                    default:
+                        return false
+                    }
+                }
+            """
+    }
+
+    // MARK: - Pieces
+
+    /// The methods a synchronous, nonisolated function can call: none in an actor or a
+    /// global-actor type; otherwise those neither `async` nor isolated to a global actor.
+    private var methodsCallableWithoutSuspending: [ExposedMethod] {
+        guard isolation == .nonisolated else { return [] }
+        return methods.filter(\.isCallableWithoutSuspending)
     }
 
     /// `["a": .synchronous, "b": .asynchronous]`, in declaration order; `[:]` when empty.
@@ -48,13 +120,14 @@ struct ExposedCodeGenerator {
         return "[\(entries.joined(separator: ", "))]"
     }
 
-    /// The `case` clauses of one switch, each line starting with a newline and indented for
-    /// its place in `source`; empty when there are none.
-    private func cases(synchronous: Bool) -> String {
+    /// The `case` clauses of one switch over `methods`, each line starting with a newline and
+    /// indented for its place in a member; empty when there are none. `ending`, if any, is a
+    /// statement added after each method's body.
+    private func cases(of methods: [ExposedMethod], ending: String? = nil) -> String {
         var lines: [String] = []
-        for method in methods where method.isSynchronous == synchronous {
+        for method in methods {
             lines.append("        case \(literal(method.name)):")
-            lines += body(of: method).map { "            " + $0 }
+            lines += (body(of: method) + (ending.map { [$0] } ?? [])).map { "            " + $0 }
         }
         return lines.map { "\n" + $0 }.joined()
     }
@@ -93,7 +166,7 @@ struct ExposedCodeGenerator {
     /// True when calling `method` suspends: it is `async`, or isolated to a global actor
     /// other than the type's.
     private func needsAwait(_ method: ExposedMethod) -> Bool {
-        method.isAsync || (method.globalActor != nil && method.globalActor != globalActor)
+        method.isAsync || (method.globalActor != nil && method.globalActor != isolation.globalActor)
     }
 
     private func argument(_ expression: String, label: String?) -> String {

@@ -117,4 +117,42 @@ struct ExposedDiagnostic: DiagnosticMessage, Equatable {
             "another exposed method is also named '\(method)', and DSBridge names methods by base name only, "
                 + "so a page could not tell them apart; rename one, or")
     }
+
+    // MARK: - @nonblocking
+
+    /// The common ending of every `@nonblocking` diagnostic.
+    private static let nonblockingRemedy =
+        "remove @nonblocking (pages can still call the method; it then runs off the network thread)"
+
+    private init(_ rule: String, nonblockingMethod method: String, _ why: String) {
+        self.init(rule, "method '\(method)' cannot be @nonblocking: \(why); \(Self.nonblockingRemedy)")
+    }
+
+    /// `@nonblocking` on an `async` method.
+    static func nonblockingAsync(method: String) -> Self {
+        Self(
+            "nonblockingAsync", nonblockingMethod: method,
+            "it is async, and the network thread cannot wait for it to resume")
+    }
+
+    /// `@nonblocking` on a method of an actor.
+    static func nonblockingInActor(method: String) -> Self {
+        Self(
+            "nonblockingInActor", nonblockingMethod: method,
+            "it belongs to an actor, and the network thread cannot wait for an actor")
+    }
+
+    /// `@nonblocking` on a method of a type isolated to a global actor.
+    static func nonblockingInGlobalActorType(method: String, actor: String) -> Self {
+        Self(
+            "nonblockingInGlobalActorType", nonblockingMethod: method,
+            "its type is isolated to '\(actor)', and the network thread cannot wait for an actor")
+    }
+
+    /// `@nonblocking` on a method with a global-actor attribute of its own.
+    static func nonblockingGlobalActorMethod(method: String, actor: String) -> Self {
+        Self(
+            "nonblockingGlobalActorMethod", nonblockingMethod: method,
+            "it is isolated to '\(actor)', and the network thread cannot wait for an actor")
+    }
 }

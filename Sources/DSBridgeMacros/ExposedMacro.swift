@@ -17,6 +17,7 @@ public struct ExposedMacro: ExtensionMacro {
             return []
         }
 
+        let isolation = ExposedSignatureClassifier.isolation(of: declaration)
         var methods: [ExposedMethod] = []
         var names: Set<String> = []
         for member in declaration.memberBlock.members {
@@ -28,24 +29,39 @@ public struct ExposedMacro: ExtensionMacro {
                 context.diagnose(Diagnostic(node: function.name, message: ExposedDiagnostic.overload(method: name)))
                 continue
             }
-            switch ExposedSignatureClassifier.classify(function) {
-            case .exposed(let method):
+            if let method = exposedMethod(function, in: isolation, context: context) {
                 methods.append(method)
-            case .rejected(let problems):
-                for problem in problems {
-                    context.diagnose(Diagnostic(node: problem.node, message: problem.diagnostic))
-                }
             }
         }
 
         let generator = ExposedCodeGenerator(
             typeName: type.trimmedDescription, accessPrefix: accessPrefix,
-            declaresConformance: !protocols.isEmpty,
-            globalActor: ExposedSignatureClassifier.globalActor(in: declaration.attributes), methods: methods)
+            declaresConformance: !protocols.isEmpty, isolation: isolation, methods: methods)
         guard let extensionDecl = DeclSyntax("\(raw: generator.source)").as(ExtensionDeclSyntax.self) else {
             return []
         }
         return [extensionDecl]
+    }
+
+    /// Classifies a candidate method, diagnosing every problem: `nil` when it is rejected. A
+    /// misplaced `@nonblocking` does not reject the method; it is exposed as if unmarked.
+    private static func exposedMethod(
+        _ function: FunctionDeclSyntax, in isolation: ExposedTypeIsolation, context: some MacroExpansionContext
+    ) -> ExposedMethod? {
+        let nonblockingProblem = ExposedSignatureClassifier.nonblockingProblem(of: function, in: isolation)
+        if let nonblockingProblem { diagnose(nonblockingProblem, in: context) }
+        switch ExposedSignatureClassifier.classify(function) {
+        case .exposed(var method):
+            if nonblockingProblem != nil { method.isNonblocking = false }
+            return method
+        case .rejected(let problems):
+            for problem in problems { diagnose(problem, in: context) }
+            return nil
+        }
+    }
+
+    private static func diagnose(_ problem: ExposedProblem, in context: some MacroExpansionContext) {
+        context.diagnose(Diagnostic(node: problem.node, message: problem.diagnostic))
     }
 
     /// The access modifier generated members need (`"public "`, `"package "` or `""`), or

@@ -37,6 +37,16 @@ struct ExposedMethod: Equatable, Sendable {
     var isThrowing: Bool
     /// The global actor an attribute isolates the method to (`MainActor`), if any.
     var globalActor: String? = nil
+    /// True when the method carries `@nonblocking`: the server may run it on its network
+    /// thread. `ExposedMacro` clears it where the attribute is not allowed (see
+    /// ``ExposedSignatureClassifier/nonblockingProblem(of:in:)``).
+    var isNonblocking: Bool = false
+
+    /// True when the method can be called from a synchronous context of a nonisolated type:
+    /// it is not `async` and not isolated to a global actor of its own.
+    var isCallableWithoutSuspending: Bool {
+        !isAsync && globalActor == nil
+    }
 
     var isSynchronous: Bool {
         if case .synchronous = kind { return true }

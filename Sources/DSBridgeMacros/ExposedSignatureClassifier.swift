@@ -29,10 +29,45 @@ enum ExposedSignatureClassifier {
         for modifier in function.modifiers {
             if case .keyword(let keyword) = modifier.name.tokenKind, excluded.contains(keyword) { return false }
         }
-        return !function.attributes.contains { element in
-            guard case .attribute(let attribute) = element else { return false }
-            return attribute.isNamed("unexposed")
+        return attribute(named: "unexposed", in: function) == nil
+    }
+
+    /// The `@nonblocking` attribute of `function`, if it carries one.
+    static func nonblockingAttribute(of function: FunctionDeclSyntax) -> AttributeSyntax? {
+        attribute(named: "nonblocking", in: function)
+    }
+
+    /// How the type `declaration` is isolated: an actor, a type with a global-actor attribute
+    /// (see ``globalActor(in:)``), or neither.
+    static func isolation(of declaration: some DeclGroupSyntax) -> ExposedTypeIsolation {
+        if declaration.is(ActorDeclSyntax.self) { return .actor }
+        return globalActor(in: declaration.attributes).map(ExposedTypeIsolation.globalActor) ?? .nonisolated
+    }
+
+    /// Why `function` may not be `@nonblocking` in a type isolated as `isolation`, attached to
+    /// the attribute; `nil` when it carries no `@nonblocking` or may. A nonblocking method runs
+    /// on the server's network thread, which can neither suspend nor wait for an actor; the
+    /// first reason found is reported (the type's isolation, the method's, then `async`).
+    static func nonblockingProblem(
+        of function: FunctionDeclSyntax, in isolation: ExposedTypeIsolation
+    ) -> ExposedProblem? {
+        guard let attribute = nonblockingAttribute(of: function) else { return nil }
+        let name = exposedName(of: function)
+        switch isolation {
+        case .actor:
+            return ExposedProblem(attribute, .nonblockingInActor(method: name))
+        case .globalActor(let actor):
+            return ExposedProblem(attribute, .nonblockingInGlobalActorType(method: name, actor: actor))
+        case .nonisolated:
+            break
         }
+        if let actor = globalActor(in: function.attributes) {
+            return ExposedProblem(attribute, .nonblockingGlobalActorMethod(method: name, actor: actor))
+        }
+        if function.signature.effectSpecifiers?.asyncSpecifier?.tokenKind == .keyword(.async) {
+            return ExposedProblem(attribute, .nonblockingAsync(method: name))
+        }
+        return nil
     }
 
     /// The DSBridge name of `function`: its base name without backticks.
@@ -120,7 +155,8 @@ enum ExposedSignatureClassifier {
                 // completion closure does neither.
                 isAsync: effects?.asyncSpecifier?.tokenKind == .keyword(.async),
                 isThrowing: effects?.throwsClause?.throwsSpecifier.tokenKind == .keyword(.throws),
-                globalActor: globalActor(in: function.attributes)))
+                globalActor: globalActor(in: function.attributes),
+                isNonblocking: nonblockingAttribute(of: function) != nil))
     }
 
     /// The global actor among `attributes`: `@MainActor`, or any argument-less attribute whose
@@ -130,6 +166,14 @@ enum ExposedSignatureClassifier {
             guard case .attribute(let attribute) = element, attribute.arguments == nil else { continue }
             let name = attribute.attributeName.trimmedDescription
             if name.hasSuffix("Actor") { return name }
+        }
+        return nil
+    }
+
+    /// The first attribute of `function` named `name` (`@name` or `@Module.name`).
+    private static func attribute(named name: String, in function: FunctionDeclSyntax) -> AttributeSyntax? {
+        for element in function.attributes {
+            if case .attribute(let attribute) = element, attribute.isNamed(name) { return attribute }
         }
         return nil
     }

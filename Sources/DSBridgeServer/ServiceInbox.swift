@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import CLibWebSockets
 import DSBridge
+import Glibc
 import Synchronization
 
 /// Work handed to the service thread from other threads.
@@ -18,17 +19,26 @@ enum ServiceWork: Sendable {
 /// The only door into the service thread: a locked list plus `lws_cancel_service`, the
 /// one libwebsockets call that is safe from any thread. Wakes coalesce: one
 /// `lws_cancel_service` per batch of posts, and one post per connection until the service
-/// thread takes it (``InboxWaker``).
+/// thread takes it (``InboxWaker``). A post made on the service thread itself (a call it
+/// ran inline) skips `lws_cancel_service`: the loop drains it before it next waits.
 final class ServiceInbox: Sendable {
     private struct State: Sendable {
         var context: LWSContextRef?
         var work: [ServiceWork] = []
+        /// The thread that services the context (set by `open`).
+        var serviceThread: pthread_t?
+        /// Work was posted from the service thread without waking it.
+        var postedLocally = false
     }
     private let state = Mutex(State())
 
     /// Called on the service thread once the context exists.
     func open(_ context: LWSContextRef) {
-        state.withLock { $0.context = context }
+        let thread = pthread_self()
+        state.withLock { s in
+            s.context = context
+            s.serviceThread = thread
+        }
     }
 
     /// Called on the service thread before the context is destroyed; later posts are dropped.
@@ -38,11 +48,27 @@ final class ServiceInbox: Sendable {
 
     /// Hands `work` to the service thread (any thread).
     func post(_ work: ServiceWork) {
+        let thread = pthread_self()
         state.withLock { s in
             guard let context = s.context else { return }
             let wasEmpty = s.work.isEmpty
             s.work.append(work)
-            if wasEmpty { lws_cancel_service(context.raw) }
+            if let service = s.serviceThread, pthread_equal(service, thread) != 0 {
+                s.postedLocally = true
+            } else if wasEmpty {
+                // (After a local post the list is not empty and nobody woke the loop; the
+                // service thread is running, though, and drains before it waits.)
+                lws_cancel_service(context.raw)
+            }
+        }
+    }
+
+    /// Whether the service thread posted work since the last call (service thread).
+    func takeLocalPosts() -> Bool {
+        state.withLock { s in
+            let posted = s.postedLocally
+            s.postedLocally = false
+            return posted
         }
     }
 
@@ -51,6 +77,7 @@ final class ServiceInbox: Sendable {
         state.withLock { s in
             let work = s.work
             s.work.removeAll(keepingCapacity: true)
+            s.postedLocally = false
             return work
         }
     }

@@ -154,6 +154,9 @@ final class ServiceLoop {
     func run() {
         guard let ctx = context else { return }
         while !done {
+            // Work the service thread posted itself (answers of calls it ran) goes out
+            // before the loop waits again.
+            if server.inbox.takeLocalPosts() { drainInbox() }
             if lws_service(ctx, 0) < 0 { break }
         }
         server.inbox.close()

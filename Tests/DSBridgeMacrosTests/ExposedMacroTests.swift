@@ -10,11 +10,16 @@ final class ExposedMacroTests: XCTestCase {
     private let macros: [String: MacroSpec] = [
         "Exposed": MacroSpec(type: ExposedMacro.self, conformances: ["ExposedInterface"]),
         "unexposed": MacroSpec(type: UnexposedMacro.self),
+        "nonblocking": MacroSpec(type: NonblockingMacro.self),
     ]
 
     // MARK: - Accepted shapes
 
     func testSynchronousMethodWithoutParametersIgnoresTheArgument() {
+        let cases = """
+            case "noArg":
+                return try DSBridge.ExposedResult.encode(self.noArg())
+            """
         assertMacroExpansion(
             """
             @Exposed
@@ -29,15 +34,23 @@ final class ExposedMacroTests: XCTestCase {
 
                 \(conformance(
                     "Api", table: #"["noArg": .synchronous]"#,
-                    synchronousCases: """
-                        case "noArg":
-                            return try DSBridge.ExposedResult.encode(self.noArg())
-                        """))
+                    synchronousCases: cases, nonSuspendingSynchronousCases: cases))
                 """,
             macroSpecs: macros)
     }
 
     func testSynchronousMethodWithOneParameterDecodesItAndUsesItsLabel() {
+        let cases = """
+            case "testSyn":
+                let value = try DSBridge.ExposedArgument.decode(String.self, from: argument, method: name)
+                return try DSBridge.ExposedResult.encode(self.testSyn(value))
+            case "greet":
+                let value = try DSBridge.ExposedArgument.decode([String: Int]?.self, from: argument, method: name)
+                return try DSBridge.ExposedResult.encode(self.greet(name: value))
+            case "legacy":
+                let value = try DSBridge.ExposedArgument.decode(Int?.self, from: argument, method: name)
+                return try DSBridge.ExposedResult.encode(self.legacy(value))
+            """
         assertMacroExpansion(
             """
             @Exposed
@@ -56,22 +69,24 @@ final class ExposedMacroTests: XCTestCase {
 
                 \(conformance(
                     "Api", table: #"["testSyn": .synchronous, "greet": .synchronous, "legacy": .synchronous]"#,
-                    synchronousCases: """
-                        case "testSyn":
-                            let value = try DSBridge.ExposedArgument.decode(String.self, from: argument, method: name)
-                            return try DSBridge.ExposedResult.encode(self.testSyn(value))
-                        case "greet":
-                            let value = try DSBridge.ExposedArgument.decode([String: Int]?.self, from: argument, method: name)
-                            return try DSBridge.ExposedResult.encode(self.greet(name: value))
-                        case "legacy":
-                            let value = try DSBridge.ExposedArgument.decode(Int?.self, from: argument, method: name)
-                            return try DSBridge.ExposedResult.encode(self.legacy(value))
-                        """))
+                    synchronousCases: cases, nonSuspendingSynchronousCases: cases))
                 """,
             macroSpecs: macros)
     }
 
     func testSynchronousMethodWithoutResultRunsAndAnswersVoid() {
+        let cases = """
+            case "log":
+                let value = try DSBridge.ExposedArgument.decode(String.self, from: argument, method: name)
+                self.log(line: value)
+                return DSBridge.ExposedResult.void
+            case "reset":
+                self.reset()
+                return DSBridge.ExposedResult.void
+            case "clear":
+                self.clear()
+                return DSBridge.ExposedResult.void
+            """
         assertMacroExpansion(
             """
             @Exposed
@@ -90,18 +105,7 @@ final class ExposedMacroTests: XCTestCase {
 
                 \(conformance(
                     "Api", table: #"["log": .synchronous, "reset": .synchronous, "clear": .synchronous]"#,
-                    synchronousCases: """
-                        case "log":
-                            let value = try DSBridge.ExposedArgument.decode(String.self, from: argument, method: name)
-                            self.log(line: value)
-                            return DSBridge.ExposedResult.void
-                        case "reset":
-                            self.reset()
-                            return DSBridge.ExposedResult.void
-                        case "clear":
-                            self.clear()
-                            return DSBridge.ExposedResult.void
-                        """))
+                    synchronousCases: cases, nonSuspendingSynchronousCases: cases))
                 """,
             macroSpecs: macros)
     }
@@ -140,6 +144,11 @@ final class ExposedMacroTests: XCTestCase {
                         case "wait":
                             await self.wait()
                             return DSBridge.ExposedResult.void
+                        """,
+                    nonSuspendingSynchronousCases: """
+                        case "check":
+                            try self.check()
+                            return DSBridge.ExposedResult.void
                         """))
                 """,
             macroSpecs: macros)
@@ -166,6 +175,14 @@ final class ExposedMacroTests: XCTestCase {
                             self.once(value, done: { result in
                                 completion(result)
                             })
+                        """,
+                    nonSuspendingAsynchronousCases: """
+                        case "once":
+                            let value = try DSBridge.ExposedArgument.decode(Int.self, from: argument, method: name)
+                            self.once(value, done: { result in
+                                completion(result)
+                            })
+                            return true
                         """))
                 """,
             macroSpecs: macros)
@@ -192,6 +209,14 @@ final class ExposedMacroTests: XCTestCase {
                             self.testAsyn(value, handler: { result, complete in
                                 completion(result, complete: complete)
                             })
+                        """,
+                    nonSuspendingAsynchronousCases: """
+                        case "testAsyn":
+                            let value = try DSBridge.ExposedArgument.decode(String.self, from: argument, method: name)
+                            self.testAsyn(value, handler: { result, complete in
+                                completion(result, complete: complete)
+                            })
+                            return true
                         """))
                 """,
             macroSpecs: macros)
@@ -223,6 +248,18 @@ final class ExposedMacroTests: XCTestCase {
                             self.ping(reply: { result in
                                 completion(result)
                             })
+                        """,
+                    nonSuspendingAsynchronousCases: """
+                        case "callProgress":
+                            self.callProgress({ result, complete in
+                                completion(result, complete: complete)
+                            })
+                            return true
+                        case "ping":
+                            self.ping(reply: { result in
+                                completion(result)
+                            })
+                            return true
                         """))
                 """,
             macroSpecs: macros)
@@ -255,12 +292,24 @@ final class ExposedMacroTests: XCTestCase {
                             try self.now({ result in
                                 completion(result)
                             })
+                        """,
+                    nonSuspendingAsynchronousCases: """
+                        case "now":
+                            try self.now({ result in
+                                completion(result)
+                            })
+                            return true
                         """))
                 """,
             macroSpecs: macros)
     }
 
     func testUnexposedMethodIsSkipped() {
+        let cases = """
+            case "shown":
+                self.shown()
+                return DSBridge.ExposedResult.void
+            """
         assertMacroExpansion(
             """
             @Exposed
@@ -280,16 +329,16 @@ final class ExposedMacroTests: XCTestCase {
 
                 \(conformance(
                     "Api", table: #"["shown": .synchronous]"#,
-                    synchronousCases: """
-                        case "shown":
-                            self.shown()
-                            return DSBridge.ExposedResult.void
-                        """))
+                    synchronousCases: cases, nonSuspendingSynchronousCases: cases))
                 """,
             macroSpecs: macros)
     }
 
     func testPrivateStaticAndNonMethodMembersAreSkipped() {
+        let cases = """
+            case "shown":
+                return try DSBridge.ExposedResult.encode(self.shown())
+            """
         assertMacroExpansion(
             """
             @Exposed
@@ -326,10 +375,7 @@ final class ExposedMacroTests: XCTestCase {
 
                 \(conformance(
                     "Api", table: #"["shown": .synchronous]"#,
-                    synchronousCases: """
-                        case "shown":
-                            return try DSBridge.ExposedResult.encode(self.shown())
-                        """))
+                    synchronousCases: cases, nonSuspendingSynchronousCases: cases))
                 """,
             macroSpecs: macros)
     }
@@ -418,6 +464,11 @@ final class ExposedMacroTests: XCTestCase {
     }
 
     func testStructIsSupported() {
+        let cases = """
+            case "syn":
+                let value = try DSBridge.ExposedArgument.decode(Message.self, from: argument, method: name)
+                return try DSBridge.ExposedResult.encode(self.syn(value))
+            """
         assertMacroExpansion(
             """
             @Exposed
@@ -432,16 +483,16 @@ final class ExposedMacroTests: XCTestCase {
 
                 \(conformance(
                     "Echo", table: #"["syn": .synchronous]"#,
-                    synchronousCases: """
-                        case "syn":
-                            let value = try DSBridge.ExposedArgument.decode(Message.self, from: argument, method: name)
-                            return try DSBridge.ExposedResult.encode(self.syn(value))
-                        """))
+                    synchronousCases: cases, nonSuspendingSynchronousCases: cases))
                 """,
             macroSpecs: macros)
     }
 
     func testEnumIsSupported() {
+        let cases = """
+            case "describe":
+                return try DSBridge.ExposedResult.encode(self.describe())
+            """
         assertMacroExpansion(
             """
             @Exposed
@@ -458,15 +509,16 @@ final class ExposedMacroTests: XCTestCase {
 
                 \(conformance(
                     "Mode", table: #"["describe": .synchronous]"#,
-                    synchronousCases: """
-                        case "describe":
-                            return try DSBridge.ExposedResult.encode(self.describe())
-                        """))
+                    synchronousCases: cases, nonSuspendingSynchronousCases: cases))
                 """,
             macroSpecs: macros)
     }
 
     func testPublicTypeGetsPublicMembers() {
+        let cases = """
+            case "hello":
+                return try DSBridge.ExposedResult.encode(self.hello())
+            """
         assertMacroExpansion(
             """
             @Exposed
@@ -481,10 +533,7 @@ final class ExposedMacroTests: XCTestCase {
 
                 \(conformance(
                     "Api", access: "public ", table: #"["hello": .synchronous]"#,
-                    synchronousCases: """
-                        case "hello":
-                            return try DSBridge.ExposedResult.encode(self.hello())
-                        """))
+                    synchronousCases: cases, nonSuspendingSynchronousCases: cases))
                 """,
             macroSpecs: macros)
     }
@@ -530,6 +579,10 @@ final class ExposedMacroTests: XCTestCase {
     }
 
     func testBacktickedNameIsExposedWithoutBackticks() {
+        let cases = """
+            case "default":
+                return try DSBridge.ExposedResult.encode(self.`default`())
+            """
         assertMacroExpansion(
             """
             @Exposed
@@ -544,10 +597,7 @@ final class ExposedMacroTests: XCTestCase {
 
                 \(conformance(
                     "Api", table: #"["default": .synchronous]"#,
-                    synchronousCases: """
-                        case "default":
-                            return try DSBridge.ExposedResult.encode(self.`default`())
-                        """))
+                    synchronousCases: cases, nonSuspendingSynchronousCases: cases))
                 """,
             macroSpecs: macros)
     }
@@ -566,6 +616,200 @@ final class ExposedMacroTests: XCTestCase {
                 \(conformance("Api", declaresConformance: false))
                 """,
             macros: ["Exposed": ExposedMacro.self])
+    }
+
+    // MARK: - Non-suspending entry points and @nonblocking
+
+    func testNonblockingMethodsAreListed() {
+        let synchronousCases = """
+            case "syn":
+                let value = try DSBridge.ExposedArgument.decode(Int.self, from: argument, method: name)
+                return try DSBridge.ExposedResult.encode(self.syn(value))
+            case "plain":
+                self.plain()
+                return DSBridge.ExposedResult.void
+            """
+        assertMacroExpansion(
+            """
+            @Exposed
+            struct Api {
+                @nonblocking func syn(_ x: Int) -> Int { x }
+                @nonblocking
+                func start(_ done: @escaping (Int) -> Void) {}
+                func plain() {}
+            }
+            """,
+            expandedSource: """
+                struct Api {
+                    func syn(_ x: Int) -> Int { x }
+                    func start(_ done: @escaping (Int) -> Void) {}
+                    func plain() {}
+                }
+
+                \(conformance(
+                    "Api", table: #"["syn": .synchronous, "start": .asynchronous, "plain": .synchronous]"#,
+                    nonblocking: #"["syn", "start"]"#,
+                    synchronousCases: synchronousCases,
+                    asynchronousCases: """
+                        case "start":
+                            self.start({ result in
+                                completion(result)
+                            })
+                        """,
+                    nonSuspendingSynchronousCases: synchronousCases,
+                    nonSuspendingAsynchronousCases: """
+                        case "start":
+                            self.start({ result in
+                                completion(result)
+                            })
+                            return true
+                        """))
+                """,
+            macroSpecs: macros)
+    }
+
+    func testNonblockingUnexposedMethodIsSkipped() {
+        let cases = """
+            case "shown":
+                self.shown()
+                return DSBridge.ExposedResult.void
+            """
+        assertMacroExpansion(
+            """
+            @Exposed
+            struct Api {
+                @nonblocking @unexposed func hidden(_ a: Int, _ b: Int) async {}
+                @nonblocking func shown() {}
+            }
+            """,
+            expandedSource: """
+                struct Api {
+                    func hidden(_ a: Int, _ b: Int) async {}
+                    func shown() {}
+                }
+
+                \(conformance(
+                    "Api", table: #"["shown": .synchronous]"#, nonblocking: #"["shown"]"#,
+                    synchronousCases: cases, nonSuspendingSynchronousCases: cases))
+                """,
+            macroSpecs: macros)
+    }
+
+    func testAsyncAndGlobalActorMethodsAreLeftOutOfTheNonSuspendingEntryPoints() {
+        assertMacroExpansion(
+            """
+            @Exposed
+            final class Api {
+                func now() -> Int { 1 }
+                func later() async -> Int { 1 }
+                @MainActor func onMain() -> Int { 1 }
+                func start(_ done: @escaping (Int) -> Void) {}
+                func startLater(_ done: @escaping (Int) -> Void) async {}
+                @MainActor func startOnMain(_ done: @escaping (Int) -> Void) {}
+            }
+            """,
+            expandedSource: """
+                final class Api {
+                    func now() -> Int { 1 }
+                    func later() async -> Int { 1 }
+                    @MainActor func onMain() -> Int { 1 }
+                    func start(_ done: @escaping (Int) -> Void) {}
+                    func startLater(_ done: @escaping (Int) -> Void) async {}
+                    @MainActor func startOnMain(_ done: @escaping (Int) -> Void) {}
+                }
+
+                \(conformance(
+                    "Api",
+                    table: #"["now": .synchronous, "later": .synchronous, "onMain": .synchronous, "#
+                        + #""start": .asynchronous, "startLater": .asynchronous, "startOnMain": .asynchronous]"#,
+                    synchronousCases: """
+                        case "now":
+                            return try DSBridge.ExposedResult.encode(self.now())
+                        case "later":
+                            return try await DSBridge.ExposedResult.encode(self.later())
+                        case "onMain":
+                            return try await DSBridge.ExposedResult.encode(self.onMain())
+                        """,
+                    asynchronousCases: """
+                        case "start":
+                            self.start({ result in
+                                completion(result)
+                            })
+                        case "startLater":
+                            await self.startLater({ result in
+                                completion(result)
+                            })
+                        case "startOnMain":
+                            await self.startOnMain({ result in
+                                completion(result)
+                            })
+                        """,
+                    nonSuspendingSynchronousCases: """
+                        case "now":
+                            return try DSBridge.ExposedResult.encode(self.now())
+                        """,
+                    nonSuspendingAsynchronousCases: """
+                        case "start":
+                            self.start({ result in
+                                completion(result)
+                            })
+                            return true
+                        """))
+                """,
+            macroSpecs: macros)
+    }
+
+    func testActorsAndGlobalActorTypesGetNeitherNonSuspendingEntryPoint() {
+        assertMacroExpansion(
+            """
+            @Exposed
+            actor Counter {
+                func increment() -> Int { 1 }
+            }
+            @Exposed
+            @MainActor struct MainApi {
+                func name() -> String { "" }
+            }
+            @Exposed
+            @DatabaseActor final class Store {
+                func start(_ done: @escaping (Int) -> Void) {}
+            }
+            """,
+            expandedSource: """
+                actor Counter {
+                    func increment() -> Int { 1 }
+                }
+                @MainActor struct MainApi {
+                    func name() -> String { "" }
+                }
+                @DatabaseActor final class Store {
+                    func start(_ done: @escaping (Int) -> Void) {}
+                }
+
+                \(conformance(
+                    "Counter", table: #"["increment": .synchronous]"#,
+                    synchronousCases: """
+                        case "increment":
+                            return try DSBridge.ExposedResult.encode(self.increment())
+                        """))
+
+                \(conformance(
+                    "MainApi", table: #"["name": .synchronous]"#,
+                    synchronousCases: """
+                        case "name":
+                            return try DSBridge.ExposedResult.encode(self.name())
+                        """))
+
+                \(conformance(
+                    "Store", table: #"["start": .asynchronous]"#,
+                    asynchronousCases: """
+                        case "start":
+                            self.start({ result in
+                                completion(result)
+                            })
+                        """))
+                """,
+            macroSpecs: macros)
     }
 
     // MARK: - Diagnostics
@@ -701,6 +945,11 @@ final class ExposedMacroTests: XCTestCase {
     }
 
     func testOverloadedMethodsAreRejected() {
+        let cases = """
+            case "find":
+                let value = try DSBridge.ExposedArgument.decode(Int.self, from: argument, method: name)
+                return try DSBridge.ExposedResult.encode(self.find(id: value))
+            """
         assertMacroExpansion(
             """
             @Exposed
@@ -717,11 +966,7 @@ final class ExposedMacroTests: XCTestCase {
 
                 \(conformance(
                     "Api", table: #"["find": .synchronous]"#,
-                    synchronousCases: """
-                        case "find":
-                            let value = try DSBridge.ExposedArgument.decode(Int.self, from: argument, method: name)
-                            return try DSBridge.ExposedResult.encode(self.find(id: value))
-                        """))
+                    synchronousCases: cases, nonSuspendingSynchronousCases: cases))
                 """,
             diagnostics: [
                 DiagnosticSpec(
@@ -788,7 +1033,155 @@ final class ExposedMacroTests: XCTestCase {
             column: 19)
     }
 
+    func testNonblockingAsyncMethodIsDiagnosedAndExposedAsIfUnmarked() {
+        assertMacroExpansion(
+            """
+            @Exposed
+            struct Api {
+                @nonblocking func load() async -> Int { 1 }
+            }
+            """,
+            expandedSource: """
+                struct Api {
+                    func load() async -> Int { 1 }
+                }
+
+                \(conformance(
+                    "Api", table: #"["load": .synchronous]"#,
+                    synchronousCases: """
+                        case "load":
+                            return try await DSBridge.ExposedResult.encode(self.load())
+                        """))
+                """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: nonblockingMessage("load", "it is async, and the network thread cannot wait for it to resume"),
+                    line: 3, column: 5)
+            ],
+            macroSpecs: macros)
+    }
+
+    func testNonblockingMethodOfAnActorIsDiagnosedAndExposedAsIfUnmarked() {
+        assertMacroExpansion(
+            """
+            @Exposed
+            actor Counter {
+                @nonblocking func increment() -> Int { 1 }
+            }
+            """,
+            expandedSource: """
+                actor Counter {
+                    func increment() -> Int { 1 }
+                }
+
+                \(conformance(
+                    "Counter", table: #"["increment": .synchronous]"#,
+                    synchronousCases: """
+                        case "increment":
+                            return try DSBridge.ExposedResult.encode(self.increment())
+                        """))
+                """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: nonblockingMessage(
+                        "increment", "it belongs to an actor, and the network thread cannot wait for an actor"),
+                    line: 3, column: 5)
+            ],
+            macroSpecs: macros)
+    }
+
+    func testNonblockingMethodOfAGlobalActorTypeIsDiagnosedAndExposedAsIfUnmarked() {
+        assertMacroExpansion(
+            """
+            @Exposed
+            @MainActor final class Api {
+                @nonblocking func name() -> String { "" }
+            }
+            """,
+            expandedSource: """
+                @MainActor final class Api {
+                    func name() -> String { "" }
+                }
+
+                \(conformance(
+                    "Api", table: #"["name": .synchronous]"#,
+                    synchronousCases: """
+                        case "name":
+                            return try DSBridge.ExposedResult.encode(self.name())
+                        """))
+                """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: nonblockingMessage(
+                        "name", "its type is isolated to 'MainActor', and the network thread cannot wait for an actor"),
+                    line: 3, column: 5)
+            ],
+            macroSpecs: macros)
+    }
+
+    func testNonblockingGlobalActorMethodIsDiagnosedAndExposedAsIfUnmarked() {
+        assertMacroExpansion(
+            """
+            @Exposed
+            final class Api {
+                @nonblocking @MainActor func name() -> String { "" }
+            }
+            """,
+            expandedSource: """
+                final class Api {
+                    @MainActor func name() -> String { "" }
+                }
+
+                \(conformance(
+                    "Api", table: #"["name": .synchronous]"#,
+                    synchronousCases: """
+                        case "name":
+                            return try await DSBridge.ExposedResult.encode(self.name())
+                        """))
+                """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: nonblockingMessage(
+                        "name", "it is isolated to 'MainActor', and the network thread cannot wait for an actor"),
+                    line: 3, column: 5)
+            ],
+            macroSpecs: macros)
+    }
+
+    func testMisplacedNonblockingIsReportedAlongsideTheReasonsAMethodIsRejected() {
+        assertMacroExpansion(
+            """
+            @Exposed
+            struct Api {
+                @nonblocking func add(_ a: Int, _ b: Int) async -> Int { a + b }
+            }
+            """,
+            expandedSource: """
+                struct Api {
+                    func add(_ a: Int, _ b: Int) async -> Int { a + b }
+                }
+
+                \(conformance("Api"))
+                """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: nonblockingMessage("add", "it is async, and the network thread cannot wait for it to resume"),
+                    line: 3, column: 5),
+                DiagnosticSpec(
+                    message: "method 'add' cannot be exposed: a synchronous method takes at most one parameter "
+                        + "because a page passes one JSON value, but it has 2; take a Codable struct that holds "
+                        + "them instead, or mark it @unexposed to keep it away from pages",
+                    line: 3, column: 37),
+            ],
+            macroSpecs: macros)
+    }
+
     // MARK: - Helpers
+
+    private func nonblockingMessage(_ method: String, _ why: String) -> String {
+        "method '\(method)' cannot be @nonblocking: \(why); remove @nonblocking (pages can still call the "
+            + "method; it then runs off the network thread)"
+    }
 
     private func anyMessage(_ method: String, _ type: String) -> String {
         "method '\(method)' cannot be exposed: '\(type)' is not JSON. DSBridge passes JSON: use a Codable type "
@@ -819,19 +1212,36 @@ final class ExposedMacroTests: XCTestCase {
     }
 
     /// The extension `@Exposed` generates for `type`, with `synchronousCases` and
-    /// `asynchronousCases` (unindented `case` clauses) in the two switches.
+    /// `asynchronousCases` (unindented `case` clauses) in the two switches of the awaited entry
+    /// points and `nonSuspendingSynchronousCases` and `nonSuspendingAsynchronousCases` in those
+    /// of the `…WithoutSuspending` ones. `nonblocking` is the literal of `nonblockingMethods`.
+    /// Each optional member is expected only when it has content, as the generator omits it.
     private func conformance(
-        _ type: String, access: String = "", table: String = "[:]", synchronousCases: String = "",
-        asynchronousCases: String = "", declaresConformance: Bool = true
+        _ type: String, access: String = "", table: String = "[:]", nonblocking: String = "",
+        synchronousCases: String = "", asynchronousCases: String = "",
+        nonSuspendingSynchronousCases: String = "", nonSuspendingAsynchronousCases: String = "",
+        declaresConformance: Bool = true
     ) -> String {
         func indented(_ cases: String) -> String {
             cases.isEmpty ? "" : cases.split(separator: "\n").map { "\n        " + $0 }.joined()
         }
-        return """
-            extension \(type)\(declaresConformance ? ": DSBridge.ExposedInterface" : "") {
+        var members = [
+            """
                 \(access)nonisolated static var exposedMethods: [String: DSBridge.ExposedMethodKind] {
                     \(table)
                 }
+            """
+        ]
+        if !nonblocking.isEmpty {
+            members.append(
+                """
+                    \(access)nonisolated static var nonblockingMethods: Set<String> {
+                        \(nonblocking)
+                    }
+                """)
+        }
+        members.append(
+            """
                 \(access)func callSynchronousMethod(named name: String, with argument: DSBridge.JSONValue) async throws -> DSBridge.JSONValue {
                     switch name {\(indented(synchronousCases))
                     default:
@@ -844,7 +1254,30 @@ final class ExposedMacroTests: XCTestCase {
                         throw DSBridge.ExposedCallError.methodNotFound(name)
                     }
                 }
-            }
-            """
+            """)
+        if !nonSuspendingSynchronousCases.isEmpty {
+            members.append(
+                """
+                    \(access)func callSynchronousMethodWithoutSuspending(named name: String, with argument: DSBridge.JSONValue) throws -> DSBridge.JSONValue? {
+                        switch name {\(indented(nonSuspendingSynchronousCases))
+                        default:
+                            return nil
+                        }
+                    }
+                """)
+        }
+        if !nonSuspendingAsynchronousCases.isEmpty {
+            members.append(
+                """
+                    \(access)func callAsynchronousMethodWithoutSuspending(named name: String, with argument: DSBridge.JSONValue, completion: DSBridge.ExposedCompletion) throws -> Bool {
+                        switch name {\(indented(nonSuspendingAsynchronousCases))
+                        default:
+                            return false
+                        }
+                    }
+                """)
+        }
+        let conformance = declaresConformance ? ": DSBridge.ExposedInterface" : ""
+        return "extension \(type)\(conformance) {\n\(members.joined(separator: "\n"))\n}"
     }
 }

@@ -101,7 +101,61 @@ final class ExposedSignatureClassifierTests: XCTestCase {
         XCTAssertNil(try exposed("@discardableResult func f() -> Int").globalActor)
     }
 
+    func testNonblockingAttributeIsRecorded() throws {
+        XCTAssertTrue(try exposed("@nonblocking func f()").isNonblocking)
+        XCTAssertTrue(try exposed("@DSBridge.nonblocking func f(_ done: (Int) -> Void)").isNonblocking)
+        XCTAssertFalse(try exposed("func f()").isNonblocking)
+        XCTAssertTrue(ExposedSignatureClassifier.isCandidate(try function("@nonblocking func f()")))
+        XCTAssertFalse(ExposedSignatureClassifier.isCandidate(try function("@nonblocking @unexposed func f()")))
+    }
+
+    func testTypeIsolationIsReadFromTheDeclaration() throws {
+        let cases: [(String, ExposedTypeIsolation)] = [
+            ("actor A {}", .actor),
+            ("@MainActor final class B {}", .globalActor("MainActor")),
+            ("@DatabaseActor enum C {}", .globalActor("DatabaseActor")),
+            ("@frozen struct D {}", .nonisolated),
+            ("final class E: Sendable {}", .nonisolated),
+        ]
+        for (source, isolation) in cases {
+            let parsed = Parser.parse(source: source)
+            let decl = try XCTUnwrap(parsed.statements.first?.item.asProtocol(DeclGroupSyntax.self), source)
+            XCTAssertEqual(ExposedSignatureClassifier.isolation(of: decl), isolation, source)
+        }
+    }
+
+    func testNonblockingIsAllowedOnlyWhereNothingSuspends() throws {
+        let allowed = [
+            "@nonblocking func f() -> Int", "@nonblocking func f(_ done: (Int) -> Void) throws",
+            "@nonblocking nonisolated func f()", "func f() async", "@MainActor func f()",
+        ]
+        for source in allowed {
+            XCTAssertNil(try nonblockingRule(source, in: .nonisolated), source)
+        }
+        XCTAssertEqual(try nonblockingRule("@nonblocking func f() async", in: .nonisolated), "nonblockingAsync")
+        XCTAssertEqual(
+            try nonblockingRule("@nonblocking @MainActor func f()", in: .nonisolated), "nonblockingGlobalActorMethod")
+        XCTAssertEqual(try nonblockingRule("@nonblocking func f()", in: .actor), "nonblockingInActor")
+        XCTAssertEqual(
+            try nonblockingRule("@nonblocking func f() async", in: .globalActor("MainActor")),
+            "nonblockingInGlobalActorType")
+        XCTAssertNil(try nonblockingRule("func f()", in: .actor))
+    }
+
     // MARK: - Helpers
+
+    /// The rule `@nonblocking` on `source` breaks in a type isolated as `isolation`, if any,
+    /// after checking that the problem is attached to the attribute.
+    private func nonblockingRule(
+        _ source: String, in isolation: ExposedTypeIsolation, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> String? {
+        let function = try function(source, file: file, line: line)
+        guard let problem = ExposedSignatureClassifier.nonblockingProblem(of: function, in: isolation) else {
+            return nil
+        }
+        XCTAssertEqual(problem.node.as(AttributeSyntax.self)?.trimmedDescription, "@nonblocking", file: file, line: line)
+        return problem.diagnostic.rule
+    }
 
     private func function(_ source: String, file: StaticString = #filePath, line: UInt = #line) throws
         -> FunctionDeclSyntax

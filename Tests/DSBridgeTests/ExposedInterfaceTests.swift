@@ -106,6 +106,14 @@ enum Outer {
 }
 
 @Exposed
+struct Quick {
+    @nonblocking func syn(_ x: Int) -> Int { x * 10 }
+    func slow(_ x: Int) async -> Int { x }
+    @nonblocking func start(_ x: Int, done: @escaping (Int) -> Void) { done(x + 1) }
+    func startLater(_ x: Int, done: @escaping (Int) -> Void) async { done(x) }
+}
+
+@Exposed
 public struct PublicGreeter {
     public func hello() -> String { "hi" }
 }
@@ -249,6 +257,57 @@ struct ExposedInterfaceTests {
     @Test func genericAndNestedTypesAreExposed() async throws {
         #expect(try await Box(value: [1, 2]).callSynchronousMethod(named: "get", with: nil) == [1, 2])
         #expect(try await Outer.Inner().callSynchronousMethod(named: "ping", with: nil) == "pong")
+    }
+
+    // MARK: - Calls without suspending
+
+    @Test func nonblockingMethodsListsTheMarkedMethods() {
+        #expect(Quick.nonblockingMethods == ["syn", "start"])
+        #expect(Geometry.nonblockingMethods.isEmpty)
+        #expect(Counter.nonblockingMethods.isEmpty)
+    }
+
+    @Test func synchronousMethodIsCalledWithoutSuspending() throws {
+        #expect(try Quick().callSynchronousMethodWithoutSuspending(named: "syn", with: 2) == 20)
+        #expect(try geometry.callSynchronousMethodWithoutSuspending(named: "testSyn", with: "Hi") == "Hi[ syn call]")
+        #expect(try geometry.callSynchronousMethodWithoutSuspending(named: "touch", with: nil) == "")
+        #expect(try MixedIsolation().callSynchronousMethodWithoutSuspending(named: "anywhere", with: nil) == 8)
+    }
+
+    @Test func methodsThatSuspendOrAreUnknownAnswerNilWithoutSuspending() throws {
+        let quick = Quick()
+        for name in ["slow", "start", "nope"] {
+            #expect(try quick.callSynchronousMethodWithoutSuspending(named: name, with: 1) == nil, "\(name)")
+        }
+        #expect(try Echo().callSynchronousMethodWithoutSuspending(named: "fetch", with: 1) == nil)
+        #expect(try MixedIsolation().callSynchronousMethodWithoutSuspending(named: "onMain", with: nil) == nil)
+        #expect(try Counter().callSynchronousMethodWithoutSuspending(named: "increment", with: nil) == nil)
+    }
+
+    @Test func badArgumentThrowsWithoutSuspending() {
+        let error = #expect(throws: ExposedCallError.self) {
+            try Quick().callSynchronousMethodWithoutSuspending(named: "syn", with: "two")
+        }
+        #expect(error?.kind == .badArgument)
+        #expect(throws: GeometryError(reason: "no")) {
+            try geometry.callSynchronousMethodWithoutSuspending(named: "fail", with: nil)
+        }
+    }
+
+    @Test func completionMethodIsStartedWithoutSuspending() throws {
+        let recorder = DeliveryRecorder()
+        let quick = Quick()
+        #expect(try quick.callAsynchronousMethodWithoutSuspending(named: "start", with: 1, completion: recorder.completion))
+        #expect(recorder.deliveries == [.value(2, complete: true)])
+        for name in ["startLater", "syn", "nope"] {
+            #expect(
+                try !quick.callAsynchronousMethodWithoutSuspending(named: name, with: 1, completion: recorder.completion),
+                "\(name)")
+        }
+        #expect(
+            try !Counter().callAsynchronousMethodWithoutSuspending(
+                named: "current", with: nil, completion: recorder.completion))
+        #expect(recorder.deliveries == [.value(2, complete: true)])
     }
 
     // MARK: - Refused calls

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: MIT
+import DSBridge
+import Dispatch
+import Glibc
+import Synchronization
+import Testing
+
+/// Hand-written like `@Exposed` output with `@nonblocking` on `fast`, `slow`, `start` and
+/// `holdsNetworkThread`; `waits` is an ordinary synchronous method.
+final class NonblockingProbe: ExposedInterface {
+    /// The thread each `fast` call ran on.
+    let fastThreads = Mutex<[pthread_t]>([])
+    /// `waits` returns "released" when the test signals this before 2 s pass.
+    let release = DispatchSemaphore(value: 0)
+    /// How long `slow` sleeps, in microseconds.
+    let slowMicros = Atomic<UInt32>(3_000)
+
+    static var exposedMethods: [String: ExposedMethodKind] {
+        ["fast": .synchronous, "slow": .synchronous, "waits": .synchronous, "start": .asynchronous]
+    }
+    static var nonblockingMethods: Set<String> { ["fast", "slow", "start"] }
+
+    func callSynchronousMethod(named name: String, with argument: JSONValue) async throws -> JSONValue {
+        guard let value = try callSynchronousMethodWithoutSuspending(named: name, with: argument) else {
+            throw ExposedCallError.methodNotFound(name)
+        }
+        return value
+    }
+
+    func callSynchronousMethodWithoutSuspending(named name: String, with argument: JSONValue) throws -> JSONValue? {
+        switch name {
+        case "fast":
+            fastThreads.withLock { $0.append(pthread_self()) }
+            return argument
+        case "slow":
+            usleep(slowMicros.load(ordering: .relaxed))
+            return "slept"
+        case "waits":
+            return release.wait(timeout: .now() + .seconds(2)) == .success ? "released" : "timed out"
+        default:
+            return nil
+        }
+    }
+
+    func callAsynchronousMethod(named name: String, with argument: JSONValue, completion: ExposedCompletion) async throws {
+        guard try callAsynchronousMethodWithoutSuspending(named: name, with: argument, completion: completion) else {
+            throw ExposedCallError.methodNotFound(name)
+        }
+    }
+
+    func callAsynchronousMethodWithoutSuspending(named name: String, with argument: JSONValue, completion: ExposedCompletion) throws -> Bool {
+        guard name == "start" else { return false }
+        completion(1, complete: false)
+        completion(2, complete: true)
+        return true
+    }
+}
+
+@Suite("Calls the network thread runs itself (@nonblocking)")
+struct InlineDispatchTests {
+    /// A harness with `NonblockingProbe` under namespace `n`, past its hello.
+    private func harness(_ probe: NonblockingProbe = NonblockingProbe()) async throws -> BridgeHarness {
+        let h = BridgeHarness()
+        h.bridge.addInterface(probe, by: "n")
+        _ = try await h.hello()
+        return h
+    }
+
+    @Test("a @nonblocking method runs on the thread that hands over the frame, answered before receive returns")
+    func runsOnReceivingThread() async throws {
+        let probe = NonblockingProbe()
+        let h = try await harness(probe)
+        let thread = pthread_self()
+        h.call(1, "n.fast", "x")
+        let answered = h.connection.nextAction()  // no waiting: the answer is already queued
+        #expect(probe.fastThreads.withLock { $0.map { pthread_equal($0, thread) != 0 } } == [true])
+        guard case .write(let bytes)? = answered else {
+            Issue.record("no answer queued when receive returned")
+            return
+        }
+        let ret = try JSONParser.parse(bytes)
+        #expect(ret["t"] == "ret" && ret["id"] == 1 && ret["data"] == "x")
+    }
+
+    @Test("an ordinary synchronous method never runs on the receiving thread")
+    func ordinaryMethodRunsOnWorker() async throws {
+        let probe = NonblockingProbe()
+        let h = try await harness(probe)
+        h.call(1, "n.waits", nil)  // run inline, it would wait 2 s here and answer "timed out"
+        probe.release.signal()
+        let ret = try await h.messages(1)[0]
+        #expect(ret["data"] == "released")
+    }
+
+    @Test("a frame mixing @nonblocking and ordinary calls runs on a worker, in order")
+    func mixedFrameKeepsOrder() async throws {
+        let probe = NonblockingProbe()
+        let h = try await harness(probe)
+        let thread = pthread_self()
+        h.send(.array([
+            ["t": "call", "id": 1, "method": "n.fast", "arg": ["data": 1]],
+            ["t": "call", "id": 2, "method": "n.waits"],
+            ["t": "call", "id": 3, "method": "n.fast", "arg": ["data": 3]],
+        ]))
+        // Checked before this thread suspends (a worker could use it afterwards).
+        #expect(probe.fastThreads.withLock { $0.allSatisfy { pthread_equal($0, thread) == 0 } })
+        probe.release.signal()
+        let answers = try await h.messages(3)
+        #expect(answers.map { $0["id"] } == [1, 2, 3])
+        #expect(answers[1]["data"] == "released")
+    }
+
+    @Test("a @nonblocking method that overruns the budget on the network thread is moved off it for good")
+    func overrunDemotes() async throws {
+        let probe = NonblockingProbe()
+        let h = try await harness(probe)
+        let name = try #require(MethodName("n.slow"))
+        #expect(h.bridge.registry.nonblockingSource(of: name) != nil)
+        h.call(1, "n.slow", nil)
+        #expect(try await h.messages(1)[0]["data"] == "slept")
+        #expect(h.bridge.registry.nonblockingSource(of: name) == nil, "3 ms is over the 1 ms budget")
+        #expect(h.bridge.registry.nonblockingSource(of: try #require(MethodName("n.fast"))) != nil, "others keep it")
+        h.call(2, "n.slow", nil)
+        #expect(try await h.messages(1)[0]["data"] == "slept", "still callable, off the network thread")
+    }
+
+    @Test("a @nonblocking completion method delivers its progress and final value before receive returns")
+    func asynchronousMethodInline() async throws {
+        let h = try await harness()
+        h.call(1, "n.start", nil, stub: "cb1")
+        var frames: [JSONValue] = []
+        while case .write(let bytes)? = h.connection.nextAction() {
+            let v = try JSONParser.parse(bytes)
+            if case .array(let items) = v { frames += items } else { frames.append(v) }
+        }
+        #expect(frames.map { $0["t"] } == ["ret", "cb", "cb"])
+        #expect(frames.last?["data"] == 2 && frames.last?["complete"] == true)
+    }
+
+    @Test("internal calls that run application hooks stay off the network thread; lookups do not")
+    func internalMethods() async throws {
+        let readyThreads = Mutex<[pthread_t]>([])
+        let bridge = Bridge(lifecycle: SessionLifecycle(ready: { _ in
+            readyThreads.withLock { $0.append(pthread_self()) }
+        }))
+        let h = BridgeHarness(sharing: bridge, connection: bridge.connect(peerAddress: "127.0.0.1", origin: nil, waker: CountingWaker()))
+        _ = try await h.hello()
+        h.call(1, "_dsb.hasNativeMethod", ["name": "nothing", "type": "all"])
+        guard case .write(let bytes)? = h.connection.nextAction() else {
+            Issue.record("hasNativeMethod was not answered at once")
+            return
+        }
+        #expect(try JSONParser.parse(bytes)["data"] == false)
+        let thread = pthread_self()
+        h.call(2, "_dsb.dsinit", nil)
+        #expect(readyThreads.withLock { $0.allSatisfy { pthread_equal($0, thread) == 0 } }, "the ready hook did not run on this thread")
+        #expect(try await h.messages(1)[0]["id"] == 2)
+        #expect(readyThreads.withLock { $0.count } == 1)
+    }
+
+    @Test("a per-session interface is made on a worker; later @nonblocking calls run inline")
+    func factoryMadeOffThread() async throws {
+        let made = Mutex<[pthread_t]>([])
+        let probe = NonblockingProbe()
+        let h = BridgeHarness()
+        h.bridge.addInterfaceFactory(by: "f") { _ in
+            made.withLock { $0.append(pthread_self()) }
+            return probe
+        }
+        _ = try await h.hello()
+        let thread = pthread_self()
+        h.call(1, "f.fast", 1)
+        #expect(made.withLock { $0.allSatisfy { pthread_equal($0, thread) == 0 } }, "the factory did not run on this thread")
+        #expect(try await h.messages(1)[0]["data"] == 1)
+        #expect(made.withLock { $0.count } == 1)
+        let second = pthread_self()
+        h.call(2, "f.fast", 2)
+        #expect(probe.fastThreads.withLock { $0.count == 2 && pthread_equal($0[1], second) != 0 })
+        #expect(try await h.messages(1)[0]["data"] == 2)
+    }
+
+    @Test("a frame larger than the inline limit runs on a worker")
+    func largeFrameOffThread() async throws {
+        let probe = NonblockingProbe()
+        let h = try await harness(probe)
+        let big = JSONValue.string(String(repeating: "a", count: InlineDispatchPolicy.maxFrameBytes))
+        let thread = pthread_self()
+        h.call(1, "n.fast", big)
+        #expect(probe.fastThreads.withLock { $0.allSatisfy { pthread_equal($0, thread) == 0 } })
+        #expect(try await h.messages(1)[0]["data"] == big)
+        #expect(probe.fastThreads.withLock { $0.count } == 1)
+    }
+}
