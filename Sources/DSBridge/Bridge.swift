@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import Dispatch
 import Logging
 import Synchronization
 
@@ -29,6 +30,8 @@ public final class Bridge: Sendable {
     /// Runs delayed work (grace periods, timeouts).
     public let scheduler: any BridgeScheduler
     let metrics = BridgeMetrics()
+    /// Watches `@nonblocking` methods the network thread runs.
+    let networkThreadGuard = NetworkThreadGuard()
     /// Decides who may open sessions; `nil` lets everyone in.
     let authenticator: (any SessionAuthenticator)?
 
@@ -38,6 +41,8 @@ public final class Bridge: Sendable {
         var perAddress: [String: Int] = [:]
     }
     private let store = Mutex(Store())
+    /// Sessions with page answers for a worker to deliver (``runDeferredWork()``).
+    private let answersDue = Mutex<[BridgeSession]>([])
 
     /// - Parameters:
     ///   - lifecycle: hooks for sessions opening, becoming ready, being dismissed, ending.
@@ -170,6 +175,28 @@ public final class Bridge: Sendable {
     }
 
     /// Removes an ended session.
+    /// `session` has page answers queued for a worker: the next ``runDeferredWork()`` starts it.
+    func deferAnswerDelivery(for session: BridgeSession) {
+        answersDue.withLock { $0.append(session) }
+    }
+
+    /// Hands work the network thread deferred (handlers of page answers, which are
+    /// application code) to one worker job. A transport calls it once per pass of its loop,
+    /// after handing over the frames it read (``BridgeConnection/receive(_:)``), so one
+    /// worker wake-up serves every session's answers of that pass.
+    public func runDeferredWork() {
+        let sessions = answersDue.withLock { due -> [BridgeSession] in
+            if due.isEmpty { return [] }
+            let taken = due
+            due.removeAll(keepingCapacity: true)
+            return taken
+        }
+        guard !sessions.isEmpty else { return }
+        DispatchQueue.global().async {
+            for session in sessions { session.deliverQueuedAnswers() }
+        }
+    }
+
     func forget(_ session: BridgeSession) {
         store.withLock { s in
             guard s.byID.removeValue(forKey: session.id) != nil else { return }

@@ -64,7 +64,8 @@ public final class BridgeConnection: Sendable {
 
     /// Hands over one complete text message from the page. Returns at once, or after
     /// running the frame when ``InlineDispatchPolicy`` lets this thread run it; when frames
-    /// pile up faster than they are processed, asks the transport to pause reading.
+    /// pile up faster than they are processed, asks the transport to pause reading. The
+    /// transport calls ``Bridge/runDeferredWork()`` after each pass of handing over frames.
     public func receive(_ frame: [UInt8]) {
         let limit = inboxLimit
         var inlineSession: BridgeSession?

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import DequeModule
 import Dispatch
 import Foundation
 import Logging
@@ -39,6 +40,10 @@ public final class BridgeSession: Sendable {
         var held: [(callbackId: Int64, method: String, args: [JSONValue])] = []
         var nextCallbackId: Int64 = 1
         var nativeCalls: [Int64: NativeCallHandler] = [:]
+        /// Page answers whose handlers wait to run off the network thread, in order.
+        var answersToDeliver = Deque<(handler: NativeCallHandler, event: NativeCallEvent)>()
+        /// A worker is running `answersToDeliver`.
+        var deliveringAnswers = false
         var afterWaiters: [(after: Int64, resume: @Sendable (Bool) -> Void)] = []
         var detachGeneration = 0
         /// Per-session interface instances, by factory id.
@@ -296,7 +301,7 @@ public final class BridgeSession: Sendable {
         }
         switch route {
         case .internalMethod(let m):
-            let result = runInternal(m, argument.data)
+            let result = runInternal(m, argument.data, onNetworkThread: onNetworkThread)
             bridge.metrics.call(method: method, outcome: Self.outcome(result), nanoseconds: nil)
             answer(reply, result)
             if let stub = argument.stub, case .success(let value) = result {
@@ -306,13 +311,11 @@ public final class BridgeSession: Sendable {
                 end(reason: "page closed", closeCode: 1000)
             }
         case .synchronous(let source, let name):
-            let call = MethodCall(interface: instance(of: source), name: name, label: method, argument: argument, reply: reply,
-                                  onNetworkThread: onNetworkThread)
-            runSynchronous(call)
+            runSynchronous(MethodCall(interface: instance(of: source), name: name, label: method, argument: argument, reply: reply,
+                                      guardedBy: onNetworkThread ? bridge.networkThreadGuard : nil))
         case .asynchronous(let source, let name):
-            let call = MethodCall(interface: instance(of: source), name: name, label: method, argument: argument, reply: reply,
-                                  onNetworkThread: onNetworkThread)
-            runAsynchronous(call)
+            runAsynchronous(MethodCall(interface: instance(of: source), name: name, label: method, argument: argument, reply: reply,
+                                       guardedBy: onNetworkThread ? bridge.networkThreadGuard : nil))
         }
     }
 
@@ -355,8 +358,23 @@ public final class BridgeSession: Sendable {
         let label: String
         let argument: CallArgument
         let reply: Reply
-        let onNetworkThread: Bool
-        let started = ContinuousClock.now
+        /// Set when the network thread runs the call.
+        let networkThreadGuard: NetworkThreadGuard?
+        /// The thread's usage at the start, when the guard checks this run closely.
+        let usageBefore: NetworkThreadGuard.Usage?
+        let started: ContinuousClock.Instant
+
+        init(interface: any ExposedInterface, name: String, label: String, argument: CallArgument, reply: Reply,
+             guardedBy networkThreadGuard: NetworkThreadGuard?) {
+            self.interface = interface
+            self.name = name
+            self.label = label
+            self.argument = argument
+            self.reply = reply
+            self.networkThreadGuard = networkThreadGuard
+            usageBefore = networkThreadGuard?.startRun()
+            started = .now
+        }
 
         var elapsedNanoseconds: Int64 {
             let elapsed = ContinuousClock.now - started
@@ -428,13 +446,17 @@ public final class BridgeSession: Sendable {
         }
     }
 
-    /// A `@nonblocking` method that took longer than ``InlineDispatchPolicy/budgetNanoseconds``
-    /// on the network thread runs off it from now on.
+    /// A `@nonblocking` method that blocked or computed for longer than
+    /// ``InlineDispatchPolicy/budgetNanoseconds`` on the network thread runs off it from now on
+    /// (``NetworkThreadGuard``).
     private func checkNetworkThreadBudget(_ call: MethodCall, nanoseconds: Int64) {
-        guard call.onNetworkThread, nanoseconds > InlineDispatchPolicy.budgetNanoseconds, let name = MethodName(call.label) else { return }
+        guard let networkThreadGuard = call.networkThreadGuard,
+              case .overran(let blocked) = networkThreadGuard.finishRun(wallNanoseconds: nanoseconds, before: call.usageBefore),
+              let name = MethodName(call.label) else { return }
         if bridge.registry.demoteNonblocking(name) {
+            let why = blocked ? "waited on something" : "computed"
             logger.warning(
-                "@nonblocking method \(call.label) took \(nanoseconds / 1000) µs on the network thread (budget \(InlineDispatchPolicy.budgetNanoseconds / 1000) µs): it runs off the network thread from now on",
+                "@nonblocking method \(call.label) \(why) for \(nanoseconds / 1000) µs on the network thread (budget \(InlineDispatchPolicy.budgetNanoseconds / 1000) µs): it runs off the network thread from now on",
                 metadata: ["bridge.session": "\(id)"])
         }
     }
@@ -579,7 +601,7 @@ public final class BridgeSession: Sendable {
 
     // MARK: internal API (PROTOCOL.md 5)
 
-    private func runInternal(_ method: InternalMethod, _ data: JSONValue) -> Result<JSONValue, CallFailure> {
+    private func runInternal(_ method: InternalMethod, _ data: JSONValue, onNetworkThread: Bool) -> Result<JSONValue, CallFailure> {
         switch method {
         case .dsinit:
             markReady()
@@ -595,7 +617,7 @@ public final class BridgeSession: Sendable {
             bridge.lifecycle.dismissed?(self)
             return .success(.string(""))
         case .returnValue:
-            return receiveReturnValue(data)
+            return receiveReturnValue(data, onNetworkThread: onNetworkThread)
         }
     }
 
@@ -615,7 +637,7 @@ public final class BridgeSession: Sendable {
         if firstTime { bridge.sessionBecameReady(self) }
     }
 
-    private func receiveReturnValue(_ data: JSONValue) -> Result<JSONValue, CallFailure> {
+    private func receiveReturnValue(_ data: JSONValue, onNetworkThread: Bool) -> Result<JSONValue, CallFailure> {
         guard case .object(let o) = data, let callbackId = o["id"]?.integerValue else {
             return .failure(CallFailure(.badArgument, "returnValue needs {\"id\": integer, \"data\": ..., \"complete\": bool}"))
         }
@@ -630,14 +652,52 @@ public final class BridgeSession: Sendable {
             return s.nativeCalls[callbackId]
         }
         guard let handler else { return .success(.string("")) }
+        let event: NativeCallEvent
         if let errorText {
-            handler(.failed(.javaScript(errorText)))
+            event = .failed(.javaScript(errorText))
         } else if complete {
-            handler(.completed(value))
+            event = .completed(value)
         } else {
-            handler(.progress(value))
+            event = .progress(value)
         }
+        deliver(event, to: handler, onNetworkThread: onNetworkThread)
         return .success(.string(""))
+    }
+
+    /// Runs a handler of a native-initiated call with the page's answer, answers in the
+    /// order the page gave them. Handlers are application code, so the network thread
+    /// queues them for a worker (``Bridge/runDeferredWork()`` starts one job per pass of the
+    /// transport's loop); a worker runs one at once unless earlier answers still wait.
+    private func deliver(_ event: NativeCallEvent, to handler: @escaping NativeCallHandler, onNetworkThread: Bool) {
+        enum Next { case runHere, queued, startWorker }
+        let next = state.withLock { s -> Next in
+            if !onNetworkThread, !s.deliveringAnswers, s.answersToDeliver.isEmpty { return .runHere }
+            s.answersToDeliver.append((handler, event))
+            if s.deliveringAnswers { return .queued }
+            s.deliveringAnswers = true
+            return .startWorker
+        }
+        switch next {
+        case .runHere: handler(event)
+        case .queued: break
+        case .startWorker:
+            if onNetworkThread {
+                bridge.deferAnswerDelivery(for: self)
+            } else {
+                DispatchQueue.global().async { self.deliverQueuedAnswers() }
+            }
+        }
+    }
+
+    /// Runs the queued handlers of page answers, in order (one worker at a time).
+    func deliverQueuedAnswers() {
+        while let (handler, event) = state.withLock({ s -> (NativeCallHandler, NativeCallEvent)? in
+            if let next = s.answersToDeliver.popFirst() { return next }
+            s.deliveringAnswers = false
+            return nil
+        }) {
+            handler(event)
+        }
     }
 
     // MARK: native → page

@@ -144,8 +144,10 @@ public macro Exposed() = #externalMacro(module: "DSBridgeMacros", type: "Exposed
 /// Declares that a method of an `@Exposed` type returns (or starts) quickly without
 /// waiting on anything: no sleeping, no blocking I/O, no lock held for long. The server may
 /// then run it on its network thread, which saves two thread hops per call. A method marked
-/// so that still takes longer than 1 ms on the network thread is moved off it for good
-/// (with a warning in the log), so a mistake costs one slow call, not a stalled server.
+/// so that is seen blocking (or computing) for longer than 1 ms there is moved off it for
+/// good, with a warning in the log: a mistake costs a slow call or two, not a stalled server.
+/// (A first overrun only starts a closer look at the next runs, since a busy machine can
+/// preempt the network thread for a few milliseconds at any time.)
 ///
 /// Only for methods that are not `async` and not isolated to an actor (in an actor or a
 /// global-actor type, or with a global-actor attribute); `@Exposed` rejects it elsewhere.

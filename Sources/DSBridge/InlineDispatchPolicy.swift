@@ -4,14 +4,15 @@
 /// handing them to a worker thread: saving the two thread hops (there and back) is most of a
 /// fast call's latency. Only work that cannot wait on anything qualifies, so the thread that
 /// serves every socket is never held up: acknowledgements, cancels, `_dsb.hasNativeMethod`,
-/// `_dsb.disableJavascriptDialogBlock`, and methods marked `@nonblocking` (a method that
-/// overruns ``budgetNanoseconds`` is demoted for good). Everything else (a `hello`, hooks
-/// such as `dsinit`, `returnValue` and `close` that run application code, factories making
-/// a session's interface) keeps the worker thread.
+/// `_dsb.disableJavascriptDialogBlock`, `_dsb.returnValue` (its handlers go to a worker),
+/// and methods marked `@nonblocking` (one seen blocking or computing past
+/// ``budgetNanoseconds`` is demoted for good: ``NetworkThreadGuard``). Everything else (a
+/// `hello`, the hooks of `dsinit` and `close`, factories making a session's interface)
+/// keeps the worker thread.
 public enum InlineDispatchPolicy {
     /// Frames larger than this are decoded and run on a worker thread.
     public static let maxFrameBytes = 8 * 1024
-    /// How long a `@nonblocking` method may run on the network thread before it is demoted.
+    /// How long a `@nonblocking` method may run on the network thread.
     public static let budgetNanoseconds: Int64 = 1_000_000
 
     /// Whether every message of a frame may run on the network thread.
@@ -33,8 +34,9 @@ public enum InlineDispatchPolicy {
         guard let name = MethodName(method) else { return true }  // answered `methodNotFound` at once
         if name.isInternal {
             switch InternalMethod(rawValue: name.name) {
-            case .hasNativeMethod?, .disableJavascriptDialogBlock?, nil: return true
-            case .dsinit?, .returnValue?, .closePage?: return false
+            // returnValue's handlers are application code: the session hands them to a worker.
+            case .hasNativeMethod?, .disableJavascriptDialogBlock?, .returnValue?, nil: return true
+            case .dsinit?, .closePage?: return false
             }
         }
         guard let source = registry.nonblockingSource(of: name) else {

@@ -157,6 +157,7 @@ final class ServiceLoop {
             // Work the service thread posted itself (answers of calls it ran) goes out
             // before the loop waits again.
             if server.inbox.takeLocalPosts() { drainInbox() }
+            bridge.runDeferredWork()
             if lws_service(ctx, 0) < 0 { break }
         }
         server.inbox.close()

@@ -44,6 +44,8 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Connections being opened at once, per thread.") var connectConcurrency = 128
     @Option(help: "Seconds allowed for all sessions to open.") var openTimeout = 30.0
     @Flag(help: "idle: the server is the plain echo server (held WebSockets, no hello).") var rawEcho = false
+    @Flag(help: "Send every message due in one batch frame, as web/dsbridge.js does per microtask (default: one frame per message).")
+    var coalesce = false
     @Flag(help: "Print the report as JSON.") var json = false
     @Flag(help: "No progress line on stderr.") var quiet = false
     @Option(help: "libwebsockets log level bits (LLL_*), default errors and warnings.") var lwsLogLevel: Int32 = 3
@@ -78,6 +80,7 @@ struct BenchCommand: ParsableCommand {
         options.serverPID = pid
         options.progressCount = progressCount
         options.invokeBatch = invokeBatch
+        options.coalesce = coalesce
         options.connectConcurrency = connectConcurrency
         options.openTimeout = openTimeout
         options.rawEcho = rawEcho

@@ -70,6 +70,9 @@ struct BenchOptions: Sendable {
     var progressCount = 10
     /// Invokes per `test.pushInvokes` trigger.
     var invokeBatch = 32
+    /// Send everything due in one (batch) frame, as web/dsbridge.js does, instead of one
+    /// frame per message.
+    var coalesce = false
     /// Connections being opened at once per thread (handshakes in progress).
     var connectConcurrency = 128
     /// `idle`: the server is the plain echo server (no hello; held WebSockets only).

@@ -42,6 +42,10 @@ final class ClientWorker {
     /// Scratch buffer for composing frames, with `pre` bytes of headroom for lws.
     private let scratch: UnsafeMutableRawPointer
     let scratchCapacity: Int
+    /// Room one composed message may take at most.
+    let messageBound: Int
+    /// Messages per batch frame at most with `--coalesce`.
+    static let coalescedMessages = 64
     let pre = Int(CLibWebSockets_pre())
 
     private var nextTick: UInt64 = 0
@@ -74,7 +78,8 @@ final class ClientWorker {
         } else {
             payload = [UInt8(ascii: "\"")] + Array(repeating: UInt8(ascii: "x"), count: options.payloadBytes) + [UInt8(ascii: "\"")]
         }
-        scratchCapacity = max(payload.count * 2 + 1024, 4096)
+        messageBound = max(payload.count * 2 + 1024, 4096)
+        scratchCapacity = messageBound * (options.coalesce ? Self.coalescedMessages : 1)
         scratch = UnsafeMutableRawPointer.allocate(byteCount: scratchCapacity + Int(CLibWebSockets_pre()), alignment: 16)
     }
 
@@ -317,14 +322,28 @@ final class ClientWorker {
     }
 
     /// A composer over the scratch buffer (after the lws headroom).
-    func composer() -> FrameComposer {
-        FrameComposer(base: scratch + pre, capacity: scratchCapacity)
+    /// A composer over the scratch buffer; `offset` bytes stay free in front (a batch's `[`).
+    func composer(offset: Int = 0) -> FrameComposer {
+        FrameComposer(base: scratch + pre + offset, capacity: scratchCapacity - offset)
+    }
+
+    /// Puts `byte` in front of what a composer made with `offset` 1 holds.
+    func prefix(_ byte: UInt8) {
+        scratch.storeBytes(of: byte, toByteOffset: pre, as: UInt8.self)
     }
 
     /// Writes what `composer` holds as one frame (`LWS_WRITE_TEXT`) or raw bytes (`LWS_WRITE_RAW`, which is `LWS_WRITE_HTTP`).
-    func write(_ wsi: OpaquePointer, _ composer: FrameComposer, raw: Bool = false) -> Bool {
-        let n = composer.count
+    /// `offset` bytes before the composer's start (its `offset`) go out too.
+    func write(_ wsi: OpaquePointer, _ composer: FrameComposer, raw: Bool = false, offset: Int = 0) -> Bool {
+        let n = composer.count + offset
         let written = lws_write(wsi, scratch.assumingMemoryBound(to: UInt8.self) + pre, n, raw ? LWS_WRITE_HTTP : LWS_WRITE_TEXT)
+        return written >= n
+    }
+
+    /// Writes what a composer made with `offset` 1 holds, without the free byte in front.
+    func writeAlone(_ wsi: OpaquePointer, _ composer: FrameComposer) -> Bool {
+        let n = composer.count
+        let written = lws_write(wsi, scratch.assumingMemoryBound(to: UInt8.self) + pre + 1, n, LWS_WRITE_TEXT)
         return written >= n
     }
 

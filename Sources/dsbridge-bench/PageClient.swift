@@ -195,6 +195,7 @@ final class PageClient: Link {
     override func writeable() -> Int32 {
         if closeRequested != nil { return closeIfRequested() }
         guard let wsi else { return 0 }
+        if worker.options.coalesce { return writeBatch(wsi) }
         var budget = 64
         while budget > 0 {
             var c = worker.composer()
@@ -207,6 +208,34 @@ final class PageClient: Link {
             budget -= 1
             if !(ackDue || !outbox.isEmpty) { return 0 }
             if lws_send_pipe_choked(wsi) != 0 { break }
+        }
+        if ackDue || !outbox.isEmpty { lws_callback_on_writable(wsi) }
+        return 0
+    }
+
+    /// `--coalesce`: everything due goes out in one frame, a batch when there is more than
+    /// one message (as web/dsbridge.js sends what a page queued in one microtask).
+    private func writeBatch(_ wsi: OpaquePointer) -> Int32 {
+        var c = worker.composer(offset: 1)
+        var count = 0
+        while ackDue || !outbox.isEmpty, count < ClientWorker.coalescedMessages,
+              c.count + worker.messageBound <= worker.scratchCapacity - 1 {
+            if count > 0 { c.byte(UInt8(ascii: ",")) }
+            _ = compose(into: &c)
+            count += 1
+        }
+        guard count > 0 else { return 0 }
+        guard !c.overflowed else {
+            worker.recordError("client.frameTooLarge")
+            return 0
+        }
+        if count > 1 {
+            c.byte(UInt8(ascii: "]"))
+            worker.prefix(UInt8(ascii: "["))
+            guard worker.write(wsi, c, offset: 1) else { return -1 }
+        } else {
+            // One message alone: written from the composer's start, past the free byte.
+            guard worker.writeAlone(wsi, c) else { return -1 }
         }
         if ackDue || !outbox.isEmpty { lws_callback_on_writable(wsi) }
         return 0

@@ -81,7 +81,11 @@ struct BridgeHarness {
         self.connection = connection
     }
 
-    func send(_ value: JSONValue) { connection.receive(Array(value.description.utf8)) }
+    /// Hands over one frame, then the deferred work, as a transport does.
+    func send(_ value: JSONValue) {
+        connection.receive(Array(value.description.utf8))
+        bridge.runDeferredWork()
+    }
 
     func call(_ id: Int64, _ method: String, _ data: JSONValue?, stub: String? = nil) {
         var arg: JSONObject = [:]
@@ -127,6 +131,18 @@ struct BridgeHarness {
         }
         throw HarnessTimeout(received: [])
     }
+}
+
+/// Polls `condition` every millisecond until it holds or `timeout` passes; returns whether
+/// it held. For effects that happen on a worker after the harness saw the answer (handlers of
+/// native-initiated calls run off the thread that took the page's `returnValue`).
+func eventually(timeout: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while !condition() {
+        guard ContinuousClock.now < deadline else { return false }
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+    return true
 }
 
 struct HarnessClosed: Error { let code: Int; let reason: String }
