@@ -171,7 +171,9 @@ run syn-throughput "$daemon_port" "$daemon_pid" syn --sessions "$sessions" --inf
 run echo-latency "$echo_port" "$echo_pid" echo --sessions 1 --inflight 1 --payload 100
 run syn-latency "$daemon_port" "$daemon_pid" syn --sessions 1 --inflight 1 --payload 64
 run async "$daemon_port" "$daemon_pid" async --sessions "$sessions" --inflight 8 --progress-count 10
-run invoke "$daemon_port" "$daemon_pid" invoke --sessions "$sessions" --inflight 2 --invoke-batch 32 --payload 64
+# The page answers invokes as web/dsbridge.js does: what is due in one batch frame.
+run invoke "$daemon_port" "$daemon_pid" invoke --sessions "$sessions" --inflight 2 --invoke-batch 32 --payload 64 --coalesce
+run invoke-frames "$daemon_port" "$daemon_pid" invoke --sessions "$sessions" --inflight 2 --invoke-batch 32 --payload 64
 run http "$daemon_port" "$daemon_pid" http --sessions "$sessions" --payload 64
 run connect "$daemon_port" "$daemon_pid" connect --sessions "$sessions" "${sources[@]}"
 run resume "$daemon_port" "$daemon_pid" resume --sessions "$sessions" "${sources[@]}"
@@ -199,7 +201,7 @@ def load(name):
         return None
 
 r = {n: load(n) for n in ["echo-throughput", "syn-throughput", "echo-latency", "syn-latency", "async", "invoke",
-                          "http", "connect", "resume", "echo-idle", "idle"]}
+                          "invoke-frames", "http", "connect", "resume", "echo-idle", "idle"]}
 
 def fmt(v, unit=""):
     if v is None: return "-"
@@ -251,6 +253,7 @@ b = get("async", "throughput")
 check("async cb/s (10 progress + final)", b, None, ">= 200,000/s", None if b is None else b >= 200_000)
 b = get("invoke", "throughput")
 check("invokes answered/s (64 sessions)", b, None, ">= 100,000/s", None if b is None else b >= 100_000)
+check("  same, one frame per answer", get("invoke-frames", "throughput"), None, "reported", None)
 b = get("http", "throughput")
 check("sync HTTP calls/s (64 keep-alive)", b, None, ">= 30,000/s", None if b is None else b >= 30_000)
 b, e = get("idle", "idle", "rssPerSessionBytes"), get("echo-idle", "idle", "rssPerSessionBytes")
