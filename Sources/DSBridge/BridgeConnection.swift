@@ -104,8 +104,8 @@ public final class BridgeConnection: Sendable {
             resumeAfterProcessing()
             return
         }
-        if InlineDispatchPolicy.allows(messages, session: session, registry: bridge.registry) {
-            if let wait = dispatch(messages[...], session: session, checkRate: true, onNetworkThread: true) {
+        if let routes = InlineDispatchPolicy.routes(for: messages, session: session, registry: bridge.registry) {
+            if let wait = dispatch(messages[...], session: session, checkRate: true, inlineRoutes: routes) {
                 waitForRate(wait)
             } else {
                 resumeAfterProcessing()
@@ -291,9 +291,11 @@ public final class BridgeConnection: Sendable {
 
     /// Runs `messages` in order. With `checkRate`, the calls among them are counted against
     /// the session's rate first; when they must wait, they and what follows are returned.
-    /// `onNetworkThread`: the transport's thread runs them (``InlineDispatchPolicy``).
+    /// `inlineRoutes`: the transport's thread runs them, with their calls already resolved
+    /// (``InlineDispatchPolicy``).
     private func dispatch(
-        _ messages: ArraySlice<PageMessage>, session: BridgeSession?, checkRate: Bool, onNetworkThread: Bool = false
+        _ messages: ArraySlice<PageMessage>, session: BridgeSession?, checkRate: Bool,
+        inlineRoutes: [Int: Result<CallRoute, CallFailure>]? = nil
     ) -> RateWait? {
         var current = session
         var checkRate = checkRate
@@ -315,7 +317,7 @@ public final class BridgeConnection: Sendable {
                     let wait = s.takeCallTokens(calls)
                     if wait > 0 { return RateWait(milliseconds: wait, messages: messages[index...], session: s) }
                 }
-                current?.receiveCall(call, from: self, onNetworkThread: onNetworkThread)
+                current?.receiveCall(call, from: self, onNetworkThread: inlineRoutes != nil, route: inlineRoutes?[index])
             case .cancel(let id):
                 current?.cancel(callID: id)
             case .ack(let seq):

@@ -224,8 +224,12 @@ public final class BridgeSession: Sendable {
     // MARK: calls from the page
 
     /// Runs a socket call (in arrival order; called from the connection's processing).
-    /// `onNetworkThread`: the transport's thread runs it (``InlineDispatchPolicy``).
-    func receiveCall(_ call: PageMessage.Call, from connection: BridgeConnection, onNetworkThread: Bool = false) {
+    /// `onNetworkThread`: the transport's thread runs it (``InlineDispatchPolicy``), which
+    /// may have resolved its `route` already.
+    func receiveCall(
+        _ call: PageMessage.Call, from connection: BridgeConnection, onNetworkThread: Bool = false,
+        route: Result<CallRoute, CallFailure>? = nil
+    ) {
         let fresh = state.withLock { s -> Bool in
             if s.ended || call.id <= s.lastCall { return false }
             s.lastCall = call.id
@@ -233,7 +237,7 @@ public final class BridgeSession: Sendable {
         }
         guard fresh else { return }
         let id = call.id
-        run(method: call.method, arg: call.arg, reply: .socket(id), onNetworkThread: onNetworkThread)
+        run(method: call.method, arg: call.arg, reply: .socket(id), onNetworkThread: onNetworkThread, resolved: route)
         markStarted(through: id)
     }
 
@@ -287,11 +291,14 @@ public final class BridgeSession: Sendable {
         }
     }
 
-    private func run(method: String, arg: JSONValue?, reply: Reply, onNetworkThread: Bool = false) {
+    private func run(
+        method: String, arg: JSONValue?, reply: Reply, onNetworkThread: Bool = false,
+        resolved: Result<CallRoute, CallFailure>? = nil
+    ) {
         let route: CallRoute
         let argument: CallArgument
         do {
-            route = try CallRoute.resolve(method, in: bridge.registry)
+            if let resolved { route = try resolved.get() } else { route = try CallRoute.resolve(method, in: bridge.registry) }
             argument = try CallArgument(wire: arg, maxDepth: bridge.configuration.maxDepth)
         } catch {
             logger.debug("call refused: \(error.message)", metadata: ["bridge.session": "\(id)", "bridge.method": "\(method.prefix(100))"])

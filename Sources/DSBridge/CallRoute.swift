@@ -19,6 +19,14 @@ public enum CallRoute: Sendable {
     /// - Throws: ``CallFailure`` `methodNotFound` for a malformed name, an unknown
     ///   namespace or method, or an unknown `_dsb` method.
     public static func resolve(_ method: String, in registry: InterfaceRegistry) throws(CallFailure) -> CallRoute {
+        try resolveMarkingNonblocking(method, in: registry).route
+    }
+
+    /// ``resolve(_:in:)``, also telling whether the method may run on the network thread
+    /// (`@nonblocking` and not demoted; internal methods say false).
+    static func resolveMarkingNonblocking(
+        _ method: String, in registry: InterfaceRegistry
+    ) throws(CallFailure) -> (route: CallRoute, isNonblocking: Bool) {
         guard let name = MethodName(method) else {
             throw CallFailure(.methodNotFound, "\"\(method.prefix(200))\" is not a valid method name")
         }
@@ -26,14 +34,14 @@ public enum CallRoute: Sendable {
             guard let m = InternalMethod(rawValue: name.name) else {
                 throw CallFailure(.methodNotFound, "no internal method \"\(name)\"")
             }
-            return .internalMethod(m)
+            return (.internalMethod(m), false)
         }
-        guard let (source, kind) = registry.lookup(name) else {
+        guard let (source, kind, isNonblocking) = registry.resolve(name) else {
             throw CallFailure(.methodNotFound, "no native method \"\(name)\"")
         }
         switch kind {
-        case .synchronous: return .synchronous(source, name: name.name)
-        case .asynchronous: return .asynchronous(source, name: name.name)
+        case .synchronous: return (.synchronous(source, name: name.name), isNonblocking)
+        case .asynchronous: return (.asynchronous(source, name: name.name), isNonblocking)
         }
     }
 

@@ -15,35 +15,44 @@ public enum InlineDispatchPolicy {
     /// How long a `@nonblocking` method may run on the network thread.
     public static let budgetNanoseconds: Int64 = 1_000_000
 
-    /// Whether every message of a frame may run on the network thread.
-    static func allows(_ messages: [PageMessage], session: BridgeSession, registry: InterfaceRegistry) -> Bool {
-        for message in messages {
+    /// The resolved route of each call of a frame (by message index) when every message of
+    /// the frame may run on the network thread; `nil` when the frame needs a worker.
+    static func routes(
+        for messages: [PageMessage], session: BridgeSession, registry: InterfaceRegistry
+    ) -> [Int: Result<CallRoute, CallFailure>]? {
+        var routes: [Int: Result<CallRoute, CallFailure>] = [:]
+        for (index, message) in messages.enumerated() {
             switch message {
             case .ack, .cancel:
                 continue
             case .hello:
-                return false
+                return nil
             case .call(let call):
-                guard allows(call.method, session: session, registry: registry) else { return false }
+                let route: CallRoute
+                let isNonblocking: Bool
+                do {
+                    (route, isNonblocking) = try CallRoute.resolveMarkingNonblocking(call.method, in: registry)
+                } catch {
+                    routes[index] = .failure(error)  // answered at once
+                    continue
+                }
+                guard allows(route, isNonblocking: isNonblocking, session: session) else { return nil }
+                routes[index] = .success(route)
             }
         }
-        return true
+        return routes
     }
 
-    private static func allows(_ method: String, session: BridgeSession, registry: InterfaceRegistry) -> Bool {
-        guard let name = MethodName(method) else { return true }  // answered `methodNotFound` at once
-        if name.isInternal {
-            switch InternalMethod(rawValue: name.name) {
+    private static func allows(_ route: CallRoute, isNonblocking: Bool, session: BridgeSession) -> Bool {
+        switch route {
+        case .internalMethod(let method):
+            switch method {
             // returnValue's handlers are application code: the session hands them to a worker.
-            case .hasNativeMethod?, .disableJavascriptDialogBlock?, .returnValue?, nil: return true
-            case .dsinit?, .closePage?: return false
+            case .hasNativeMethod, .disableJavascriptDialogBlock, .returnValue: return true
+            case .dsinit, .closePage: return false
             }
+        case .synchronous(let source, _), .asynchronous(let source, _):
+            return isNonblocking && session.hasInstance(of: source)
         }
-        guard let source = registry.nonblockingSource(of: name) else {
-            // An unknown method is answered `methodNotFound` at once; a known one that is
-            // not `@nonblocking` runs on a worker.
-            return registry.lookup(name) == nil
-        }
-        return session.hasInstance(of: source)
     }
 }

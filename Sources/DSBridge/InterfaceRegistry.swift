@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import Glibc
 import Synchronization
 
 /// Where a namespace's interface comes from.
@@ -54,25 +55,38 @@ public final class InterfaceRegistry: Sendable {
     /// Names match byte for byte: Swift's `String` equality would also match canonically
     /// equivalent spellings (`"\u{212A}"`, the Kelvin sign, for `"K"`).
     public func lookup(_ method: MethodName) -> (source: InterfaceSource, kind: ExposedMethodKind)? {
-        entries.withLock { table in
-            guard let entryIndex = table.index(forKey: method.namespace),
-                  table.keys[entryIndex].utf8.elementsEqual(method.namespace.utf8) else { return nil }
-            let entry = table.values[entryIndex]
-            guard let methodIndex = entry.methods.index(forKey: method.name),
-                  entry.methods.keys[methodIndex].utf8.elementsEqual(method.name.utf8) else { return nil }
-            return (entry.source, entry.methods.values[methodIndex])
-        }
+        resolve(method).map { ($0.source, $0.kind) }
     }
 
     /// The interface of `method` when it is `@nonblocking` (and was not demoted), else `nil`.
     public func nonblockingSource(of method: MethodName) -> InterfaceSource? {
+        guard let found = resolve(method), found.isNonblocking else { return nil }
+        return found.source
+    }
+
+    /// Everything a call of `method` needs to know, under one lock (byte-exact, as `lookup`).
+    func resolve(_ method: MethodName) -> (source: InterfaceSource, kind: ExposedMethodKind, isNonblocking: Bool)? {
         entries.withLock { table in
             guard let entryIndex = table.index(forKey: method.namespace),
-                  table.keys[entryIndex].utf8.elementsEqual(method.namespace.utf8) else { return nil }
+                  Self.sameBytes(table.keys[entryIndex], method.namespace) else { return nil }
             let entry = table.values[entryIndex]
-            guard let index = entry.nonblocking.firstIndex(of: method.name),
-                  entry.nonblocking[index].utf8.elementsEqual(method.name.utf8) else { return nil }
-            return entry.source
+            guard let methodIndex = entry.methods.index(forKey: method.name),
+                  Self.sameBytes(entry.methods.keys[methodIndex], method.name) else { return nil }
+            // The method table matched the bytes, so `contains` (canonical equality) may decide.
+            return (entry.source, entry.methods.values[methodIndex], entry.nonblocking.contains(method.name))
+        }
+    }
+
+    /// Whether two strings hold the same UTF-8 bytes (not merely equivalent text).
+    static func sameBytes(_ a: String, _ b: String) -> Bool {
+        var a = a
+        var b = b
+        return a.withUTF8 { pa in
+            b.withUTF8 { pb in
+                guard pa.count == pb.count else { return false }
+                guard let x = pa.baseAddress, let y = pb.baseAddress else { return pa.count == 0 }
+                return memcmp(x, y, pa.count) == 0
+            }
         }
     }
 

@@ -30,6 +30,15 @@ public final class BridgeDriver {
         roundTrip(Self.withID(Fixtures.callObjectFrame, nextCallID()), expecting: 1)
     }
 
+    /// One `echo.fast` call (object `arg`, a `@nonblocking` method run inline), up to its `ret`.
+    @discardableResult
+    public func callEchoFast() -> [UInt8] {
+        roundTrip(Self.withID(Self.fastCallFrame, nextCallID()), expecting: 1)
+    }
+
+    static let fastCallFrame: [UInt8] = Array(
+        #"{"t":"call","id":1000000000,"method":"echo.fast","arg":{"data":\#(Fixtures.payloadText)}}"#.utf8)
+
     /// One `echo.syn` call with a string `arg`, up to the bytes of its `ret`.
     @discardableResult
     public func callEchoStringArg() -> [UInt8] {

@@ -11,6 +11,12 @@ public struct BenchEchoAPI: Sendable {
         value
     }
 
+    /// `syn` marked `@nonblocking`: runs on the thread that hands the frame over.
+    @nonblocking
+    func fast(_ value: JSONValue) -> JSONValue {
+        value
+    }
+
     /// A `Codable` parameter and result: decoded from JSON and encoded back.
     func user(_ user: BenchUser) -> BenchUser {
         user

@@ -28,6 +28,10 @@ public enum Workloads {
             let driver = BridgeDriver()
             return .sync { sink(driver.callEcho()) }
         },
+        Workload(group: "dispatch", name: "bridge echo.fast, object arg (@nonblocking, no thread hop)") {
+            let driver = BridgeDriver()
+            return .sync { sink(driver.callEchoFast()) }
+        },
         Workload(group: "dispatch", name: "bridge echo.syn, string arg") {
             let driver = BridgeDriver()
             return .sync { sink(driver.callEchoStringArg()) }
