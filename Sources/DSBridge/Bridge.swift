@@ -219,6 +219,43 @@ public final class Bridge: Sendable {
         return await session.syncCall(request)
     }
 
+    /// What the transport's network thread may do with a sync HTTP call.
+    public enum SyncCallStart: Sendable {
+        /// No session has this token.
+        case unknownToken
+        /// Answered on the calling thread.
+        case answered(Result<JSONValue, CallFailure>)
+        /// Started on the calling thread; the answer comes later.
+        case later(SyncCallAnswer)
+        /// Finish it with ``finishSyncCall(_:)`` on a worker (it may wait).
+        case needsWorker(SyncCallContinuation)
+    }
+
+    /// A sync HTTP call the network thread handed to a worker.
+    public struct SyncCallContinuation: Sendable {
+        let session: BridgeSession
+        let request: SyncCallRequest
+        let tokenWait: Int?
+    }
+
+    /// Starts a sync HTTP call on the transport's network thread: a call of a `@nonblocking`
+    /// synchronous method whose preceding socket calls started is answered at once, with
+    /// no thread hop (``InlineDispatchPolicy``); anything else needs ``finishSyncCall(_:)``.
+    public func startSyncCall(token: String, request: SyncCallRequest) -> SyncCallStart {
+        guard let session = session(token: token) else { return .unknownToken }
+        switch session.syncCallOnNetworkThread(request) {
+        case .answered(let result): return .answered(result)
+        case .later(let answer): return .later(answer)
+        case .needsWorker(let tokenWait):
+            return .needsWorker(SyncCallContinuation(session: session, request: request, tokenWait: tokenWait))
+        }
+    }
+
+    /// Finishes a sync HTTP call ``startSyncCall(token:request:)`` could not answer.
+    public func finishSyncCall(_ call: SyncCallContinuation) async -> Result<JSONValue, CallFailure> {
+        await call.session.syncCall(call.request, tokenWait: call.tokenWait)
+    }
+
     /// Ends every session (shutdown).
     public func endAllSessions(closeCode: Int?) {
         for s in sessions { s.end(reason: "server stopping", closeCode: closeCode) }

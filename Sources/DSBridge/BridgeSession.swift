@@ -261,10 +261,12 @@ public final class BridgeSession: Sendable {
     }
 
     /// Runs a sync HTTP call after the socket calls up to `request.after` started.
+    /// - Parameter tokenWait: milliseconds still owed to the call rate, when the caller
+    ///   already counted the call (``syncCallOnNetworkThread(_:)``).
     /// - Returns: the call's result for the `{"code","data"}` answer.
-    func syncCall(_ request: SyncCallRequest) async -> Result<JSONValue, CallFailure> {
-        bridge.metrics.httpSyncCall()
-        let wait = takeCallTokens(1)
+    func syncCall(_ request: SyncCallRequest, tokenWait: Int? = nil) async -> Result<JSONValue, CallFailure> {
+        if tokenWait == nil { bridge.metrics.httpSyncCall() }
+        let wait = tokenWait ?? takeCallTokens(1)
         if wait > 0 { await bridge.scheduler.sleep(milliseconds: wait) }
         let ready = await waitForStarted(through: request.after)
         guard ready else {
@@ -276,6 +278,45 @@ public final class BridgeSession: Sendable {
                 if once.claim() { continuation.resume(returning: result) }
             }))
         }
+    }
+
+    /// What the network thread made of a sync HTTP call (``syncCallOnNetworkThread(_:)``).
+    enum NetworkThreadSyncCall: Sendable {
+        /// Answered: the result for the `{"code","data"}` answer.
+        case answered(Result<JSONValue, CallFailure>)
+        /// Started, answered later (the method suspended after all).
+        case later(SyncCallAnswer)
+        /// Needs a worker: pass `tokenWait` on to ``syncCall(_:tokenWait:)``.
+        case needsWorker(tokenWait: Int?)
+    }
+
+    /// Runs a sync HTTP call on the network thread when it can finish there at once: its
+    /// method is a `@nonblocking` synchronous one (or an answer-at-once internal lookup),
+    /// the socket calls it must follow started, and the call rate has room.
+    func syncCallOnNetworkThread(_ request: SyncCallRequest) -> NetworkThreadSyncCall {
+        let resolved: Result<CallRoute, CallFailure>
+        do {
+            let (route, isNonblocking) = try CallRoute.resolveMarkingNonblocking(request.method, in: bridge.registry)
+            switch route {
+            case .synchronous(let source, _) where isNonblocking && hasInstance(of: source): break
+            case .internalMethod(.hasNativeMethod), .internalMethod(.disableJavascriptDialogBlock): break
+            default: return .needsWorker(tokenWait: nil)
+            }
+            resolved = .success(route)
+        } catch {
+            resolved = .failure(error)
+        }
+        if request.after > 0, lastCallID < request.after { return .needsWorker(tokenWait: nil) }
+        bridge.metrics.httpSyncCall()
+        let wait = takeCallTokens(1)
+        if wait > 0 { return .needsWorker(tokenWait: wait) }
+        let answer = SyncCallAnswer()
+        run(method: request.method, arg: request.arg, reply: .http({ answer.deliver($0) }),
+            onNetworkThread: true, resolved: resolved)
+        // A @nonblocking synchronous method answers before `run` returns; one written by hand
+        // might still suspend.
+        if let result = answer.result { return .answered(result) }
+        return .later(answer)
     }
 
     /// Where a call's answer goes.
@@ -771,6 +812,59 @@ public final class BridgeSession: Sendable {
             let handler = state.withLock { $0.nativeCalls.removeValue(forKey: callbackId) }
             handler?(.failed(.tooLarge(bytes: bytes)))
         }
+    }
+}
+
+/// The answer of a sync HTTP call started on the network thread: there at once, or handed
+/// to whoever asks ``whenAnswered(_:)`` once it comes.
+public final class SyncCallAnswer: Sendable {
+    private enum State {
+        case waiting
+        case answered(Result<JSONValue, CallFailure>)
+        case forwarding(@Sendable (Result<JSONValue, CallFailure>) -> Void)
+        case done
+    }
+    private let state = Mutex<State>(.waiting)
+
+    /// The answer, if it came.
+    var result: Result<JSONValue, CallFailure>? {
+        state.withLock { s in
+            if case .answered(let r) = s { return r }
+            return nil
+        }
+    }
+
+    func deliver(_ result: Result<JSONValue, CallFailure>) {
+        let forward = state.withLock { s -> (@Sendable (Result<JSONValue, CallFailure>) -> Void)? in
+            switch s {
+            case .waiting:
+                s = .answered(result)
+                return nil
+            case .forwarding(let body):
+                s = .done
+                return body
+            case .answered, .done:
+                return nil
+            }
+        }
+        forward?(result)
+    }
+
+    /// Calls `body` with the answer (at once if it already came), once.
+    public func whenAnswered(_ body: @escaping @Sendable (Result<JSONValue, CallFailure>) -> Void) {
+        let ready = state.withLock { s -> Result<JSONValue, CallFailure>? in
+            switch s {
+            case .waiting:
+                s = .forwarding(body)
+                return nil
+            case .answered(let r):
+                s = .done
+                return r
+            case .forwarding, .done:
+                return nil
+            }
+        }
+        if let ready { body(ready) }
     }
 }
 

@@ -77,14 +77,22 @@ extension ServiceLoop {
         } catch {
             return respond(exchange, .text(400, error.reason))
         }
+        let call: Bridge.SyncCallContinuation
+        switch bridge.startSyncCall(token: token, request: request) {
+        case .unknownToken:
+            return respond(exchange, .text(401, "unknown X-DSBridge-Token"))
+        case .answered(let result):
+            return respond(exchange, .json(200, bytes: SyncCallRequest.answerBody(result)))
+        case .later(let answer):
+            let reply = respondLater(exchange)
+            return answer.whenAnswered { reply(.json(200, bytes: SyncCallRequest.answerBody($0))) }
+        case .needsWorker(let continuation):
+            call = continuation
+        }
         let reply = respondLater(exchange)
         let bridge = self.bridge
         Task {
-            guard let result = await bridge.syncCall(token: token, request: request) else {
-                reply(.text(401, "unknown X-DSBridge-Token"))
-                return
-            }
-            reply(.json(200, bytes: SyncCallRequest.answerBody(result)))
+            reply(.json(200, bytes: SyncCallRequest.answerBody(await bridge.finishSyncCall(call))))
         }
     }
 

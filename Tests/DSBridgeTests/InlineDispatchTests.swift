@@ -235,4 +235,38 @@ struct InlineDispatchTests {
         #expect(await eventually { seen.withLock { $0.count } == 50 })
         #expect(seen.withLock { $0.map(\.value) } == Array(0..<50))
     }
+
+    @Test("a sync HTTP call of a @nonblocking method is answered on the network thread; others go to a worker")
+    func syncHTTPCallOnNetworkThread() async throws {
+        let probe = NonblockingProbe()
+        let h = BridgeHarness()
+        h.bridge.addInterface(probe, by: "n")
+        let welcome = try await h.hello()
+        let token = try #require(welcome["token"]?.stringValue)
+        guard case .answered(.success(let value)) = h.bridge.startSyncCall(
+            token: token, request: SyncCallRequest(method: "n.fast", arg: ["data": 5], after: 0)) else {
+            Issue.record("n.fast was not answered at once")
+            return
+        }
+        #expect(value == 5)
+        guard case .needsWorker(let waits) = h.bridge.startSyncCall(
+            token: token, request: SyncCallRequest(method: "n.waits", arg: nil, after: 0)) else {
+            Issue.record("an ordinary method ran on the network thread")
+            return
+        }
+        probe.release.signal()
+        #expect(try await h.bridge.finishSyncCall(waits).get() == "released")
+        // Socket call 7 has not arrived: the call must wait for it, on a worker.
+        guard case .needsWorker(let ordered) = h.bridge.startSyncCall(
+            token: token, request: SyncCallRequest(method: "n.fast", arg: ["data": 1], after: 7)) else {
+            Issue.record("a call ordered after socket call 7 did not wait")
+            return
+        }
+        h.call(7, "n.fast", 0)
+        #expect(try await h.bridge.finishSyncCall(ordered).get() == 1)
+        guard case .unknownToken = h.bridge.startSyncCall(token: "nope", request: SyncCallRequest(method: "n.fast", arg: nil, after: 0)) else {
+            Issue.record("an unknown token was accepted")
+            return
+        }
+    }
 }
