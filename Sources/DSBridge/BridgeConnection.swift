@@ -231,7 +231,8 @@ public final class BridgeConnection: Sendable {
         if changed { waker.wake() }
     }
 
-    /// Messages of a frame held back by the session's call rate.
+    /// Messages of a frame held back by the session's call rate, or (after 0 ms) handed from
+    /// the network thread to a worker because the frame used up the inline budget.
     private struct RateWait {
         let milliseconds: Int
         let messages: ArraySlice<PageMessage>
@@ -297,6 +298,8 @@ public final class BridgeConnection: Sendable {
         _ messages: ArraySlice<PageMessage>, session: BridgeSession?, checkRate: Bool,
         inlineRoutes: [Int: Result<CallRoute, CallFailure>]? = nil
     ) -> RateWait? {
+        let inlineStarted = inlineRoutes == nil ? 0 : DispatchTime.now().uptimeNanoseconds
+        var ranInline = false
         var current = session
         var checkRate = checkRate
         for index in messages.indices {
@@ -311,6 +314,12 @@ public final class BridgeConnection: Sendable {
                     return nil
                 }
             case .call(let call):
+                // A frame of many quick calls may still add up: past the budget, the rest
+                // of it goes to a worker (its calls were already counted against the rate).
+                if inlineRoutes != nil, ranInline, let s = current,
+                   DispatchTime.now().uptimeNanoseconds - inlineStarted > UInt64(InlineDispatchPolicy.budgetNanoseconds) {
+                    return RateWait(milliseconds: 0, messages: messages[index...], session: s)
+                }
                 if checkRate, let s = current {
                     checkRate = false
                     let calls = messages[index...].count { if case .call = $0 { true } else { false } }
@@ -318,6 +327,7 @@ public final class BridgeConnection: Sendable {
                     if wait > 0 { return RateWait(milliseconds: wait, messages: messages[index...], session: s) }
                 }
                 current?.receiveCall(call, from: self, onNetworkThread: inlineRoutes != nil, route: inlineRoutes?[index])
+                ranInline = inlineRoutes != nil
             case .cancel(let id):
                 current?.cancel(callID: id)
             case .ack(let seq):

@@ -16,9 +16,11 @@ final class NonblockingProbe: ExposedInterface {
     let slowMicros = Atomic<UInt32>(3_000)
 
     static var exposedMethods: [String: ExposedMethodKind] {
-        ["fast": .synchronous, "slow": .synchronous, "waits": .synchronous, "start": .asynchronous]
+        ["fast": .synchronous, "slow": .synchronous, "waits": .synchronous, "start": .asynchronous, "spin": .synchronous]
     }
-    static var nonblockingMethods: Set<String> { ["fast", "slow", "start"] }
+    static var nonblockingMethods: Set<String> { ["fast", "slow", "start", "spin"] }
+    /// The thread each `spin` call ran on.
+    let spinThreads = Mutex<[pthread_t]>([])
 
     func callSynchronousMethod(named name: String, with argument: JSONValue) async throws -> JSONValue {
         guard let value = try callSynchronousMethodWithoutSuspending(named: name, with: argument) else {
@@ -35,6 +37,11 @@ final class NonblockingProbe: ExposedInterface {
         case "slow":
             usleep(slowMicros.load(ordering: .relaxed))
             return "slept"
+        case "spin":  // 400 µs of work: within the budget alone, not five in a row
+            let end = DispatchTime.now().uptimeNanoseconds + 400_000
+            while DispatchTime.now().uptimeNanoseconds < end {}
+            spinThreads.withLock { $0.append(pthread_self()) }
+            return argument
         case "waits":
             return release.wait(timeout: .now() + .seconds(2)) == .success ? "released" : "timed out"
         default:
@@ -268,5 +275,18 @@ struct InlineDispatchTests {
             Issue.record("an unknown token was accepted")
             return
         }
+    }
+
+    @Test("a frame of quick calls that adds up past the budget hands the rest to a worker, in order")
+    func frameBudget() async throws {
+        let probe = NonblockingProbe()
+        let h = try await harness(probe)
+        let thread = pthread_self()
+        h.send(.array((1...6).map { i in ["t": "call", "id": .integer(Int64(i)), "method": "n.spin", "arg": ["data": .integer(Int64(i))]] }))
+        let onThisThread = probe.spinThreads.withLock { $0.filter { pthread_equal($0, thread) != 0 }.count }
+        #expect(onThisThread >= 1 && onThisThread < 6, "ran \(onThisThread) of 6 inline")
+        let answers = try await h.messages(6)
+        #expect(answers.map { $0["data"] } == [1, 2, 3, 4, 5, 6])
+        #expect(h.bridge.registry.nonblockingSource(of: try #require(MethodName("n.spin"))) != nil, "no single call overran")
     }
 }
