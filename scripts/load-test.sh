@@ -170,6 +170,9 @@ run echo-throughput "$echo_port" "$echo_pid" echo --sessions "$sessions" --infli
 run syn-throughput "$daemon_port" "$daemon_pid" syn --sessions "$sessions" --inflight 8 --payload 64
 run echo-latency "$echo_port" "$echo_pid" echo --sessions 1 --inflight 1 --payload 100
 run syn-latency "$daemon_port" "$daemon_pid" syn --sessions 1 --inflight 1 --payload 64
+# The same echo without @nonblocking (test.echo): the call runs on a worker thread.
+run worker-throughput "$daemon_port" "$daemon_pid" syn --sessions "$sessions" --inflight 8 --payload 64 --method test.echo
+run worker-latency "$daemon_port" "$daemon_pid" syn --sessions 1 --inflight 1 --payload 64 --method test.echo
 run async "$daemon_port" "$daemon_pid" async --sessions "$sessions" --inflight 8 --progress-count 10
 # The page answers invokes as web/dsbridge.js does: what is due in one batch frame.
 run invoke "$daemon_port" "$daemon_pid" invoke --sessions "$sessions" --inflight 2 --invoke-batch 32 --payload 64 --coalesce
@@ -200,7 +203,8 @@ def load(name):
     except (OSError, ValueError):
         return None
 
-r = {n: load(n) for n in ["echo-throughput", "syn-throughput", "echo-latency", "syn-latency", "async", "invoke",
+r = {n: load(n) for n in ["echo-throughput", "syn-throughput", "echo-latency", "syn-latency", "worker-throughput",
+                          "worker-latency", "async", "invoke",
                           "invoke-frames", "http", "connect", "resume", "echo-idle", "idle"]}
 
 def fmt(v, unit=""):
@@ -249,6 +253,10 @@ b, e = get("syn-latency", "latency", "p50"), get("echo-latency", "latency", "p50
 check("1x1 p50 latency (µs)", b, e, "<= 1.3x echo", None if ratio(b, e) is None else ratio(b, e) <= 1.3)
 b, e = get("syn-latency", "latency", "p99"), get("echo-latency", "latency", "p99")
 check("1x1 p99 latency (µs)", b, e, "<= 1.5x echo", None if ratio(b, e) is None else ratio(b, e) <= 1.5)
+b, e = get("worker-throughput", "throughput"), get("echo-throughput", "throughput")
+check("  same on a worker (no @nonblocking)", b, e, "reported", None)
+b, e = get("worker-latency", "latency", "p50"), get("echo-latency", "latency", "p50")
+check("  1x1 p50 on a worker (µs)", b, e, "reported", None)
 b = get("async", "throughput")
 check("async cb/s (10 progress + final)", b, None, ">= 200,000/s", None if b is None else b >= 200_000)
 b = get("invoke", "throughput")

@@ -494,13 +494,13 @@ public final class BridgeSession: Sendable {
         }
     }
 
-    /// A `@nonblocking` method that blocked or computed for longer than
-    /// ``InlineDispatchPolicy/budgetNanoseconds`` on the network thread runs off it from now on
-    /// (``NetworkThreadGuard``).
+    /// A `@nonblocking` method seen blocking or computing for longer than
+    /// ``InlineDispatchPolicy/budgetNanoseconds`` on the network thread (repeatedly:
+    /// ``NetworkThreadGuard``) runs off it from now on.
     private func checkNetworkThreadBudget(_ call: MethodCall, nanoseconds: Int64) {
-        guard let networkThreadGuard = call.networkThreadGuard,
-              case .overran(let blocked) = networkThreadGuard.finishRun(wallNanoseconds: nanoseconds, before: call.usageBefore),
-              let name = MethodName(call.label) else { return }
+        guard let networkThreadGuard = call.networkThreadGuard else { return }
+        let (demote, blocked) = networkThreadGuard.finishRun(of: call.label, wallNanoseconds: nanoseconds, before: call.usageBefore)
+        guard demote, let name = MethodName(call.label) else { return }
         if bridge.registry.demoteNonblocking(name) {
             let why = blocked ? "waited on something" : "computed"
             logger.warning(

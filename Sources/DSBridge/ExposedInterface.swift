@@ -144,10 +144,11 @@ public macro Exposed() = #externalMacro(module: "DSBridgeMacros", type: "Exposed
 /// Declares that a method of an `@Exposed` type returns (or starts) quickly without
 /// waiting on anything: no sleeping, no blocking I/O, no lock held for long. The server may
 /// then run it on its network thread, which saves two thread hops per call. A method marked
-/// so that is seen blocking (or computing) for longer than 1 ms there is moved off it for
-/// good, with a warning in the log: a mistake costs a slow call or two, not a stalled server.
-/// (A first overrun only starts a closer look at the next runs, since a busy machine can
-/// preempt the network thread for a few milliseconds at any time.)
+/// so that is seen blocking (or computing) for longer than 1 ms there, three times, is moved
+/// off it for good, with a warning in the log: a mistake costs a few slow calls, not a
+/// stalled server. (A first overrun only starts a closer look at the next runs, since a busy
+/// machine can preempt the network thread for a few milliseconds at any time.) A frame whose
+/// calls add up to more than 1 ms hands the rest of its calls to a worker.
 ///
 /// Only for methods that are not `async` and not isolated to an actor (in an actor or a
 /// global-actor type, or with a global-actor attribute); `@Exposed` rejects it elsewhere.

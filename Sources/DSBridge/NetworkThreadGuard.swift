@@ -8,12 +8,21 @@ import Synchronization
 /// then), so an overrun of ``InlineDispatchPolicy/budgetNanoseconds`` only starts a check:
 /// the next ``verifiedRunsPerOverrun`` network-thread runs also read the thread's CPU time
 /// and voluntary context switches. A run in that check that overruns again *and* either
-/// blocked (a voluntary switch) or used more CPU than the budget demotes its method.
+/// blocked (a voluntary switch) or used more CPU than the budget is a strike against its
+/// method; ``strikesToDemote`` strikes within one check demote it. (One strike is not
+/// enough: on a loaded machine the kernel charges interrupt work to whatever thread it
+/// lands on, and a brief lock wait is a voluntary switch too; a method that really blocks
+/// strikes on every run.)
 final class NetworkThreadGuard: Sendable {
     /// Network-thread runs measured closely after each unexplained overrun.
     static let verifiedRunsPerOverrun = 1_000
+    /// Confirmed overruns of one method, within one check, that demote it.
+    static let strikesToDemote = 3
 
     private let runsToVerify = Atomic<Int>(0)
+    /// Strikes by method in the current check (`check` numbers the checks).
+    private let strikes = Mutex<(check: Int, byMethod: [String: Int])>((0, [:]))
+    private let checks = Atomic<Int>(0)
 
     /// The thread's resource use at one moment (a verified run's start or end).
     struct Usage: Sendable, Equatable {
@@ -58,14 +67,27 @@ final class NetworkThreadGuard: Sendable {
         return Usage.ofCurrentThread()
     }
 
-    /// Called after a network-thread run that started with `before`.
-    func finishRun(wallNanoseconds: Int64, before: Usage?) -> Verdict {
+    /// Called after a network-thread run of `method` that started with `before`.
+    /// - Returns: whether to demote the method, and why (`blocked`, else it computed).
+    func finishRun(of method: String, wallNanoseconds: Int64, before: Usage?) -> (demote: Bool, blocked: Bool) {
         let budget = InlineDispatchPolicy.budgetNanoseconds
         let after = before == nil || wallNanoseconds <= budget ? nil : Usage.ofCurrentThread()
-        let verdict = Self.verdict(wallNanoseconds: wallNanoseconds, budget: budget, before: before, after: after)
-        if verdict == .unexplainedOverrun {
-            runsToVerify.store(Self.verifiedRunsPerOverrun, ordering: .relaxed)
+        switch Self.verdict(wallNanoseconds: wallNanoseconds, budget: budget, before: before, after: after) {
+        case .withinBudget:
+            return (false, false)
+        case .unexplainedOverrun:
+            if runsToVerify.exchange(Self.verifiedRunsPerOverrun, ordering: .relaxed) <= 0 {
+                checks.add(1, ordering: .relaxed)  // a new check: earlier strikes lapse
+            }
+            return (false, false)
+        case .overran(let blocked):
+            let check = checks.load(ordering: .relaxed)
+            let count = strikes.withLock { s -> Int in
+                if s.check != check { s = (check, [:]) }
+                s.byMethod[method, default: 0] += 1
+                return s.byMethod[method, default: 0]
+            }
+            return (count >= Self.strikesToDemote, blocked)
         }
-        return verdict
     }
 }

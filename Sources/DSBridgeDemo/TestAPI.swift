@@ -29,6 +29,12 @@ public final class PushInvokeCounters: Sendable {
 public struct TestAPI: Sendable {
     public init() {}
 
+    /// Any JSON back, unchanged: `echo.syn` without `@nonblocking`, so it runs on a worker
+    /// thread (load tests compare the two paths).
+    func echo(_ value: JSONValue) -> JSONValue {
+        value
+    }
+
     /// Waits `milliseconds` (0...10000) without holding a thread, then returns it.
     func sleepSyn(_ milliseconds: Int) async throws -> Int {
         guard (0...10_000).contains(milliseconds) else {

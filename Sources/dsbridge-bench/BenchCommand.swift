@@ -41,6 +41,8 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Server process id: its CPU and RSS are read from /proc.") var pid: Int32?
     @Option(help: "async: progress completions per call (a final cb follows).") var progressCount = 10
     @Option(help: "invoke: invokes asked for per test.pushInvokes trigger.") var invokeBatch = 32
+    @Option(help: "syn, http, idle: the method called with the payload, answering it unchanged (echo.syn is @nonblocking; test.echo runs on a worker).")
+    var method = "echo.syn"
     @Option(help: "Connections being opened at once, per thread.") var connectConcurrency = 128
     @Option(help: "Seconds allowed for all sessions to open.") var openTimeout = 30.0
     @Flag(help: "idle: the server is the plain echo server (held WebSockets, no hello).") var rawEcho = false
@@ -81,6 +83,7 @@ struct BenchCommand: ParsableCommand {
         options.progressCount = progressCount
         options.invokeBatch = invokeBatch
         options.coalesce = coalesce
+        options.method = method
         options.connectConcurrency = connectConcurrency
         options.openTimeout = openTimeout
         options.rawEcho = rawEcho

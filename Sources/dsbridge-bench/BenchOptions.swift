@@ -68,6 +68,9 @@ struct BenchOptions: Sendable {
     var serverPID: Int32?
     /// Progress completions per `async` call (a final `cb` follows them).
     var progressCount = 10
+    /// The echo method syn, http and idle call (`echo.syn`, which is `@nonblocking`;
+    /// `test.echo` is the same without it, so it runs on a worker).
+    var method = "echo.syn"
     /// Invokes per `test.pushInvokes` trigger.
     var invokeBatch = 32
     /// Send everything due in one (batch) frame, as web/dsbridge.js does, instead of one

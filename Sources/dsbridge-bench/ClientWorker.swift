@@ -39,6 +39,8 @@ final class ClientWorker {
     /// The payload as pre-encoded JSON (a string of `payloadBytes` characters), or the raw
     /// echo frame.
     let payload: [UInt8]
+    /// `"method":"<--method>"` with its JSON-escaped name, for syn and http calls.
+    let methodMember: [UInt8]
     /// Scratch buffer for composing frames, with `pre` bytes of headroom for lws.
     private let scratch: UnsafeMutableRawPointer
     let scratchCapacity: Int
@@ -78,7 +80,8 @@ final class ClientWorker {
         } else {
             payload = [UInt8(ascii: "\"")] + Array(repeating: UInt8(ascii: "x"), count: options.payloadBytes) + [UInt8(ascii: "\"")]
         }
-        messageBound = max(payload.count * 2 + 1024, 4096)
+        methodMember = Array(#","method":"#.utf8) + FrameComposer.jsonQuoted(options.method)
+        messageBound = max(payload.count * 2 + methodMember.count + 1024, 4096)
         scratchCapacity = messageBound * (options.coalesce ? Self.coalescedMessages : 1)
         scratch = UnsafeMutableRawPointer.allocate(byteCount: scratchCapacity + Int(CLibWebSockets_pre()), alignment: 16)
     }

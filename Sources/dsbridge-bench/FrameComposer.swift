@@ -97,3 +97,17 @@ struct FrameComposer {
         source.withUnsafeBytes { jsonString($0) }
     }
 }
+
+extension FrameComposer {
+    /// `text` as a JSON string literal (quoted and escaped), as bytes.
+    static func jsonQuoted(_ text: String) -> [UInt8] {
+        let source = Array(text.utf8)
+        let capacity = source.count * 6 + 2
+        return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+            guard let base = buffer.baseAddress else { return }
+            var c = FrameComposer(base: UnsafeMutableRawPointer(base), capacity: capacity)
+            c.jsonString(source)
+            count = c.count
+        }
+    }
+}

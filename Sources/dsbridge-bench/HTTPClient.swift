@@ -105,7 +105,8 @@ final class HTTPClient: Link {
     }
 
     private func buildCallRequest(token: [UInt8]) {
-        var body: [UInt8] = Array(#"{"method":"echo.syn","arg":{"data":"#.utf8)
+        var body: [UInt8] = [UInt8(ascii: "{")] + worker.methodMember.dropFirst()  // no leading comma
+        body += Array(#","arg":{"data":"#.utf8)
         body += worker.payload
         body += Array("}}".utf8)
         let head = "POST /dsbridge/call HTTP/1.1\r\nHost: \(worker.options.host):\(worker.options.port)\r\n"

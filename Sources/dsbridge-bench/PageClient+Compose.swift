@@ -31,7 +31,8 @@ extension PageClient {
             c.integer(id)
             switch kind {
             case .echo, .check:
-                c.literal(#","method":"echo.syn","arg":{"data":"#)
+                c.raw(worker.methodMember)
+                c.literal(#","arg":{"data":"#)
                 c.raw(worker.payload)
                 c.literal("}}")
             case .progress:

@@ -117,20 +117,22 @@ struct InlineDispatchTests {
         #expect(answers[1]["data"] == "released")
     }
 
-    @Test("a @nonblocking method that overruns the budget on the network thread is moved off it for good")
+    @Test("a @nonblocking method seen overrunning the budget three times is moved off the network thread for good")
     func overrunDemotes() async throws {
         let probe = NonblockingProbe()
         let h = try await harness(probe)
         let name = try #require(MethodName("n.slow"))
         #expect(h.bridge.registry.nonblockingSource(of: name) != nil)
-        h.call(1, "n.slow", nil)
-        #expect(try await h.messages(1)[0]["data"] == "slept")
-        #expect(h.bridge.registry.nonblockingSource(of: name) != nil, "one overrun could be preemption: only checked")
-        h.call(2, "n.slow", nil)
-        #expect(try await h.messages(1)[0]["data"] == "slept")
-        #expect(h.bridge.registry.nonblockingSource(of: name) == nil, "seen sleeping 3 ms against a 1 ms budget")
+        // The first overrun starts a closer look; each later one that is seen sleeping is a
+        // strike; the third strike demotes.
+        for id in 1...4 {
+            #expect(h.bridge.registry.nonblockingSource(of: name) != nil, "still @nonblocking before call \(id)")
+            h.call(Int64(id), "n.slow", nil)
+            #expect(try await h.messages(1)[0]["data"] == "slept")
+        }
+        #expect(h.bridge.registry.nonblockingSource(of: name) == nil, "seen sleeping 3 ms against a 1 ms budget, 3 times")
         #expect(h.bridge.registry.nonblockingSource(of: try #require(MethodName("n.fast"))) != nil, "others keep it")
-        h.call(3, "n.slow", nil)
+        h.call(5, "n.slow", nil)
         #expect(try await h.messages(1)[0]["data"] == "slept", "still callable, off the network thread")
     }
 
