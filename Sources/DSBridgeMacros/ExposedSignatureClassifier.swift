@@ -41,7 +41,8 @@ enum ExposedSignatureClassifier {
     /// (see ``globalActor(in:)``), or neither.
     static func isolation(of declaration: some DeclGroupSyntax) -> ExposedTypeIsolation {
         if declaration.is(ActorDeclSyntax.self) { return .actor }
-        return globalActor(in: declaration.attributes).map(ExposedTypeIsolation.globalActor) ?? .nonisolated
+        if let actor = globalActor(in: declaration.attributes) { return .globalActor(actor) }
+        return .nonisolated
     }
 
     /// Why `function` may not be `@nonblocking` in a type isolated as `isolation`, attached to
