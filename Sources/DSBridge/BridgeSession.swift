@@ -739,12 +739,20 @@ public final class BridgeSession: Sendable {
 
     /// Runs the queued handlers of page answers, in order (one worker at a time).
     func deliverQueuedAnswers() {
-        while let (handler, event) = state.withLock({ s -> (NativeCallHandler, NativeCallEvent)? in
-            if let next = s.answersToDeliver.popFirst() { return next }
-            s.deliveringAnswers = false
-            return nil
-        }) {
-            handler(event)
+        while true {
+            // Everything queued at once: one lock per burst, so the network thread (which
+            // queues under the same lock) rarely waits for this worker.
+            let batch = state.withLock { s -> Deque<(handler: NativeCallHandler, event: NativeCallEvent)> in
+                if s.answersToDeliver.isEmpty {
+                    s.deliveringAnswers = false
+                    return []
+                }
+                let taken = s.answersToDeliver
+                s.answersToDeliver.removeAll()
+                return taken
+            }
+            if batch.isEmpty { return }
+            for (handler, event) in batch { handler(event) }
         }
     }
 
