@@ -155,8 +155,9 @@ final class ServiceLoop {
         guard let ctx = context else { return }
         while !done {
             // Work the service thread posted itself (answers of calls it ran) goes out
-            // before the loop waits again.
-            if server.inbox.takeLocalPosts() { drainInbox() }
+            // before the loop waits again; again if draining posted more (nobody else
+            // wakes the loop for it, and other threads skip the wake while it is queued).
+            while server.inbox.takeLocalPosts() { drainInbox() }
             bridge.runDeferredWork()
             if lws_service(ctx, 0) < 0 { break }
         }
