@@ -455,11 +455,12 @@ public final class BridgeSession: Sendable {
         let counted: Bool
         if case .socket = call.reply {
             counted = true
-            let pause = state.withLock { s -> BridgeConnection? in
+            // The pause is set under the lock that counts, so a call ending at the same
+            // moment cannot resume before this pause lands (and leave reads paused for good).
+            state.withLock { s in
                 s.pendingCalls += 1
-                return s.pendingCalls == bridge.configuration.maxCallsPending ? s.connection : nil
+                if s.pendingCalls == bridge.configuration.maxCallsPending { s.connection?.setReadsPaused(true) }
             }
-            pause?.setReadsPaused(true)
         } else {
             counted = false
         }
@@ -486,11 +487,10 @@ public final class BridgeSession: Sendable {
             send(.cb(stub: stub, payload: .value(value, complete: true)))
         }
         if counted {
-            let resume = state.withLock { s -> BridgeConnection? in
+            state.withLock { s in
                 s.pendingCalls -= 1
-                return s.pendingCalls == bridge.configuration.maxCallsPending - 1 ? s.connection : nil
+                if s.pendingCalls == bridge.configuration.maxCallsPending - 1 { s.connection?.setReadsPaused(false) }
             }
-            resume?.setReadsPaused(false)
         }
     }
 

@@ -16,13 +16,18 @@ final class NonblockingProbe: ExposedInterface {
     let slowMicros = Atomic<UInt32>(3_000)
 
     static var exposedMethods: [String: ExposedMethodKind] {
-        ["fast": .synchronous, "slow": .synchronous, "waits": .synchronous, "start": .asynchronous, "spin": .synchronous]
+        ["fast": .synchronous, "slow": .synchronous, "waits": .synchronous, "start": .asynchronous, "spin": .synchronous,
+         "yields": .synchronous]
     }
     static var nonblockingMethods: Set<String> { ["fast", "slow", "start", "spin"] }
     /// The thread each `spin` call ran on.
     let spinThreads = Mutex<[pthread_t]>([])
 
     func callSynchronousMethod(named name: String, with argument: JSONValue) async throws -> JSONValue {
+        if name == "yields" {  // suspends once, so it ends on another thread
+            await Task.yield()
+            return argument
+        }
         guard let value = try callSynchronousMethodWithoutSuspending(named: name, with: argument) else {
             throw ExposedCallError.methodNotFound(name)
         }
