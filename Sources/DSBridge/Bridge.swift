@@ -43,6 +43,8 @@ public final class Bridge: Sendable {
     private let store = Mutex(Store())
     /// Sessions with page answers for a worker to deliver (``runDeferredWork()``).
     private let answersDue = Mutex<[BridgeSession]>([])
+    /// Whether `answersDue` may hold sessions (the transport checks it every loop pass).
+    private let hasAnswersDue = Atomic<Bool>(false)
 
     /// - Parameters:
     ///   - lifecycle: hooks for sessions opening, becoming ready, being dismissed, ending.
@@ -178,6 +180,7 @@ public final class Bridge: Sendable {
     /// `session` has page answers queued for a worker: the next ``runDeferredWork()`` starts it.
     func deferAnswerDelivery(for session: BridgeSession) {
         answersDue.withLock { $0.append(session) }
+        hasAnswersDue.store(true, ordering: .releasing)
     }
 
     /// Hands work the network thread deferred (handlers of page answers, which are
@@ -185,6 +188,7 @@ public final class Bridge: Sendable {
     /// after handing over the frames it read (``BridgeConnection/receive(_:)``), so one
     /// worker wake-up serves every session's answers of that pass.
     public func runDeferredWork() {
+        guard hasAnswersDue.exchange(false, ordering: .acquiringAndReleasing) else { return }
         let sessions = answersDue.withLock { due -> [BridgeSession] in
             if due.isEmpty { return [] }
             let taken = due

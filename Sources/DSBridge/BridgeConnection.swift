@@ -296,7 +296,7 @@ public final class BridgeConnection: Sendable {
     /// (``InlineDispatchPolicy``).
     private func dispatch(
         _ messages: ArraySlice<PageMessage>, session: BridgeSession?, checkRate: Bool,
-        inlineRoutes: [Int: Result<CallRoute, CallFailure>]? = nil
+        inlineRoutes: [Result<CallRoute, CallFailure>?]? = nil
     ) -> RateWait? {
         let inlineStarted = inlineRoutes == nil ? 0 : DispatchTime.now().uptimeNanoseconds
         var ranInline = false
@@ -326,7 +326,7 @@ public final class BridgeConnection: Sendable {
                     let wait = s.takeCallTokens(calls)
                     if wait > 0 { return RateWait(milliseconds: wait, messages: messages[index...], session: s) }
                 }
-                current?.receiveCall(call, from: self, onNetworkThread: inlineRoutes != nil, route: inlineRoutes?[index])
+                current?.receiveCall(call, from: self, onNetworkThread: inlineRoutes != nil, route: inlineRoutes?[index] ?? nil)
                 ranInline = inlineRoutes != nil
             case .cancel(let id):
                 current?.cancel(callID: id)

@@ -290,21 +290,12 @@ public final class BridgeSession: Sendable {
         case needsWorker(tokenWait: Int?)
     }
 
-    /// Runs a sync HTTP call on the network thread when it can finish there at once: its
-    /// method is a `@nonblocking` synchronous one (or an answer-at-once internal lookup),
-    /// the socket calls it must follow started, and the call rate has room.
+    /// Runs a sync HTTP call on the network thread when it can: ``InlineDispatchPolicy``
+    /// allows its method, the socket calls it must follow started, and the call rate has
+    /// room. A method that suspends after all answers later (`.later`).
     func syncCallOnNetworkThread(_ request: SyncCallRequest) -> NetworkThreadSyncCall {
-        let resolved: Result<CallRoute, CallFailure>
-        do {
-            let (route, isNonblocking) = try CallRoute.resolveMarkingNonblocking(request.method, in: bridge.registry)
-            switch route {
-            case .synchronous(let source, _) where isNonblocking && hasInstance(of: source): break
-            case .internalMethod(.hasNativeMethod), .internalMethod(.disableJavascriptDialogBlock): break
-            default: return .needsWorker(tokenWait: nil)
-            }
-            resolved = .success(route)
-        } catch {
-            resolved = .failure(error)
+        guard let resolved = InlineDispatchPolicy.route(of: request.method, session: self, registry: bridge.registry) else {
+            return .needsWorker(tokenWait: nil)
         }
         if request.after > 0, lastCallID < request.after { return .needsWorker(tokenWait: nil) }
         bridge.metrics.httpSyncCall()

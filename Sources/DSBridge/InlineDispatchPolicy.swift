@@ -15,12 +15,13 @@ public enum InlineDispatchPolicy {
     /// How long a `@nonblocking` method may run on the network thread.
     public static let budgetNanoseconds: Int64 = 1_000_000
 
-    /// The resolved route of each call of a frame (by message index) when every message of
-    /// the frame may run on the network thread; `nil` when the frame needs a worker.
+    /// The resolved route of each call of a frame (by message index; `nil` for other
+    /// messages) when every message of the frame may run on the network thread; `nil` when
+    /// the frame needs a worker.
     static func routes(
         for messages: [PageMessage], session: BridgeSession, registry: InterfaceRegistry
-    ) -> [Int: Result<CallRoute, CallFailure>]? {
-        var routes: [Int: Result<CallRoute, CallFailure>] = [:]
+    ) -> [Result<CallRoute, CallFailure>?]? {
+        var routes = [Result<CallRoute, CallFailure>?](repeating: nil, count: messages.count)
         for (index, message) in messages.enumerated() {
             switch message {
             case .ack, .cancel:
@@ -28,31 +29,34 @@ public enum InlineDispatchPolicy {
             case .hello:
                 return nil
             case .call(let call):
-                let route: CallRoute
-                let isNonblocking: Bool
-                do {
-                    (route, isNonblocking) = try CallRoute.resolveMarkingNonblocking(call.method, in: registry)
-                } catch {
-                    routes[index] = .failure(error)  // answered at once
-                    continue
-                }
-                guard allows(route, isNonblocking: isNonblocking, session: session) else { return nil }
-                routes[index] = .success(route)
+                guard let route = route(of: call.method, session: session, registry: registry) else { return nil }
+                routes[index] = route
             }
         }
         return routes
     }
 
-    private static func allows(_ route: CallRoute, isNonblocking: Bool, session: BridgeSession) -> Bool {
+    /// The resolved route of a call of `method` when the network thread may run it (a
+    /// failure is answered at once, so it may); `nil` when the call needs a worker.
+    static func route(
+        of method: String, session: BridgeSession, registry: InterfaceRegistry
+    ) -> Result<CallRoute, CallFailure>? {
+        let route: CallRoute
+        let isNonblocking: Bool
+        do {
+            (route, isNonblocking) = try CallRoute.resolveMarkingNonblocking(method, in: registry)
+        } catch {
+            return .failure(error)
+        }
         switch route {
-        case .internalMethod(let method):
-            switch method {
+        case .internalMethod(let internalMethod):
+            switch internalMethod {
             // returnValue's handlers are application code: the session hands them to a worker.
-            case .hasNativeMethod, .disableJavascriptDialogBlock, .returnValue: return true
-            case .dsinit, .closePage: return false
+            case .hasNativeMethod, .disableJavascriptDialogBlock, .returnValue: return .success(route)
+            case .dsinit, .closePage: return nil
             }
         case .synchronous(let source, _), .asynchronous(let source, _):
-            return isNonblocking && session.hasInstance(of: source)
+            return isNonblocking && session.hasInstance(of: source) ? .success(route) : nil
         }
     }
 }
