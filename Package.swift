@@ -25,7 +25,7 @@ let package = Package(
             name: "CLibWebSockets",
             path: "Sources/CLibWebSockets",
             pkgConfig: "libwebsockets",
-            providers: [.apt(["libwebsockets-dev"])]
+            providers: [.apt(["libwebsockets-dev", "libwebsockets-evlib-uv", "libuv1-dev"])]
         ),
         .macro(
             name: "DSBridgeMacros",
@@ -53,6 +53,7 @@ let package = Package(
                 "CLibWebSockets",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
         .target(

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
-// C glue for Swift: libwebsockets' API plus wrappers for the macros Swift cannot import.
+// C glue for Swift: libwebsockets' API (with its libuv helpers: the service thread runs lws
+// on a libuv loop it owns) plus wrappers for the macros Swift cannot import.
 #ifndef CLIBWEBSOCKETS_SHIM_H
 #define CLIBWEBSOCKETS_SHIM_H
 
+#include <uv.h>
 #include <libwebsockets.h>
 #include <malloc.h>
 

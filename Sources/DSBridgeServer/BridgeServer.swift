@@ -10,6 +10,8 @@ import Synchronization
 public enum ServerStartError: Error, Sendable, CustomStringConvertible {
     /// libwebsockets could not create its context (see its log lines above).
     case contextFailed
+    /// The libuv event loop could not be created (out of memory or descriptors).
+    case eventLoopFailed
     /// A listener could not be opened (address in use, bad address, no permission).
     case listenFailed(host: String, port: Int)
     /// The web root is not a readable folder.
@@ -17,7 +19,9 @@ public enum ServerStartError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .contextFailed: return "libwebsockets could not create its context"
+        case .contextFailed:
+            return "libwebsockets could not create its context (is libwebsockets-evlib-uv installed? see the lws log lines above)"
+        case .eventLoopFailed: return "cannot create the libuv event loop (out of memory or file descriptors?)"
         case .listenFailed(let host, let port):
             return "cannot listen on \(host):\(port) (address in use, not an address of this machine, or no permission)"
         case .webRootMissing(let path): return "web root \(path) is not a readable folder"
@@ -74,7 +78,6 @@ public final class BridgeServer: Sendable {
         let result = startup.withLock { $0 } ?? .failure(.contextFailed)
         let ports = try result.get()
         running.store(true, ordering: .releasing)
-        startTicker()
         return ports
     }
 
@@ -92,15 +95,6 @@ public final class BridgeServer: Sendable {
         guard running.load(ordering: .acquiring) else { return }
         finished.wait()
         finished.signal()
-    }
-
-    private func startTicker() {
-        Thread.detachNewThread { [self] in
-            while running.load(ordering: .acquiring) {
-                Thread.sleep(forTimeInterval: 0.25)
-                inbox.post(.tick)
-            }
-        }
     }
 
     private func runServiceThread() {

@@ -12,7 +12,7 @@ final class HTTPExchange {
     /// What to do with the body once it is complete.
     var onBody: ((HTTPExchange) -> Void)?
     /// When the whole body must have arrived (`bodyTimeoutMs` after the headers).
-    var bodyDeadline: DispatchTime?
+    var bodyDeadline: UInt64?
     var body: [UInt8] = []
     var bodyTooLarge = false
     var answer: HTTPAnswer?

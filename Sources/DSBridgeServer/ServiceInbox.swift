@@ -10,20 +10,18 @@ enum ServiceWork: Sendable {
     case connection(UInt64)
     /// An HTTP exchange has its answer.
     case httpAnswer(UInt64, HTTPAnswer)
-    /// Once a second: timeouts and heartbeats.
-    case tick
     /// Begin a graceful stop.
     case stop
 }
 
-/// The only door into the service thread: a locked list plus `lws_cancel_service`, the
-/// one libwebsockets call that is safe from any thread. Wakes coalesce: one
-/// `lws_cancel_service` per batch of posts, and one post per connection until the service
-/// thread takes it (``InboxWaker``). A post made on the service thread itself (a call it
-/// ran inline) skips `lws_cancel_service`: the loop drains it before it next waits.
+/// The only door into the service thread: a locked list plus the loop's async handle
+/// (`uv_async_send`, the one libuv call that is safe from any thread). Wakes coalesce: one
+/// wake per batch of posts, and one post per connection until the service thread takes it
+/// (``InboxWaker``). A post made on the service thread itself (a call it ran inline) skips
+/// the wake: the loop drains it before it next waits.
 final class ServiceInbox: Sendable {
     private struct State: Sendable {
-        var context: LWSContextRef?
+        var wake: ServiceWakeHandle?
         var work: [ServiceWork] = []
         /// The thread that services the context (set by `open`).
         var serviceThread: pthread_t?
@@ -32,25 +30,25 @@ final class ServiceInbox: Sendable {
     }
     private let state = Mutex(State())
 
-    /// Called on the service thread once the context exists.
-    func open(_ context: LWSContextRef) {
+    /// Called on the service thread once its loop exists.
+    func open(_ wake: ServiceWakeHandle) {
         let thread = pthread_self()
         state.withLock { s in
-            s.context = context
+            s.wake = wake
             s.serviceThread = thread
         }
     }
 
-    /// Called on the service thread before the context is destroyed; later posts are dropped.
+    /// Called on the service thread before its loop closes; later posts are dropped.
     func close() {
-        state.withLock { $0.context = nil }
+        state.withLock { $0.wake = nil }
     }
 
     /// Hands `work` to the service thread (any thread).
     func post(_ work: ServiceWork) {
         let thread = pthread_self()
         state.withLock { s in
-            guard let context = s.context else { return }
+            guard let wake = s.wake else { return }
             let wasEmpty = s.work.isEmpty
             s.work.append(work)
             if let service = s.serviceThread, pthread_equal(service, thread) != 0 {
@@ -58,7 +56,7 @@ final class ServiceInbox: Sendable {
             } else if wasEmpty {
                 // (After a local post the list is not empty and nobody woke the loop; the
                 // service thread is running, though, and drains before it waits.)
-                lws_cancel_service(context.raw)
+                wake.wake()
             }
         }
     }

@@ -85,6 +85,7 @@ extension ServiceLoop {
             if let user {
                 exchanges.removeValue(forKey: user.load(as: UInt64.self))
                 user.storeBytes(of: 0, as: UInt64.self)
+                trimHeapAfterBursts()
             }
             return 0
         default:
@@ -151,20 +152,21 @@ extension ServiceLoop {
             return
         }
         exchange.onBody = handler
-        exchange.bodyDeadline = .now() + .milliseconds(config.bodyTimeoutMs)
+        let deadline = loopNow + UInt64(max(0, config.bodyTimeoutMs))
+        exchange.bodyDeadline = deadline
+        deadlines.schedule(.exchange(exchange.id), at: deadline)
     }
 
-    /// Requests whose body is still incomplete at its deadline get 408 and are closed, so
-    /// a body dribbled byte by byte cannot hold a connection and its buffer (tick).
-    func expireSlowBodies(now: DispatchTime) {
-        for exchange in exchanges.values where exchange.onBody != nil {
-            guard let deadline = exchange.bodyDeadline, now >= deadline else { continue }
-            exchange.onBody = nil
-            exchange.body = []
-            var a = HTTPAnswer.text(408, "request body not received within \(config.bodyTimeoutMs) ms")
-            a.closeAfter = true
-            respond(exchange, a)
-        }
+    /// A request whose body is still incomplete at its deadline gets 408 and is closed, so
+    /// a body dribbled byte by byte cannot hold a connection and its buffer.
+    func bodyDeadlinePassed(_ exchange: HTTPExchange, now: UInt64) {
+        guard exchange.onBody != nil, let deadline = exchange.bodyDeadline, now >= deadline else { return }
+        exchange.onBody = nil
+        exchange.body = []
+        exchange.bodyDeadline = nil
+        var a = HTTPAnswer.text(408, "request body not received within \(config.bodyTimeoutMs) ms")
+        a.closeAfter = true
+        respond(exchange, a)
     }
 
     /// Answers up to this size are written together with their headers.

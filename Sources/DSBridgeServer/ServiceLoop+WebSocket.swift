@@ -39,12 +39,19 @@ extension ServiceLoop {
             let peer = clientAddress(wsi)
             let waker = InboxWaker(inbox: server.inbox, id: id)
             let connection = bridge.connect(peerAddress: peer, origin: origin, headers: requestHeaders(wsi), waker: waker)
-            sockets[id] = WebSocketState(
-                id: id, wsi: wsi, connection: connection, waker: waker, helloTimeoutMs: bridge.configuration.helloTimeoutMs)
+            let liveness = SocketLiveness(openedAt: loopNow, heartbeatMs: bridge.configuration.heartbeatMs,
+                                          helloTimeoutMs: bridge.configuration.helloTimeoutMs)
+            let socket = WebSocketState(id: id, wsi: wsi, connection: connection, waker: waker, liveness: liveness)
+            sockets[id] = socket
+            armLiveness(socket)
             return 0
         case LWS_CALLBACK_RECEIVE:
             guard let socket = socket(user) else { return 0 }
+            socket.liveness.received(at: loopNow)
             receive(socket, input, len)
+            return 0
+        case LWS_CALLBACK_RECEIVE_PONG:
+            socket(user)?.liveness.received(at: loopNow)
             return 0
         case LWS_CALLBACK_SERVER_WRITEABLE:
             guard let socket = socket(user) else { return 0 }
@@ -54,6 +61,7 @@ extension ServiceLoop {
             let id = user.load(as: UInt64.self)
             if let socket = sockets.removeValue(forKey: id) { socket.connection.socketClosed() }
             user.storeBytes(of: 0, as: UInt64.self)
+            trimHeapAfterBursts()
             return 0
         default:
             return 0
@@ -96,16 +104,26 @@ extension ServiceLoop {
         lws_callback_on_writable(socket.wsi)
     }
 
+    /// One write per WRITEABLE, in this order: a close the transport decided, a due ping
+    /// (first, so a page flooded with messages still gets pinged), the next queued frame,
+    /// then a due `hb`. Asks for WRITEABLE again while something is left.
     private func writeable(_ socket: WebSocketState) -> Int32 {
         let wsi = socket.wsi
         if let close = socket.forcedClose {
             closeWith(wsi, close.code, close.reason)
             return -1
         }
+        if socket.pingDue {
+            socket.pingDue = false
+            // With a payload: lws 4.1 reports no RECEIVE_PONG for an empty pong.
+            guard write(wsi, Self.pingPayload, as: LWS_WRITE_PING) else { return -1 }
+            lws_callback_on_writable(wsi)
+            return 0
+        }
         switch socket.connection.nextAction() {
         case .write(let frame)?:
             guard write(wsi, frame) else { return -1 }
-            socket.lastWrite = .now()
+            socket.liveness.wrote(at: loopNow)
             socket.heartbeatDue = false
             lws_callback_on_writable(wsi)
             return 0
@@ -113,16 +131,26 @@ extension ServiceLoop {
             closeWith(wsi, code, reason)
             return -1
         case nil:
+            if stopping, socket.connection.isSettled {
+                closeDraining(socket)
+                return 0
+            }
             if socket.heartbeatDue {
                 socket.heartbeatDue = false
                 guard write(wsi, ServerMessage.heartbeat.encoded(seq: 0)) else { return -1 }
-                socket.lastWrite = .now()
+                socket.liveness.wrote(at: loopNow)
             }
             return 0
         }
     }
 
-    private func write(_ wsi: OpaquePointer, _ frame: [UInt8]) -> Bool {
+    /// lws' LWS_WRITE_CLOSE (4), which its header keeps out of the public enum.
+    static let writeClose = lws_write_protocol(rawValue: 4)
+
+    /// What our pings carry (the page's pong echoes it).
+    static let pingPayload = Array("dsb".utf8)
+
+    private func write(_ wsi: OpaquePointer, _ frame: [UInt8], as kind: lws_write_protocol = LWS_WRITE_TEXT) -> Bool {
         let needed = pre + frame.count
         if writeBuffer.count < needed { writeBuffer = [UInt8](repeating: 0, count: max(needed, 64 << 10)) }
         return writeBuffer.withUnsafeMutableBufferPointer { buf -> Bool in
@@ -130,17 +158,19 @@ extension ServiceLoop {
             frame.withUnsafeBufferPointer { src in
                 if let s = src.baseAddress { (base + pre).update(from: s, count: frame.count) }
             }
-            let n = lws_write(wsi, base + pre, frame.count, LWS_WRITE_TEXT)
+            let n = lws_write(wsi, base + pre, frame.count, kind)
             TransportMetrics.bytesOut.increment(by: frame.count)
             return n >= frame.count
         }
     }
 
+    /// Writes the close frame (status `code`, `reason`) from WRITEABLE; the caller then
+    /// returns -1 and lws drops the connection. (Handing lws the reason with
+    /// `lws_close_reason` and returning -1 sends nothing in lws 4.1 on libuv: its deferred
+    /// close-frame write never runs.)
     private func closeWith(_ wsi: OpaquePointer, _ code: Int, _ reason: String) {
-        var bytes = Array(reason.utf8.prefix(120))
-        bytes.withUnsafeMutableBufferPointer { buf in
-            lws_close_reason(wsi, lws_close_status(rawValue: UInt32(code)), buf.baseAddress, buf.count)
-        }
+        let frame = [UInt8(truncatingIfNeeded: code >> 8), UInt8(truncatingIfNeeded: code)] + Array(reason.utf8.prefix(120))
+        _ = write(wsi, frame, as: Self.writeClose)
     }
 
     // MARK: request details (valid while lws holds the request headers)

@@ -25,8 +25,20 @@ final class ServiceLoop {
     var exchanges: [UInt64: HTTPExchange] = [:]
     var nextID: UInt64 = 1
     var stopping = false
-    var stopDeadline: DispatchTime?
+    /// When a drain cuts what is left (loop clock, ms).
+    var stopDeadline: UInt64?
+    var drainCut = false
     var done = false
+    /// The libuv loop lws runs on (nil before open and after close).
+    var eventLoop: EventLoop?
+    /// Sockets', exchanges' and the drain's deadlines (ServiceLoop+Timers).
+    var deadlines = DeadlineQueue<TimerSubject>()
+    /// Where lws keeps its context pointer; it sets it to nil once destroyed.
+    let contextHolder: UnsafeMutablePointer<OpaquePointer?> = {
+        let p = UnsafeMutablePointer<OpaquePointer?>.allocate(capacity: 1)
+        p.initialize(to: nil)
+        return p
+    }()
     /// Most sockets and exchanges open at once since the heap was last trimmed.
     var connectionsPeakSinceTrim = 0
     /// Scratch buffer for frames with LWS_PRE headroom.
@@ -61,25 +73,46 @@ final class ServiceLoop {
         return UnsafePointer(p)
     }
 
-    /// Creates the context and both listeners.
+    /// Creates the event loop, the context on it and both listeners.
     func open() -> Result<ListeningPorts, ServerStartError> {
+        let events: EventLoop
+        do {
+            events = try EventLoop()
+        } catch {
+            return .failure(.eventLoopFailed)
+        }
+        eventLoop = events
         var info = lws_context_creation_info()
+        // lws on libuv (epoll): a pass costs what is active, not what is open. The loop is
+        // ours ("foreign"), so lws installs no signal handlers and we run work of our own
+        // on it (ServiceLoop+Timers).
         info.options = UInt64(LWS_SERVER_OPTION_EXPLICIT_VHOSTS) | UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8)
-            | UInt64(LWS_SERVER_OPTION_DISABLE_IPV6)
+            | UInt64(LWS_SERVER_OPTION_DISABLE_IPV6) | UInt64(LWS_SERVER_OPTION_LIBUV)
         if config.tlsCertificatePath != nil { info.options |= UInt64(LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT) }
+        let foreignLoops = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 1)
+        foreignLoops.initialize(to: UnsafeMutableRawPointer(events.loop))
+        defer { foreignLoops.deallocate() }
+        info.foreign_loops = foreignLoops
+        info.pcontext = contextHolder
         info.gid = -1
         info.uid = -1
         info.user = Unmanaged.passUnretained(self).toOpaque()
-        let heartbeatSecs = max(1, bridge.configuration.heartbeatMs / 1000)
+        // lws' own keepalive (its "validity" timers) is off: its timer list is a sorted
+        // linked list, O(n) per insert. Pings, heartbeats and hang-ups are ours, one heap
+        // entry per socket (SocketLiveness).
         let retry = UnsafeMutablePointer<lws_retry_bo_t>.allocate(capacity: 1)
         retry.initialize(to: lws_retry_bo_t())
-        retry.pointee.secs_since_valid_ping = UInt16(min(heartbeatSecs, 65_000))
-        retry.pointee.secs_since_valid_hangup = UInt16(min(heartbeatSecs * 2 + 1, 65_535))
+        retry.pointee.secs_since_valid_ping = 0
+        retry.pointee.secs_since_valid_hangup = 0
         retryPolicy = retry
         info.retry_and_idle_policy = UnsafePointer(retry)
         info.fd_limit_per_thread = 0
         info.max_http_header_data = UInt16(clamping: config.maxHeaderBytes)
-        guard let ctx = lws_create_context(&info) else { return .failure(.contextFailed) }
+        guard let ctx = lws_create_context(&info) else {
+            events.close()
+            eventLoop = nil
+            return .failure(.contextFailed)
+        }
         context = ctx
 
         mainProtocols = makeProtocols([
@@ -93,20 +126,21 @@ final class ServiceLoop {
 
         guard let main = makeVhost(name: "dsbridge", host: config.host, port: config.port, protocols: mainProtocols!,
                                    tls: config.tlsCertificatePath.flatMap { cert in config.tlsKeyPath.map { (cert, $0) } }) else {
-            lws_context_destroy(ctx)
-            context = nil
+            closeContextAndLoop()
             return .failure(.listenFailed(host: config.host, port: config.port))
         }
         mainVhost = main
         guard let admin = makeVhost(name: "admin", host: config.adminHost, port: config.adminPort, protocols: adminProtocols!) else {
-            lws_context_destroy(ctx)
-            context = nil
+            closeContextAndLoop()
             return .failure(.listenFailed(host: config.adminHost, port: config.adminPort))
         }
         adminVhost = admin
         origins = OriginPolicy(host: config.host, port: Int(lws_get_vhost_listen_port(main)), allowed: config.allowedOrigins,
                                tls: config.tlsCertificatePath != nil)
-        server.inbox.open(LWSContextRef(raw: ctx))
+        events.onPrepare = { [unowned self] in beforeWait() }
+        events.onWake = { [unowned self] in drainInbox() }
+        events.onTimer = { [unowned self] in deadlinesDue() }
+        server.inbox.open(events.wakeHandle)
         return .success(ListeningPorts(
             port: Int(lws_get_vhost_listen_port(main)), adminPort: Int(lws_get_vhost_listen_port(admin))))
     }
@@ -150,42 +184,61 @@ final class ServiceLoop {
         return vh
     }
 
-    /// Services the context until a stop completes, then destroys it.
+    /// Runs the loop until a stop completes, then destroys the context and the loop.
     func run() {
-        guard let ctx = context else { return }
-        while !done {
-            // Work the service thread posted itself (answers of calls it ran) goes out
-            // before the loop waits again; again if draining posted more (nobody else
-            // wakes the loop for it, and other threads skip the wake while it is queued).
-            while server.inbox.takeLocalPosts() { drainInbox() }
-            bridge.runDeferredWork()
-            if lws_service(ctx, 0) < 0 { break }
-        }
+        guard let events = eventLoop else { return }
+        if !done { events.run() }
         server.inbox.close()
-        lws_context_destroy(ctx)
-        context = nil
+        closeContextAndLoop()
         for a in allocations { free(a) }
         allocations.removeAll()
         mainProtocols?.deallocate()
         adminProtocols?.deallocate()
         retryPolicy?.deallocate()
+        contextHolder.deallocate()
     }
 
-    /// `LWS_CALLBACK_EVENT_WAIT_CANCELLED`: handle everything other threads posted.
+    /// Work done once per loop pass, before it waits: what the service thread posted to
+    /// itself (answers of calls it ran inline), again if draining posted more (nobody else
+    /// wakes the loop for it, and other threads skip the wake while it is queued); then
+    /// the bridge's deferred work; then the timer is moved to the earliest deadline.
+    private func beforeWait() {
+        while server.inbox.takeLocalPosts() { drainInbox() }
+        bridge.runDeferredWork()
+        eventLoop?.setTimer(deadline: deadlines.earliest)
+    }
+
+    /// Destroys the lws context (with a foreign loop its teardown is asynchronous: the
+    /// loop runs until lws' handles have closed) and closes the loop.
+    private func closeContextAndLoop() {
+        if let ctx = contextHolder.pointee { lws_context_destroy(ctx) }
+        eventLoop?.close { [contextHolder] in
+            // lws finishes in a second destroy once its handles are down.
+            if let ctx = contextHolder.pointee { lws_context_destroy(ctx) }
+        }
+        context = nil
+        eventLoop = nil
+    }
+
+    /// Handles everything other threads posted (the loop's async handle fired).
     func drainInbox() {
+        let now = loopNow
         for work in server.inbox.drain() {
             switch work {
             case .connection(let id):
                 guard let socket = sockets[id] else { continue }
                 socket.waker.taken()
-                if stopping, socket.forcedClose == nil, socket.connection.isSettled {
-                    socket.forcedClose = (1001, "server draining")
-                    answerAdminCallsDraining(socket.connection.session?.id)
-                }
+                if stopping, socket.forcedClose == nil, socket.connection.isSettled { closeDraining(socket) }
                 let paused = socket.connection.wantsReadsPaused
                 if paused != socket.readsPaused {
                     socket.readsPaused = paused
                     lws_rx_flow_control(socket.wsi, paused ? 0 : 1)
+                    // lws 4.1 on libuv hands over rx it buffered while paused only in its
+                    // idle pass, which it schedules after socket activity: a wake of its
+                    // event pipe is that activity.
+                    if !paused, let ctx = context { lws_cancel_service(ctx) }
+                    socket.liveness.setReadsPaused(paused, at: now)
+                    armLiveness(socket)
                 }
                 lws_callback_on_writable(socket.wsi)
             case .httpAnswer(let id, let answer):
@@ -193,8 +246,6 @@ final class ServiceLoop {
                 exchange.awaitingAnswer = false
                 exchange.answer = answer
                 lws_callback_on_writable(exchange.wsi)
-            case .tick:
-                tick()
             case .stop:
                 beginStop()
             }
@@ -204,29 +255,9 @@ final class ServiceLoop {
     /// Per-socket receive buffer of libwebsockets.
     static let webSocketRxBufferBytes = 1024
 
-    private func tick() {
-        trimHeapAfterBursts()
-        let now = DispatchTime.now()
-        expireSlowBodies(now: now)
-        let heartbeat = UInt64(bridge.configuration.heartbeatMs) * 1_000_000
-        for socket in sockets.values {
-            // We stopped reading this socket (backpressure), so lws cannot see the page's
-            // pongs: keep its validity timer from hanging up a page that did nothing wrong.
-            if socket.readsPaused { lws_validity_confirmed(socket.wsi) }
-            if socket.connection.awaitsHello, now.uptimeNanoseconds > socket.helloDeadline.uptimeNanoseconds, socket.forcedClose == nil {
-                socket.forcedClose = (4000, "hello timeout")
-                lws_callback_on_writable(socket.wsi)
-            } else if now.uptimeNanoseconds - socket.lastWrite.uptimeNanoseconds > heartbeat {
-                socket.heartbeatDue = true
-                lws_callback_on_writable(socket.wsi)
-            }
-        }
-        if stopping { drainStep(now: now) }
-    }
-
     /// After many connections went away, hands the allocator's free memory back to the
     /// system (glibc keeps it otherwise, and RSS would only ever grow after bursts).
-    private func trimHeapAfterBursts() {
+    func trimHeapAfterBursts() {
         let open = sockets.count + exchanges.count
         connectionsPeakSinceTrim = max(connectionsPeakSinceTrim, open)
         guard connectionsPeakSinceTrim - open >= 1_000 else { return }
@@ -240,24 +271,45 @@ final class ServiceLoop {
     private func beginStop() {
         guard !stopping else { return }
         stopping = true
-        stopDeadline = .now() + .milliseconds(config.drainMs)
+        let now = loopNow
+        stopDeadline = now + UInt64(config.drainMs)
         logger.notice("draining: \(sockets.count) sockets, up to \(config.drainMs) ms")
-        drainStep(now: .now())
+        // Once: settled sockets close now; the others when they settle (drainInbox and
+        // writeable check), or at the deadline.
+        for socket in sockets.values where socket.connection.isSettled { closeDraining(socket) }
+        deadlines.schedule(.drain, at: now + Self.drainCheckMs)
+        drainStep(now: now)
     }
 
-    private func drainStep(now: DispatchTime) {
-        let cut = stopDeadline.map { now >= $0 } ?? true
-        for socket in sockets.values where socket.forcedClose == nil && (cut || socket.connection.isSettled) {
-            socket.forcedClose = (1001, "server draining")
-            answerAdminCallsDraining(socket.connection.session?.id)
-            lws_callback_on_writable(socket.wsi)
+    /// How often a drain checks whether it is done.
+    static let drainCheckMs: UInt64 = 50
+
+    /// Closes `socket` with 1001 (drain).
+    func closeDraining(_ socket: WebSocketState) {
+        guard socket.forcedClose == nil else { return }
+        socket.forcedClose = (1001, "server draining")
+        answerAdminCallsDraining(socket.connection.session?.id)
+        lws_callback_on_writable(socket.wsi)
+    }
+
+    /// During a drain, every ``drainCheckMs``: at the deadline everything left is cut; the
+    /// loop ends when no socket and no HTTP answer is left (or 500 ms after the cut).
+    func drainStep(now: UInt64) {
+        guard let deadline = stopDeadline else { return }
+        if now >= deadline && !drainCut {
+            drainCut = true
+            for socket in sockets.values { closeDraining(socket) }
         }
         let httpBusy = exchanges.values.contains { $0.answer != nil || $0.awaitingAnswer }
-        if (sockets.isEmpty && !httpBusy) || (cut && now >= (stopDeadline ?? now) + .milliseconds(500)) { finish() }
+        if (sockets.isEmpty && !httpBusy) || now >= deadline + 500 {
+            finish()
+            return
+        }
+        deadlines.schedule(.drain, at: now + Self.drainCheckMs)
     }
 
     private func finish() {
         done = true
-        if let ctx = context { lws_cancel_service(ctx) }
+        eventLoop?.stop()
     }
 }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 import DSBridge
-import Dispatch
 
-/// Service-thread state of one WebSocket: the lws handle, the message being reassembled
-/// and the close the transport itself decided (size, binary frame, hello timeout).
+/// Service-thread state of one WebSocket: the lws handle, the message being reassembled,
+/// its timing (``SocketLiveness``) and the close the transport itself decided (size,
+/// binary frame, hello timeout).
 final class WebSocketState {
     let id: UInt64
     let wsi: OpaquePointer
@@ -14,15 +14,17 @@ final class WebSocketState {
     var readsPaused = false
     /// A close decided by the transport; written from WRITEABLE (never from RECEIVE).
     var forcedClose: (code: Int, reason: String)?
-    let helloDeadline: DispatchTime
-    var lastWrite = DispatchTime.now()
+    var liveness: SocketLiveness
+    /// A WebSocket ping is to be written at the next WRITEABLE.
+    var pingDue = false
+    /// An `hb` message is to be written at the next WRITEABLE (if nothing else is).
     var heartbeatDue = false
 
-    init(id: UInt64, wsi: OpaquePointer, connection: BridgeConnection, waker: InboxWaker, helloTimeoutMs: Int) {
+    init(id: UInt64, wsi: OpaquePointer, connection: BridgeConnection, waker: InboxWaker, liveness: SocketLiveness) {
         self.id = id
         self.wsi = wsi
         self.connection = connection
         self.waker = waker
-        self.helloDeadline = .now() + .milliseconds(helloTimeoutMs)
+        self.liveness = liveness
     }
 }

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+import CLibWebSockets
+import DSBridge
+
+/// What a deadline in the service loop's queue stands for.
+enum TimerSubject {
+    /// A WebSocket's next ``SocketLiveness`` deadline.
+    case socket(UInt64)
+    /// An HTTP request body's deadline (`bodyTimeoutMs`).
+    case exchange(UInt64)
+    /// A drain's periodic check.
+    case drain
+}
+
+/// Timers of the service thread: one libuv timer at the earliest entry of a heap of
+/// deadlines. Nothing here walks every socket; a socket costs one heap entry per
+/// `heartbeat` period, whatever it sends.
+extension ServiceLoop {
+    /// The loop's clock in milliseconds (no system call).
+    var loopNow: UInt64 { eventLoop?.now ?? 0 }
+
+    /// Queues `socket`'s next deadline if it is earlier than the one already queued.
+    /// (A later one is picked up when the earlier entry comes due.)
+    func armLiveness(_ socket: WebSocketState) {
+        let next = socket.liveness.nextDeadline
+        if let armed = socket.liveness.armedDeadline, armed <= next { return }
+        socket.liveness.armedDeadline = next
+        deadlines.schedule(.socket(socket.id), at: next)
+    }
+
+    /// The loop's timer fired: handles every entry due.
+    func deadlinesDue() {
+        let now = loopNow
+        while let (subject, deadline) = deadlines.popDue(now: now) {
+            switch subject {
+            case .socket(let id):
+                guard let socket = sockets[id], socket.liveness.armedDeadline == deadline else { continue }
+                socket.liveness.armedDeadline = nil
+                livenessDue(socket, now: now)
+            case .exchange(let id):
+                guard let exchange = exchanges[id] else { continue }
+                bodyDeadlinePassed(exchange, now: now)
+            case .drain:
+                drainStep(now: now)
+            }
+        }
+        eventLoop?.setTimer(deadline: deadlines.earliest)
+    }
+
+    private func livenessDue(_ socket: WebSocketState, now: UInt64) {
+        let due = socket.liveness.fire(at: now)
+        if due.contains(.helloTimeout) && socket.connection.awaitsHello && socket.forcedClose == nil {
+            socket.forcedClose = (4000, "hello timeout")
+            lws_callback_on_writable(socket.wsi)
+            return
+        }
+        if due.contains(.hangUp) {
+            // 2 × heartbeat without a frame from the page: drop the TCP connection without
+            // a close handshake (a dead peer would not answer it). Synchronously: this runs
+            // outside any lws callback, and lws 4.1 on libuv only re-arms its own timer list
+            // (which LWS_TO_KILL_ASYNC would use) after socket activity.
+            logger.info("WebSocket silent for 2 × heartbeat: hanging up",
+                        metadata: ["bridge.session": "\(socket.connection.session?.id ?? "-")"])
+            lws_set_timeout(socket.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_SYNC)
+            return
+        }
+        if due.contains(.ping) { socket.pingDue = true }
+        if due.contains(.heartbeat) { socket.heartbeatDue = true }
+        if socket.pingDue || socket.heartbeatDue { lws_callback_on_writable(socket.wsi) }
+        armLiveness(socket)
+    }
+}
