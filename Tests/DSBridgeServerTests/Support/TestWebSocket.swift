@@ -11,6 +11,10 @@ final class TestWebSocket {
     }
 
     let socket: TestSocket
+    /// Whether pings are answered (a page that stopped answering plays dead).
+    var answersPings = true
+    /// Pings received so far.
+    private(set) var pingsSeen = 0
     /// Messages received but not yet consumed, flattened from batches.
     private var pending: [JSONValue] = []
 
@@ -71,7 +75,9 @@ final class TestWebSocket {
                 let code = payload.count >= 2 ? Int(payload[0]) << 8 | Int(payload[1]) : 1005
                 let reason = payload.count > 2 ? String(decoding: payload[2...], as: UTF8.self) : ""
                 return .close(code: code, reason: reason)
-            case 9: try sendFrame(opcode: 10, payload)
+            case 9:
+                pingsSeen += 1
+                if answersPings { try sendFrame(opcode: 10, payload) }
             default: continue
             }
         }
