@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import DSBridge
 import Foundation
+import Synchronization
 import Testing
 
 /// Runs the real `dsbridged` binary, as an operator or a test tool would.
@@ -96,6 +97,60 @@ struct DaemonProcessTests {
         waitForExit(process)
         #expect(process.terminationStatus == 0)
         #expect(Date().timeIntervalSince(started) < 5)
+    }
+
+    @Test("SIGTERM under load: busy and held sockets get 1001, a call that outlives drainMs is cut, exit 0 in time")
+    func drainUnderLoad() throws {
+        let (process, out, _) = try launch(["--port", "0", "--admin-port", "0", "--web-root", Self.webRoot, "--demo", "--drain-ms", "1500"])
+        defer { if process.isRunning { process.terminate() } }
+        let parts = firstLine(out).split(separator: " ")
+        let port = try #require(parts.dropFirst().first.flatMap { Int($0.dropFirst("port=".count)) })
+        var held: [TestWebSocket] = []
+        for _ in 0..<300 {
+            let ws = try TestWebSocket(port: port)
+            try ws.hello()
+            held.append(ws)
+        }
+        let stuck = try TestWebSocket(port: port)
+        try stuck.hello()
+        try stuck.send(callMessage(1, "test.sleepSyn", 10_000))
+        // Four pages calling as fast as they are answered, until the server closes them.
+        let closes = Mutex<[Int]>([])
+        let answered = Atomic<Int>(0)
+        let group = DispatchGroup()
+        for _ in 0..<4 {
+            let page = OwnedByOneThread(try TestWebSocket(port: port))
+            try page.value.hello()
+            DispatchQueue.global().async(group: group) {
+                let ws = page.value
+                var id: Int64 = 1
+                while true {
+                    do {
+                        try ws.send(callMessage(id, "echo.syn", "x"))
+                        _ = try ws.nextMessage()
+                        answered.add(1, ordering: .relaxed)
+                        id += 1
+                    } catch let closed as TestWebSocketClosed {
+                        closes.withLock { $0.append(closed.code) }
+                        return
+                    } catch {
+                        closes.withLock { $0.append(-1) }
+                        return
+                    }
+                }
+            }
+        }
+        usleep(300_000)
+        #expect(answered.load(ordering: .relaxed) > 0)
+        let started = Date()
+        kill(process.processIdentifier, SIGTERM)
+        for ws in held { #expect(try ws.closeCode() == 1001) }
+        #expect(group.wait(timeout: .now() + 5) == .success)
+        #expect(closes.withLock { $0 } == [1001, 1001, 1001, 1001])
+        waitForExit(process, seconds: 5)
+        let took = Date().timeIntervalSince(started)
+        #expect(process.terminationStatus == 0)
+        #expect(took >= 1.4 && took < 3.5, "exited \(took) s after SIGTERM with --drain-ms 1500 and a 10 s call in flight")
     }
 
     @Test("systemd notify: READY=1 once serving, WATCHDOG=1 pings, STOPPING=1 on SIGTERM")
@@ -253,4 +308,11 @@ struct DaemonProcessTests {
         waitForExit(p2)
         #expect(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("unknown key \"prot\""))
     }
+}
+
+/// Hands a value to exactly one other thread. `@unchecked Sendable` is safe because the
+/// creating thread stops touching the value once it is handed over.
+private final class OwnedByOneThread<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }
