@@ -7,9 +7,10 @@
 // while the socket is not choked).
 //
 //   cc -O2 -o lws-echo bench/lws-echo.c $(pkg-config --cflags --libs libwebsockets)
-//   lws-echo [PORT [RX_BUFFER]]   PORT 0 or none: any free port (127.0.0.1 only);
+//   lws-echo [PORT [RX_BUFFER [uv]]]  PORT 0 or none: any free port (127.0.0.1 only);
 //                                 RX_BUFFER: the protocol's rx_buffer_size (default 1024,
-//                                 as dsbridged's dsbridge.v1 protocol)
+//                                 as dsbridged's dsbridge.v1 protocol); "uv": run lws on
+//                                 libuv (epoll, as dsbridged does) instead of its poll loop
 //
 // Prints "listening port=P" as its first stdout line; SIGTERM or SIGINT stop it.
 
@@ -144,8 +145,9 @@ int main(int argc, char **argv)
 	struct lws_context *context;
 	struct lws_vhost *vhost;
 	int port = argc > 1 ? atoi(argv[1]) : 0;
+	int uv = argc > 3 && !strcmp(argv[3], "uv");
 
-	if (argc > 2)
+	if (argc > 2 && atol(argv[2]) > 0)
 		protocols[1].rx_buffer_size = (size_t)atol(argv[2]);
 
 	signal(SIGINT, on_signal);
@@ -155,6 +157,8 @@ int main(int argc, char **argv)
 
 	memset(&info, 0, sizeof(info));
 	info.options = LWS_SERVER_OPTION_EXPLICIT_VHOSTS | LWS_SERVER_OPTION_DISABLE_IPV6;
+	if (uv)
+		info.options |= LWS_SERVER_OPTION_LIBUV; /* lws' own loop; its handlers take SIGINT/SIGTERM */
 	info.gid = -1;
 	info.uid = -1;
 	context = lws_create_context(&info);
@@ -178,9 +182,12 @@ int main(int argc, char **argv)
 	printf("listening port=%d\n", lws_get_vhost_listen_port(vhost));
 	fflush(stdout);
 
-	while (!interrupted)
-		if (lws_service(context, 0) < 0)
-			break;
+	if (uv)
+		lws_service(context, 0); /* runs the libuv loop until a signal stops it */
+	else
+		while (!interrupted)
+			if (lws_service(context, 0) < 0)
+				break;
 
 	lws_context_destroy(context);
 	return 0;

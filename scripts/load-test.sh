@@ -16,6 +16,8 @@
 #   --scratch-path DIR  Swift build folder (default .build-release; --smoke: .build)
 #   --threads N         client threads of the bench (default 1)
 #   --idle-sessions N   sessions of the idle scenario (default 10000; capped by ulimit -n)
+#   --held LIST         held-session counts of the held runs (default "0 1000 10000 max";
+#                       max: the fd limit allows; --smoke: "0 2000")
 #   --no-build          use the binaries already built
 # Everything started here listens on 127.0.0.1 only, runs under `timeout`, and is stopped
 # on exit.
@@ -29,6 +31,7 @@ results=""
 scratch=""
 threads=1
 idle_sessions=10000
+held_list=""
 build=1
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -40,8 +43,9 @@ while [ $# -gt 0 ]; do
     --scratch-path) scratch="$2"; shift ;;
     --threads) threads="$2"; shift ;;
     --idle-sessions) idle_sessions="$2"; shift ;;
+    --held) held_list="$2"; shift ;;
     --no-build) build=0 ;;
-    -h|--help) sed -n '3,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '3,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "load-test: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -66,6 +70,9 @@ if [ "$build" = 1 ]; then
   mkdir -p "$scratch"
   # shellcheck disable=SC2046
   gcc -O2 -Wall -o "$echo_bin" bench/lws-echo.c $(pkg-config --cflags --libs libwebsockets)
+fi
+if [ -z "$held_list" ]; then
+  if [ "$mode" = smoke ]; then held_list="0 2000"; else held_list="0 1000 10000 max"; fi
 fi
 for f in "$bin/dsbridged" "$bin/dsbridge-bench" "$echo_bin"; do
   [ -x "$f" ] || { echo "load-test: $f is missing (build first, or drop --no-build)" >&2; exit 1; }
@@ -189,12 +196,78 @@ warm=0
 run echo-idle "$echo_port" "$echo_pid" idle --raw-echo --sessions "$idle_sessions" "${sources[@]}" --open-timeout 120
 run idle "$daemon_port" "$daemon_pid" idle --sessions "$idle_sessions" "${sources[@]}" --open-timeout 120
 
+# Held sessions (issue 12): N sessions held open by one bench process (hello, then silent)
+# while a second bench process measures 1 x 1 round trips; a fresh server per N.
+# held NAME KIND N: KIND is daemon (echo.syn) or echo-poll / echo-uv (bench/lws-echo.c).
+held_max=$((fd_limit - 300))
+held() {
+  local name=$1 kind=$2 n=$3
+  if [ "$n" = max ]; then n=$held_max; fi
+  case "$kind" in
+    daemon) start_daemon "$name" ;;
+    echo-poll) start_server "$name" "$echo_bin" 0 ;;
+    echo-uv) start_server "$name" "$echo_bin" 0 0 uv ;;
+  esac
+  local pid=$server_pid port=$server_port holder="" raw=()
+  if [ "$kind" != daemon ]; then raw=(--raw-echo); fi
+  if [ "$n" -gt 0 ]; then
+    local base
+    base=$(ls "/proc/$pid/fd" | wc -l)
+    timeout $((n / 20 + 900)) "$bin/dsbridge-bench" idle --port "$port" --sessions "$n" "${sources[@]}" "${raw[@]}" \
+      --duration "$(awk -v d="$dur" -v w="$warm" 'BEGIN { printf "%d", d + w + 8 }')" --warmup 0 --open-timeout 300 \
+      --json --quiet >"$results/$name-holder.json" 2>"$results/$name-holder.err" &
+    holder=$!
+    local waited=0
+    while [ "$(ls "/proc/$pid/fd" | wc -l)" -lt $((base + n)) ]; do
+      if ! kill -0 "$holder" 2>/dev/null || [ "$waited" -gt 3000 ]; then
+        echo "load-test: FAILED: $name: $n sessions did not open" >&2
+        cat "$results/$name-holder.err" >&2 || true
+        failures=$((failures + 1))
+        break
+      fi
+      sleep 0.1
+      waited=$((waited + 1))
+    done
+    echo "== $name: $n sessions held"
+  fi
+  if [ "$kind" = daemon ]; then
+    run "$name" "$port" "$pid" syn --sessions 1 --inflight 1 --payload 64
+  else
+    run "$name" "$port" "$pid" echo --sessions 1 --inflight 1 --payload 100
+  fi
+  if [ -n "$holder" ]; then
+    # The holder ends by making one call on each held session: all must answer.
+    if ! wait "$holder" || ! python3 -c 'import json,sys; i=json.load(open(sys.argv[1]))["idle"]; sys.exit(0 if i["answered"] == i["sessions"] == int(sys.argv[2]) else 1)' \
+        "$results/$name-holder.json" "$n"; then
+      echo "load-test: FAILED: $name: not all of the $n held sessions stayed open and answered" >&2
+      cat "$results/$name-holder.err" >&2 || true
+      failures=$((failures + 1))
+    fi
+  fi
+  echo "$n" >"$results/$name.held"
+  stop_server "$pid"
+}
+held_names=()
+dur_main=$dur; warm_main=$warm
+if [ "$mode" = smoke ]; then dur=1; warm=0.5; else dur=5; warm=1; fi
+for n in $held_list; do
+  held "held-$n" daemon "$n"; held_names+=("held-$n")
+  if [ "$mode" != smoke ]; then
+    held "held-echo-uv-$n" echo-uv "$n"; held_names+=("held-echo-uv-$n")
+  fi
+done
+if [ "$mode" != smoke ]; then
+  held "held-echo-poll-10000" echo-poll 10000; held_names+=("held-echo-poll-10000")
+fi
+dur=$dur_main; warm=$warm_main
+
 # --- table ------------------------------------------------------------------------------------
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
-python3 - "$results" "$mode" "$fd_limit" "$idle_sessions" "$strict" "$failures" "$load_before" "$load_after" "$(nproc)" <<'PY'
+python3 - "$results" "$mode" "$fd_limit" "$idle_sessions" "$strict" "$failures" "$load_before" "$load_after" "$(nproc)" "${held_names[*]}" <<'PY'
 import json, os, sys
 results, mode, fd_limit, idle_sessions, strict, failures = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5] == "1", int(sys.argv[6])
 load_before, load_after, cores = sys.argv[7], sys.argv[8], sys.argv[9]
+held_names = sys.argv[10].split()
 
 def load(name):
     try:
@@ -205,7 +278,7 @@ def load(name):
 
 r = {n: load(n) for n in ["echo-throughput", "syn-throughput", "echo-latency", "syn-latency", "worker-throughput",
                           "worker-latency", "async", "invoke",
-                          "invoke-frames", "http", "connect", "resume", "echo-idle", "idle"]}
+                          "invoke-frames", "http", "connect", "resume", "echo-idle", "idle"] + held_names}
 
 def fmt(v, unit=""):
     if v is None: return "-"
@@ -271,6 +344,24 @@ check(f"idle RSS per session (KiB, {idle_sessions:,})", b, e, "<= 8 KiB", None i
 held, answered = get("idle", "idle", "sessions"), get("idle", "idle", "answered")
 ok = None if held is None else (held >= idle_sessions and answered == held)
 rows.append((f"idle sessions answering afterwards", f"{answered}/{held}" if held is not None else "-", "-", "-", "all", "-" if ok is None else ("PASS" if ok else "MISS")))
+def held_count(name):
+    try:
+        with open(os.path.join(results, name + ".held")) as f:
+            return int(f.read().strip())
+    except (OSError, ValueError):
+        return None
+for prefix, label in [("held-", "dsbridged"), ("held-echo-uv-", "C echo on libuv"), ("held-echo-poll-", "C echo, poll loop")]:
+    names = [n for n in held_names if n.startswith(prefix) and (n[len(prefix):].isdigit() or n[len(prefix):] == "max")]
+    base = get(prefix + "0", "latency", "p50") if prefix + "0" in held_names else None
+    base99 = get(prefix + "0", "latency", "p99") if prefix + "0" in held_names else None
+    for n in names:
+        count = held_count(n)
+        p50, p99 = get(n, "latency", "p50"), get(n, "latency", "p99")
+        target = count is not None and count > 0 and base is not None and prefix == "held-"
+        check(f"{label}: 1x1 p50 µs, {count:,} held" if count is not None else f"{label}: {n}", p50, base,
+              "<= 1.2x none held" if target else "reported", (ratio(p50, base) <= 1.2) if target and p50 is not None else None)
+        check(f"{label}: 1x1 p99 µs, {count:,} held" if count is not None else f"{label}: {n}", p99, base99,
+              "<= 1.2x none held" if target else "reported", (ratio(p99, base99) <= 1.2) if target and p99 is not None else None)
 notes = []
 if fd_limit >= 100_200:
     notes.append("100,000 sessions: not run by this script (run the idle scenario with --idle-sessions 100000)")

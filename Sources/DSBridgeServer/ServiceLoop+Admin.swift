@@ -21,10 +21,17 @@ extension ServiceLoop {
         switch (exchange.method, parts.count) {
         case (.get, 1) where parts[0] == "metrics":
             guard let render = server.metricsRenderer else { return respond(exchange, .json(404, ["error": "metrics are not enabled"])) }
-            TransportMetrics.recordSessionGauges(bridge.sessions)
-            respond(exchange, HTTPAnswer(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: render()))
+            // Both walk every session: on a worker, not on the network thread.
+            let reply = respondLater(exchange)
+            let bridge = self.bridge
+            OffloadedWork.queue.async {
+                TransportMetrics.recordSessionGauges(bridge.sessions)
+                reply(HTTPAnswer(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: render()))
+            }
         case (.get, 2) where parts[0] == "admin" && parts[1] == "sessions":
-            respond(exchange, .json(200, AdminAPI.sessionList(bridge.sessions)))
+            let reply = respondLater(exchange)
+            let bridge = self.bridge
+            OffloadedWork.queue.async { reply(.json(200, AdminAPI.sessionList(bridge.sessions))) }
         case (.post, 4) where parts[0] == "admin" && parts[1] == "sessions" && parts[3] == "call":
             guard let session = bridge.session(id: String(parts[2])) else {
                 var a = HTTPAnswer.json(404, ["error": "unknown session"])

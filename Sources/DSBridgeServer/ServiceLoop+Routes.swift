@@ -44,11 +44,6 @@ extension ServiceLoop {
                 syncCall(exchange, token: token)
             }
         default:
-            let request = SessionRequest(auth: exchange.headers["x-dsbridge-auth"], headers: exchange.headers, peerAddress: exchange.peer)
-            guard bridge.authorizes(request) else {
-                logger.info("session request refused: auth", metadata: ["bridge.peer": "\(exchange.peer)"])
-                return respond(exchange, closing(.text(401, "X-DSBridge-Auth refused")))
-            }
             expectBody(exchange) { [self] exchange in
                 createSession(exchange)
             }
@@ -96,32 +91,42 @@ extension ServiceLoop {
         }
     }
 
+    /// Runs the authenticator's and the `opened` hook's user code: on a worker, never on
+    /// the network thread.
     private func createSession(_ exchange: HTTPExchange) {
-        do {
-            let session = try bridge.createSession(peerAddress: exchange.peer, origin: exchange.headers["origin"])
-            respond(exchange, .json(200, ["session": .string(session.id), "token": .string(session.token)]))
-        } catch {
-            respond(exchange, .text(429, error.reason))
+        let reply = respondLater(exchange)
+        let bridge = self.bridge
+        let logger = self.logger
+        let peer = exchange.peer
+        let origin = exchange.headers["origin"]
+        let request = SessionRequest(auth: exchange.headers["x-dsbridge-auth"], headers: exchange.headers, peerAddress: peer)
+        let refused = closing(.text(401, "X-DSBridge-Auth refused"))
+        OffloadedWork.queue.async {
+            guard bridge.authorizes(request) else {
+                logger.info("session request refused: auth", metadata: ["bridge.peer": "\(peer)"])
+                return reply(refused)
+            }
+            do throws(SessionRefusal) {
+                let session = try bridge.createSession(peerAddress: peer, origin: origin)
+                reply(.json(200, ["session": .string(session.id), "token": .string(session.token)]))
+            } catch {
+                reply(.text(429, error.reason))
+            }
         }
     }
 
+    /// Resolves and reads the file on a worker: a slow disk, or a FIFO someone left in the
+    /// web root, must not stall the network thread (only regular files are served).
     private func serveStatic(_ exchange: HTTPExchange) {
+        let reply = respondLater(exchange)
+        let files = staticFiles
         // libwebsockets already percent-decoded the path (once, as PROTOCOL.md 1.2 says);
         // decoding again would turn %2541 into A.
-        switch staticFiles.resolve(exchange.path, query: exchange.headers["query"]) {
-        case .notFound:
-            respond(exchange, .text(404, "not found"))
-        case .redirect(let location):
-            var a = HTTPAnswer.text(301, "moved to \(location)")
-            a.headers.append(("Location", location))
-            respond(exchange, a)
-        case .file(let path, let contentType):
-            guard let data = FileManager.default.contents(atPath: path) else {
-                return respond(exchange, .text(404, "not found"))
-            }
-            var a = HTTPAnswer(status: 200, contentType: contentType, body: [UInt8](data))
-            a.omitBody = exchange.method == .head
-            respond(exchange, a)
+        let path = exchange.path
+        let query = exchange.headers["query"]
+        let head = exchange.method == .head
+        OffloadedWork.queue.async {
+            reply(files.answer(path, query: query, head: head))
         }
     }
 }

@@ -42,6 +42,44 @@ struct StaticFiles: Sendable {
         return .file(path: resolved, contentType: Self.contentType(for: resolved))
     }
 
+    /// The answer to a GET or HEAD of `requestPath` (blocking: reads the file; call it off
+    /// the network thread).
+    func answer(_ requestPath: String, query: String?, head: Bool) -> HTTPAnswer {
+        switch resolve(requestPath, query: query) {
+        case .notFound:
+            return .text(404, "not found")
+        case .redirect(let location):
+            var a = HTTPAnswer.text(301, "moved to \(location)")
+            a.headers.append(("Location", location))
+            return a
+        case .file(let path, let contentType):
+            guard let body = Self.readRegularFile(path) else { return .text(404, "not found") }
+            var a = HTTPAnswer(status: 200, contentType: contentType, body: body)
+            a.omitBody = head
+            return a
+        }
+    }
+
+    /// The bytes of `path` if it is a regular file (not a FIFO, socket or device, which
+    /// could block a reader forever or never end). Opened non-blocking, then checked with
+    /// `fstat` on the open descriptor, so a swap after the check cannot slip through.
+    static func readRegularFile(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { buf in read(fd, buf.baseAddress! + done, buf.count - done) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            done += n
+        }
+        return done == bytes.count ? bytes : Array(bytes.prefix(done))
+    }
+
     static func contentType(for path: String) -> String {
         let ext = (path as NSString).pathExtension.lowercased()
         switch ext {

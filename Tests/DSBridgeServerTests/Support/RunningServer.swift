@@ -16,12 +16,12 @@ final class RunningServer {
     static let adminToken = "admin-secret"
 
     init(tickMs: Int = 5, allowedOrigins: [String] = [], trustedProxies: [String] = [], configure: (inout BridgeConfiguration) -> Void = { _ in },
-         dismissal: (@Sendable (BridgeSession) -> Void)? = nil) throws {
+         dismissal: (@Sendable (BridgeSession) -> Void)? = nil, authenticator: (any SessionAuthenticator)? = nil) throws {
         var config = BridgeConfiguration()
         configure(&config)
         var logger = Logger(label: "test")
         logger.logLevel = .error
-        bridge = Bridge(configuration: config, logger: logger, lifecycle: SessionLifecycle(dismissed: dismissal))
+        bridge = Bridge(configuration: config, logger: logger, lifecycle: SessionLifecycle(dismissed: dismissal), authenticator: authenticator)
         DemoInterfaces.register(on: bridge, tickMs: tickMs)
         webRoot = FileManager.default.temporaryDirectory.appendingPathComponent("dsbridged-web-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: webRoot.appendingPathComponent("sub"), withIntermediateDirectories: true)
