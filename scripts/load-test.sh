@@ -18,6 +18,11 @@
 #   --idle-sessions N   sessions of the idle scenario (default 10000; capped by ulimit -n)
 #   --held LIST         held-session counts of the held runs (default "0 1000 10000 max";
 #                       max: the fd limit allows; --smoke: "0 2000")
+#   --paced N           sessions of the paced runs, each calling once a second (default
+#                       10000; --smoke: 500; 0 skips them)
+#   --daemon PATH       the dsbridged binary to measure (e.g. an older build, for a
+#                       before/after comparison; default: the one built here)
+#   --only LIST         run only these groups: main, idle, held, paced (default: all)
 #   --no-build          use the binaries already built
 # Everything started here listens on 127.0.0.1 only, runs under `timeout`, and is stopped
 # on exit.
@@ -32,6 +37,9 @@ scratch=""
 threads=1
 idle_sessions=10000
 held_list=""
+paced_sessions=""
+daemon_override=""
+only="main idle held paced"
 build=1
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -44,6 +52,9 @@ while [ $# -gt 0 ]; do
     --threads) threads="$2"; shift ;;
     --idle-sessions) idle_sessions="$2"; shift ;;
     --held) held_list="$2"; shift ;;
+    --paced) paced_sessions="$2"; shift ;;
+    --daemon) daemon_override="$2"; shift ;;
+    --only) only="$2"; shift ;;
     --no-build) build=0 ;;
     -h|--help) sed -n '3,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "load-test: unknown option $1 (see --help)" >&2; exit 2 ;;
@@ -74,7 +85,13 @@ fi
 if [ -z "$held_list" ]; then
   if [ "$mode" = smoke ]; then held_list="0 2000"; else held_list="0 1000 10000 max"; fi
 fi
-for f in "$bin/dsbridged" "$bin/dsbridge-bench" "$echo_bin"; do
+if [ -z "$paced_sessions" ]; then
+  if [ "$mode" = smoke ]; then paced_sessions=500; else paced_sessions=10000; fi
+fi
+daemon_bin="$bin/dsbridged"
+if [ -n "$daemon_override" ]; then daemon_bin="$daemon_override"; fi
+wants() { case " $only " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+for f in "$daemon_bin" "$bin/dsbridge-bench" "$echo_bin"; do
   [ -x "$f" ] || { echo "load-test: $f is missing (build first, or drop --no-build)" >&2; exit 1; }
 done
 
@@ -135,7 +152,7 @@ stop_server() {
 }
 
 start_daemon() {
-  start_server "$1" "$bin/dsbridged" --demo --host 127.0.0.1 --port 0 --admin-host 127.0.0.1 --admin-port 0 \
+  start_server "$1" "$daemon_bin" --demo --host 127.0.0.1 --port 0 --admin-host 127.0.0.1 --admin-port 0 \
     --web-root web --log-level warning
   daemon_pid=$server_pid
   daemon_port=$server_port
@@ -168,11 +185,17 @@ sources=(--source 127.0.0.2-127.0.0.9)
 
 # --- runs -----------------------------------------------------------------------------------
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-start_server echo-server "$echo_bin" 0
-echo_pid=$server_pid
-echo_port=$server_port
-start_daemon daemon
+echo_pid=""
+ensure_echo() {
+  if [ -n "$echo_pid" ]; then return; fi
+  start_server echo-server "$echo_bin" 0
+  echo_pid=$server_pid
+  echo_port=$server_port
+}
 
+if wants main; then
+ensure_echo
+start_daemon daemon
 run echo-throughput "$echo_port" "$echo_pid" echo --sessions "$sessions" --inflight 8 --payload 100
 run syn-throughput "$daemon_port" "$daemon_pid" syn --sessions "$sessions" --inflight 8 --payload 64
 run echo-latency "$echo_port" "$echo_pid" echo --sessions 1 --inflight 1 --payload 100
@@ -187,14 +210,21 @@ run invoke-frames "$daemon_port" "$daemon_pid" invoke --sessions "$sessions" --i
 run http "$daemon_port" "$daemon_pid" http --sessions "$sessions" --payload 64
 run connect "$daemon_port" "$daemon_pid" connect --sessions "$sessions" "${sources[@]}"
 run resume "$daemon_port" "$daemon_pid" resume --sessions "$sessions" "${sources[@]}"
+stop_server "$daemon_pid"
+fi
 
 # Idle sessions: a fresh daemon (RSS before = an unused daemon), and the echo server.
-stop_server "$daemon_pid"
+dur_main=$dur; warm_main=$warm
+if wants idle; then
+ensure_echo
 start_daemon daemon-idle
 dur=$idle_hold
 warm=0
 run echo-idle "$echo_port" "$echo_pid" idle --raw-echo --sessions "$idle_sessions" "${sources[@]}" --open-timeout 120
 run idle "$daemon_port" "$daemon_pid" idle --sessions "$idle_sessions" "${sources[@]}" --open-timeout 120
+stop_server "$daemon_pid"
+dur=$dur_main; warm=$warm_main
+fi
 
 # Held sessions (issue 12): N sessions held open by one bench process (hello, then silent)
 # while a second bench process measures 1 x 1 round trips; a fresh server per N.
@@ -248,7 +278,7 @@ held() {
   stop_server "$pid"
 }
 held_names=()
-dur_main=$dur; warm_main=$warm
+if wants held; then
 if [ "$mode" = smoke ]; then dur=1; warm=0.5; else dur=5; warm=1; fi
 for n in $held_list; do
   held "held-$n" daemon "$n"; held_names+=("held-$n")
@@ -260,6 +290,22 @@ if [ "$mode" != smoke ]; then
   held "held-echo-poll-10000" echo-poll 10000; held_names+=("held-echo-poll-10000")
 fi
 dur=$dur_main; warm=$warm_main
+fi
+
+# Paced (issue 12): N sessions each calling once a second at a random phase (a page's real
+# pattern), on a fresh daemon; the C echo on libuv under the same pattern for scale.
+if wants paced && [ "$paced_sessions" -gt 0 ]; then
+  if [ "$mode" = smoke ]; then dur=2; warm=1; else dur=10; warm=3; fi
+  start_daemon daemon-paced
+  run paced "$daemon_port" "$daemon_pid" paced --sessions "$paced_sessions" --payload 64 "${sources[@]}" --open-timeout 300
+  stop_server "$daemon_pid"
+  if [ "$mode" != smoke ]; then
+    start_server echo-uv-paced "$echo_bin" 0 0 uv
+    run echo-paced "$server_port" "$server_pid" paced --raw-echo --sessions "$paced_sessions" --payload 100 "${sources[@]}" --open-timeout 300
+    stop_server "$server_pid"
+  fi
+  dur=$dur_main; warm=$warm_main
+fi
 
 # --- table ------------------------------------------------------------------------------------
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -278,7 +324,7 @@ def load(name):
 
 r = {n: load(n) for n in ["echo-throughput", "syn-throughput", "echo-latency", "syn-latency", "worker-throughput",
                           "worker-latency", "async", "invoke",
-                          "invoke-frames", "http", "connect", "resume", "echo-idle", "idle"] + held_names}
+                          "invoke-frames", "http", "connect", "resume", "echo-idle", "idle", "paced", "echo-paced"] + held_names}
 
 def fmt(v, unit=""):
     if v is None: return "-"
@@ -362,6 +408,14 @@ for prefix, label in [("held-", "dsbridged"), ("held-echo-uv-", "C echo on libuv
               "<= 1.2x none held" if target else "reported", (ratio(p50, base) <= 1.2) if target and p50 is not None else None)
         check(f"{label}: 1x1 p99 µs, {count:,} held" if count is not None else f"{label}: {n}", p99, base99,
               "<= 1.2x none held" if target else "reported", (ratio(p99, base99) <= 1.2) if target and p99 is not None else None)
+b, e = get("paced", "latency", "p50"), get("echo-paced", "latency", "p50")
+check("paced 1 call/s/session: p50 µs", b, e, "reported", None)
+b, e = get("paced", "latency", "p99"), get("echo-paced", "latency", "p99")
+check("paced 1 call/s/session: p99 µs", b, e, "<= 2,000 µs", None if b is None else b <= 2000)
+b, e = get("paced", "server", "cpuPercent"), get("echo-paced", "server", "cpuPercent")
+check("paced: server CPU (% of a core)", b, e, "reported", None)
+b, e = get("paced", "server", "cpuMicrosPerOperation"), get("echo-paced", "server", "cpuMicrosPerOperation")
+check("paced: server CPU µs per call", b, e, "reported", None)
 notes = []
 if fd_limit >= 100_200:
     notes.append("100,000 sessions: not run by this script (run the idle scenario with --idle-sessions 100000)")

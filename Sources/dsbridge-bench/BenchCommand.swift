@@ -4,6 +4,7 @@ import CLibWebSockets
 import Foundation
 
 extension Scenario: ExpressibleByArgument {}
+extension ClientLoopKind: ExpressibleByArgument {}
 
 /// `dsbridge-bench`: the load generator of dsbridged (and of the C echo server it is
 /// compared with). Speaks PROTOCOL.md on the libwebsockets client API.
@@ -18,7 +19,8 @@ struct BenchCommand: ParsableCommand {
             http (POST /dsbridge/call on keep-alive connections), idle (hold sessions; server RSS per \
             session; one call each afterwards), connect (sessions/s: hello, welcome, closePage), \
             resume (resumes/s: drop the socket, hello with token), echo (raw text frames against \
-            bench/lws-echo.c). The server needs --demo for the bridge scenarios. A progress line goes \
+            bench/lws-echo.c), paced (every session calls echo.syn --rate times a second at a random \
+            phase: many quiet pages, as in production). The server needs --demo for the bridge scenarios. A progress line goes \
             to stderr each second; the report to stdout (a table, or JSON with --json).
             """
     )
@@ -45,7 +47,10 @@ struct BenchCommand: ParsableCommand {
     var method = "echo.syn"
     @Option(help: "Connections being opened at once, per thread.") var connectConcurrency = 128
     @Option(help: "Seconds allowed for all sessions to open.") var openTimeout = 30.0
-    @Flag(help: "idle: the server is the plain echo server (held WebSockets, no hello).") var rawEcho = false
+    @Option(help: "paced: calls per second each session makes.") var rate = 1.0
+    @Option(help: "Client event loop: poll (lws' own) or uv (libuv, epoll). Default: uv for paced and idle, poll otherwise.")
+    var clientLoop: ClientLoopKind?
+    @Flag(help: "idle, paced: the server is the plain echo server (WebSockets, no hello; paced sends raw frames).") var rawEcho = false
     @Flag(help: "Send every message due in one batch frame, as web/dsbridge.js does per microtask (default: one frame per message).")
     var coalesce = false
     @Flag(help: "Print the report as JSON.") var json = false
@@ -63,6 +68,10 @@ struct BenchCommand: ParsableCommand {
         guard (0...10_000).contains(progressCount) else { throw ValidationError("--progress-count must be 0...10000") }
         guard (1...5_000).contains(invokeBatch) else { throw ValidationError("--invoke-batch must be 1...5000") }
         guard connectConcurrency >= 1 else { throw ValidationError("--connect-concurrency must be at least 1") }
+        guard rate > 0, rate <= 1_000 else { throw ValidationError("--rate must be > 0 and at most 1000") }
+        if scenario == .paced, clientLoop == .poll {
+            throw ValidationError("paced needs --client-loop uv (its calls are timed by a libuv timer)")
+        }
         _ = try Self.expand(sources)
     }
 
@@ -87,6 +96,8 @@ struct BenchCommand: ParsableCommand {
         options.connectConcurrency = connectConcurrency
         options.openTimeout = openTimeout
         options.rawEcho = rawEcho
+        options.rate = rate
+        options.clientLoop = clientLoop ?? (scenario == .paced || scenario == .idle ? .uv : .poll)
         options.json = json
         options.quiet = quiet
 

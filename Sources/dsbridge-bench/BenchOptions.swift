@@ -18,11 +18,14 @@ enum Scenario: String, CaseIterable, Sendable, Codable {
     case resume
     /// Plain WebSocket echo (the C echo server of `bench/lws-echo.c`): text frames, FIFO.
     case echo
+    /// Many sessions each calling `echo.syn` at a steady rate (default once a second, at a
+    /// random phase), as real pages do: latency under a realistic load of many quiet pages.
+    case paced
 
     /// The unit of the headline throughput.
     var unit: String {
         switch self {
-        case .syn, .http: return "calls/s"
+        case .syn, .http, .paced: return "calls/s"
         case .async: return "cb/s"
         case .invoke: return "invokes/s"
         case .idle: return "sessions/s"
@@ -35,7 +38,7 @@ enum Scenario: String, CaseIterable, Sendable, Codable {
     /// Whether each connection speaks the DSBridge page protocol over a WebSocket.
     var isPageProtocol: Bool {
         switch self {
-        case .syn, .async, .invoke, .idle, .connect, .resume: return true
+        case .syn, .async, .invoke, .idle, .connect, .resume, .paced: return true
         case .http, .echo: return false
         }
     }
@@ -82,6 +85,10 @@ struct BenchOptions: Sendable {
     var rawEcho = false
     /// Seconds allowed for every session to open.
     var openTimeout = 30.0
+    /// `paced`: calls per second each session makes.
+    var rate = 1.0
+    /// The event loop of each worker's lws context.
+    var clientLoop = ClientLoopKind.poll
     /// Print JSON instead of a table.
     var json = false
     /// No progress line on stderr.

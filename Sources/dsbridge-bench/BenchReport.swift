@@ -75,7 +75,7 @@ extension Scenario {
     /// What a latency sample is, per scenario.
     var latencyMeaning: String {
         switch self {
-        case .syn: return "call sent → its ret"
+        case .syn, .paced: return "call sent → its ret"
         case .async: return "call sent → its final cb"
         case .invoke: return "trigger sent → each invoke's answer accepted (ret of _dsb.returnValue)"
         case .http: return "request sent → response"

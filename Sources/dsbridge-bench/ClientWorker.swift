@@ -50,6 +50,18 @@ final class ClientWorker {
     static let coalescedMessages = 64
     let pre = Int(CLibWebSockets_pre())
 
+    /// The libuv loop the context runs on (`--client-loop uv`).
+    private var eventLoop: ClientEventLoop?
+    /// Where lws keeps its context pointer (it sets it to nil once destroyed on a foreign loop).
+    private let contextHolder: UnsafeMutablePointer<OpaquePointer?> = {
+        let p = UnsafeMutablePointer<OpaquePointer?>.allocate(capacity: 1)
+        p.initialize(to: nil)
+        return p
+    }()
+    /// Kept for the context's life (lws holds a pointer to it).
+    private let retryPolicy = UnsafeMutablePointer<lws_retry_bo_t>.allocate(capacity: 1)
+    /// `paced`: when each ready session makes its next call.
+    private var schedule: PacedSchedule
     private var nextTick: UInt64 = 0
     private var nextSecond: UInt64 = 0
     private var stopDeadline = UInt64.max
@@ -84,10 +96,13 @@ final class ClientWorker {
         messageBound = max(payload.count * 2 + methodMember.count + 1024, 4096)
         scratchCapacity = messageBound * (options.coalesce ? Self.coalescedMessages : 1)
         scratch = UnsafeMutableRawPointer.allocate(byteCount: scratchCapacity + Int(CLibWebSockets_pre()), alignment: 16)
+        schedule = PacedSchedule(periodMs: UInt64((1000 / options.rate).rounded()))
     }
 
     deinit {
         scratch.deallocate()
+        contextHolder.deallocate()
+        retryPolicy.deallocate()
         for p in cStrings { free(p) }
         protocols?.deallocate()
     }
@@ -112,12 +127,25 @@ final class ClientWorker {
         nextTick = now
         nextSecond = now + 1_000_000_000
         housekeeping()
-        while !done {
-            if lws_service(ctx, 0) < 0 { break }
-            housekeeping()
+        if let events = eventLoop {
+            events.onTimer = { [unowned self] in pacedCallsDue() }
+            while !done {
+                events.runOnce()
+                housekeeping()
+            }
+        } else {
+            while !done {
+                if lws_service(ctx, 0) < 0 { break }
+                housekeeping()
+            }
         }
         control.unregister(index)
         lws_context_destroy(ctx)
+        // On a foreign loop lws finishes in a second destroy once its handles are closed.
+        eventLoop?.close { [contextHolder] in
+            if let ctx = contextHolder.pointee { lws_context_destroy(ctx) }
+        }
+        eventLoop = nil
         context = nil
         publishLive()
     }
@@ -153,10 +181,53 @@ final class ClientWorker {
         info.gid = -1
         info.uid = -1
         info.user = Unmanaged.passUnretained(self).toOpaque()
-        info.fd_limit_per_thread = UInt32(share + options.connectConcurrency + 64)
+        // No fd_limit_per_thread: with it set, lws 4.1 finds a socket's wsi by a linear
+        // search of its table (wsi_from_fd) on every event, O(sockets); without it the
+        // table is indexed by fd and sized by `ulimit -n`.
         info.timeout_secs = 20
-        context = lws_create_context(&info)
+        // lws' validity timers (keepalive pings) off: 4.1 keeps them in a sorted linked
+        // list and re-inserts a socket's entry on every message it receives, O(sockets)
+        // each time, which dominates the client's CPU with thousands of sockets.
+        retryPolicy.initialize(to: lws_retry_bo_t())
+        info.retry_and_idle_policy = UnsafePointer(retryPolicy)
+        guard options.clientLoop == .uv else {
+            context = lws_create_context(&info)
+            return context != nil
+        }
+        // libuv as a foreign loop: lws installs no signal handlers, and the worker's timer
+        // runs on the same loop.
+        guard let events = ClientEventLoop() else { return false }
+        eventLoop = events
+        info.options |= UInt64(LWS_SERVER_OPTION_LIBUV)
+        var foreign: UnsafeMutableRawPointer? = UnsafeMutableRawPointer(events.loop)
+        info.pcontext = contextHolder
+        context = withUnsafeMutablePointer(to: &foreign) { slot in
+            info.foreign_loops = slot
+            return lws_create_context(&info)
+        }
+        if context == nil {
+            events.close {}
+            eventLoop = nil
+        }
         return context != nil
+    }
+
+    // MARK: paced calls
+
+    /// `paced`: `link` (welcomed) starts calling at the configured rate.
+    func startPacing(_ link: Link) {
+        guard let events = eventLoop else { return }
+        schedule.start(link.id, now: events.now)
+        events.setTimer(at: schedule.earliest)
+    }
+
+    /// The timer fired: every session whose call is due makes it.
+    private func pacedCallsDue() {
+        guard let events = eventLoop else { return }
+        let now = monotonicNanos()
+        let due = schedule.popDue(now: events.now) { id in link(id)?.isPacing == true }
+        for id in due { link(id)?.pacedCallDue(now: now) }
+        events.setTimer(at: schedule.earliest)
     }
 
     // MARK: service-loop housekeeping
@@ -218,7 +289,7 @@ final class ClientWorker {
     private func makeLink() -> Link {
         switch options.scenario {
         case .echo: return EchoClient(worker: self)
-        case .idle where options.rawEcho: return EchoClient(worker: self)
+        case .idle where options.rawEcho, .paced where options.rawEcho: return EchoClient(worker: self)
         case .http: return HTTPClient(worker: self)
         default: return PageClient(worker: self, resuming: nil)
         }

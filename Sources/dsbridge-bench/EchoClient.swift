@@ -27,9 +27,19 @@ final class EchoClient: Link {
         markReady()
         if worker.phase == .stop {
             requestClose()
+        } else if worker.options.scenario == .paced {
+            worker.startPacing(self)
         } else {
             fill()
         }
+    }
+
+    override var isPacing: Bool { ready && closeRequested == nil }
+
+    override func pacedCallDue(now: UInt64) {
+        guard worker.loadRuns, outstanding < Self.pacedInFlightCap, outstanding < sentAt.count else { return }
+        enqueue(now)
+        wantWrite()
     }
 
     private func fill() {

@@ -24,6 +24,9 @@ class Link {
     var rxBytes: [UInt8] = []
     var rxAssembling = false
 
+    /// `paced`: calls a link leaves unanswered at most (a stalled server is not buried).
+    static let pacedInFlightCap = 16
+
     init(worker: ClientWorker) {
         self.worker = worker
     }
@@ -45,6 +48,10 @@ class Link {
     func phaseChanged(_ phase: RunPhase) {}
     /// Once a second.
     func tick(now: UInt64) {}
+    /// `paced`: the link is open and keeps its place in the schedule.
+    var isPacing: Bool { false }
+    /// `paced`: the link's next call is due.
+    func pacedCallDue(now: UInt64) {}
 
     // MARK: helpers
 

@@ -21,6 +21,8 @@ extension PageClient {
         case .invoke:
             outbox.append(.call(.dsinit, madeAt: now))
             fill(now: now)
+        case .paced:
+            worker.startPacing(self)
         default:
             fill(now: now)
         }
@@ -95,6 +97,19 @@ extension PageClient {
         }
         wantWrite()
     }
+
+    /// `paced`: the session is open and keeps its place in the schedule.
+    var pacing: Bool { ready && !closing && closeRequested == nil }
+
+    /// `paced`: this session's call is due (sent while the load runs; at most
+    /// ``pacedInFlightCap`` unanswered, so a stalled server is not buried).
+    func callPaced(now: UInt64) {
+        guard worker.loadRuns, inFlight < Self.pacedInFlightCap else { return }
+        inFlight += 1
+        outbox.append(.call(.echo, madeAt: now))
+        wantWrite()
+    }
+
 
     /// The run moved to `phase`.
     func followPhase(_ phase: RunPhase) {

@@ -249,6 +249,10 @@ final class PageClient: Link {
         reconnectIfCycling(error: error)
     }
 
+    override var isPacing: Bool { pacing }
+
+    override func pacedCallDue(now: UInt64) { callPaced(now: now) }
+
     override func tick(now: UInt64) {
         if ready, highestSeq > ackedSeq, now &- lastAckAt >= 900_000_000 {
             ackDue = true
