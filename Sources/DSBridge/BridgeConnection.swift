@@ -148,6 +148,17 @@ public final class BridgeConnection: Sendable {
         }
     }
 
+    /// Whether ``nextAction()`` has something more to give right now (a control frame,
+    /// session messages not yet written, or a close not yet taken). Messages queued later
+    /// wake the transport through the waker, so after a write the transport asks for
+    /// another WRITEABLE only when this is true.
+    public var hasPendingOutput: Bool {
+        let (pending, session) = state.withLock { s -> (Bool, BridgeSession?) in
+            (!s.control.isEmpty || (s.close != nil && !s.closeTaken), s.session)
+        }
+        return pending || (session?.hasUnsentFrame(for: self) ?? false)
+    }
+
     /// Whether the bridge wants the transport to stop reading this socket (backpressure).
     public var wantsReadsPaused: Bool { state.withLock { $0.readsPaused } }
 

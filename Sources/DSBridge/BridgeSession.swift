@@ -148,6 +148,11 @@ public final class BridgeSession: Sendable {
         }
     }
 
+    /// Whether messages wait to be written to `connection` (the attached one).
+    func hasUnsentFrame(for connection: BridgeConnection) -> Bool {
+        state.withLock { s in s.connection === connection && s.log.hasUnsent }
+    }
+
     /// The page processed every message up to `seq`.
     func acknowledge(_ seq: Int64) {
         state.withLock { $0.log.acknowledge(seq) }

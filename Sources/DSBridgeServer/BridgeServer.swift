@@ -48,6 +48,7 @@ public final class BridgeServer: Sendable {
     private let startup = Mutex<Result<ListeningPorts, ServerStartError>?>(nil)
     private let started = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
+    private let limits = Mutex<DescriptorLimit?>(nil)
     private let draining = Atomic<Bool>(false)
     private let running = Atomic<Bool>(false)
 
@@ -68,8 +69,13 @@ public final class BridgeServer: Sendable {
         guard FileManager.default.fileExists(atPath: configuration.webRoot, isDirectory: &isDirectory), isDirectory.boolValue
         else { throw .webRootMissing(configuration.webRoot) }
         LWSLog.install(logger)
+        // Before the lws context exists: lws sizes its descriptor table from the soft limit.
+        let limit = configuration.managesDescriptorLimit
+            ? DescriptorLimit.apply(maxSessions: bridge.configuration.maxSessions) : DescriptorLimit.current()
+        limits.withLock { $0 = limit }
+        logger.notice("descriptor limit \(limit.soft) (was \(limit.previousSoft), hard \(limit.hard)): room for about \(limit.sessionCapacity) sessions, \(DescriptorLimit.reserve) kept for the admin listener and HTTP")
         let thread = Thread { [self] in
-            runServiceThread()
+            runServiceThread(descriptorLimit: limit)
         }
         thread.name = "lws-service"
         thread.stackSize = 4 << 20
@@ -80,6 +86,9 @@ public final class BridgeServer: Sendable {
         running.store(true, ordering: .releasing)
         return ports
     }
+
+    /// The descriptor limit the server runs with (after ``start()``; PROTOCOL.md 2.6).
+    public var descriptorLimit: DescriptorLimit? { limits.withLock { $0 } }
 
     /// Whether a drain has begun (`/healthz` answers 503).
     public var isDraining: Bool { draining.load(ordering: .acquiring) }
@@ -97,8 +106,8 @@ public final class BridgeServer: Sendable {
         finished.signal()
     }
 
-    private func runServiceThread() {
-        let loop = ServiceLoop(server: self)
+    private func runServiceThread(descriptorLimit: DescriptorLimit) {
+        let loop = ServiceLoop(server: self, descriptorLimit: descriptorLimit)
         switch loop.open() {
         case .failure(let error):
             startup.withLock { $0 = .failure(error) }

@@ -33,6 +33,10 @@ public struct ServerConfiguration: Sendable {
     public var trustedProxies: [String] = []
     /// How long a drain waits for in-flight work before cutting (`--drain-ms`, default 10000).
     public var drainMs: Int = 10_000
+    /// Whether ``BridgeServer/start()`` sets the process' soft `RLIMIT_NOFILE` to fit
+    /// `maxSessions` (``DescriptorLimit``; default true). An embedding app that manages the
+    /// limit itself turns this off.
+    public var managesDescriptorLimit = true
 
     public init() {}
 

@@ -30,6 +30,10 @@ extension ServiceLoop {
         case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
             drainInbox()
             return 0
+        case LWS_CALLBACK_WSI_DESTROY:
+            // Every connection of a vhost ends here (on its protocols[0]), upgraded or not.
+            if !admin { pageConnectionClosed() }
+            return 0
         case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
             // A WebSocket upgrade that did not offer dsbridge.v1 lands on this protocol.
             _ = lws_return_http_status(wsi, 400, "WebSocket upgrade must offer subprotocol dsbridge.v1")

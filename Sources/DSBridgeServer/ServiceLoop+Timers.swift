@@ -10,6 +10,8 @@ enum TimerSubject {
     case exchange(UInt64)
     /// A drain's periodic check.
     case drain
+    /// The page listener's pause ends (``AcceptGate/retryAt``).
+    case acceptRetry
 }
 
 /// Timers of the service thread: one libuv timer at the earliest entry of a heap of
@@ -42,6 +44,8 @@ extension ServiceLoop {
                 bodyDeadlinePassed(exchange, now: now)
             case .drain:
                 drainStep(now: now)
+            case .acceptRetry:
+                acceptRetryDue(now: now)
             }
         }
         eventLoop?.setTimer(deadline: deadlines.earliest)

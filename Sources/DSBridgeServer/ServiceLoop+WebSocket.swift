@@ -106,7 +106,9 @@ extension ServiceLoop {
 
     /// One write per WRITEABLE, in this order: a close the transport decided, a due ping
     /// (first, so a page flooded with messages still gets pinged), the next queued frame,
-    /// then a due `hb`. Asks for WRITEABLE again while something is left.
+    /// then a due `hb`. Asks for WRITEABLE again only while something is left (each ask
+    /// costs libuv two `epoll_ctl` calls and the loop a pass; what is queued later wakes
+    /// the loop through the connection's waker).
     private func writeable(_ socket: WebSocketState) -> Int32 {
         let wsi = socket.wsi
         if let close = socket.forcedClose {
@@ -125,7 +127,7 @@ extension ServiceLoop {
             guard write(wsi, frame) else { return -1 }
             socket.liveness.wrote(at: loopNow)
             socket.heartbeatDue = false
-            lws_callback_on_writable(wsi)
+            if socket.pingDue || stopping || socket.connection.hasPendingOutput { lws_callback_on_writable(wsi) }
             return 0
         case .close(let code, let reason)?:
             closeWith(wsi, code, reason)

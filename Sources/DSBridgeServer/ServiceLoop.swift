@@ -31,6 +31,10 @@ final class ServiceLoop {
     var done = false
     /// The libuv loop lws runs on (nil before open and after close).
     var eventLoop: EventLoop?
+    /// The page port's listening socket (ours; lws gets each accepted socket).
+    var pageListener: PageListener?
+    /// When the page listener pauses for lack of descriptors (ServiceLoop+Accept).
+    var acceptGate: AcceptGate
     /// Sockets', exchanges' and the drain's deadlines (ServiceLoop+Timers).
     var deadlines = DeadlineQueue<TimerSubject>()
     /// Where lws keeps its context pointer; it sets it to nil once destroyed.
@@ -51,10 +55,15 @@ final class ServiceLoop {
     private var adminProtocols: UnsafeMutablePointer<lws_protocols>?
     private var retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>?
 
-    init(server: BridgeServer) {
+    /// The descriptor limit the daemon runs with.
+    let descriptorLimit: DescriptorLimit
+
+    init(server: BridgeServer, descriptorLimit: DescriptorLimit) {
         self.server = server
+        self.descriptorLimit = descriptorLimit
         self.staticFiles = StaticFiles(root: server.configuration.webRoot)
         self.clientAddresses = ClientAddress(trustedProxies: Set(server.configuration.trustedProxies))
+        self.acceptGate = AcceptGate(threshold: descriptorLimit.acceptThreshold)
     }
 
     static func from(_ wsi: OpaquePointer?) -> ServiceLoop? {
@@ -124,25 +133,37 @@ final class ServiceLoop {
         ])
         adminProtocols = makeProtocols([("http", adminHTTPCallback, 16, 0)])
 
-        guard let main = makeVhost(name: "dsbridge", host: config.host, port: config.port, protocols: mainProtocols!,
+        // The page vhost does not listen: dsbridged owns that socket (PageListener) so it can
+        // stop accepting when descriptors run short, and hands each connection to lws.
+        guard let main = makeVhost(name: "dsbridge", host: config.host, port: Int(CONTEXT_PORT_NO_LISTEN_SERVER),
+                                   protocols: mainProtocols!,
                                    tls: config.tlsCertificatePath.flatMap { cert in config.tlsKeyPath.map { (cert, $0) } }) else {
+            closeContextAndLoop()
+            return .failure(.contextFailed)
+        }
+        mainVhost = main
+        let listener: PageListener
+        do {
+            listener = try PageListener(host: config.host, port: config.port, loop: events.loop)
+        } catch {
             closeContextAndLoop()
             return .failure(.listenFailed(host: config.host, port: config.port))
         }
-        mainVhost = main
+        pageListener = listener
         guard let admin = makeVhost(name: "admin", host: config.adminHost, port: config.adminPort, protocols: adminProtocols!) else {
             closeContextAndLoop()
             return .failure(.listenFailed(host: config.adminHost, port: config.adminPort))
         }
         adminVhost = admin
-        origins = OriginPolicy(host: config.host, port: Int(lws_get_vhost_listen_port(main)), allowed: config.allowedOrigins,
+        origins = OriginPolicy(host: config.host, port: listener.port, allowed: config.allowedOrigins,
                                tls: config.tlsCertificatePath != nil)
         events.onPrepare = { [unowned self] in beforeWait() }
         events.onWake = { [unowned self] in drainInbox() }
         events.onTimer = { [unowned self] in deadlinesDue() }
         server.inbox.open(events.wakeHandle)
-        return .success(ListeningPorts(
-            port: Int(lws_get_vhost_listen_port(main)), adminPort: Int(lws_get_vhost_listen_port(admin))))
+        listener.onReadable = { [unowned self] in acceptPending() }
+        listener.resume()
+        return .success(ListeningPorts(port: listener.port, adminPort: Int(lws_get_vhost_listen_port(admin))))
     }
 
     private typealias Callback = @convention(c) (OpaquePointer?, lws_callback_reasons, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int) -> Int32
@@ -211,6 +232,8 @@ final class ServiceLoop {
     /// Destroys the lws context (with a foreign loop its teardown is asynchronous: the
     /// loop runs until lws' handles have closed) and closes the loop.
     private func closeContextAndLoop() {
+        pageListener?.close()
+        pageListener = nil
         if let ctx = contextHolder.pointee { lws_context_destroy(ctx) }
         eventLoop?.close { [contextHolder] in
             // lws finishes in a second destroy once its handles are down.

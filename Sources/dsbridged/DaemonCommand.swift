@@ -100,8 +100,14 @@ struct DaemonCommand: ParsableCommand {
             notifier.notify("STOPPING=1\nSTATUS=draining")
         }
         FileHandle.standardOutput.write(Data("listening port=\(ports.port) admin-port=\(ports.adminPort)\n".utf8))
+        // Lines starting `warning:` on stderr (PROTOCOL.md 1.1, 2.6); under the journal with
+        // its priority prefix, which journald strips.
+        let warn = { (text: String) in
+            FileHandle.standardError.write(Data(((journal ? "<4>" : "") + text + "\n").utf8))
+        }
+        if let warning = server.descriptorLimit?.warning(maxSessions: settings.bridge.maxSessions) { warn(warning) }
         if settings.server.host == "0.0.0.0" || settings.server.host == "::" {
-            FileHandle.standardError.write(Data("warning: listening on a wildcard address; only loopback origins are allowed until --allowed-origin is given\n".utf8))
+            warn("warning: listening on a wildcard address; only loopback origins are allowed until --allowed-origin is given")
         }
         notifier.notify("READY=1\nSTATUS=serving on port \(ports.port)\nMAINPID=\(getpid())")
         notifier.startWatchdog { true }

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+import CLibWebSockets
+import CoreMetrics
+import Glibc
+
+/// Accepting on the page port (service thread): connections are taken from dsbridged's own
+/// listening socket and handed to libwebsockets; the ``AcceptGate`` pauses accepting when
+/// descriptors run short (PROTOCOL.md 2.6) instead of letting a failing `accept` spin.
+extension ServiceLoop {
+    /// Connections taken per readiness event at most (others wait for the next pass, so a
+    /// connect storm cannot hold up the sockets already open).
+    static let acceptBatch = 64
+
+    /// The listening socket is readable: accepts what waits, up to ``acceptBatch``.
+    func acceptPending() {
+        guard let listener = pageListener, let vhost = mainVhost else { return }
+        let now = loopNow
+        for _ in 0..<Self.acceptBatch {
+            let decision: AcceptGate.Decision
+            switch listener.acceptOne() {
+            case .success(let fd):
+                // On failure lws closes the socket itself.
+                if lws_adopt_socket_vhost(vhost, fd) == nil {
+                    logger.debug("libwebsockets refused an accepted connection")
+                }
+                decision = acceptGate.accepted(fd: fd, now: now)
+                if decision == .pause { pauseAccepting(now: now, openAtLeast: Int(fd) + 1) }
+            case .failure(let failure):
+                decision = acceptGate.acceptFailed(errno: failure.errno, now: now)
+                if decision == .pause { pauseAccepting(now: now, openAtLeast: descriptorLimit.soft) }
+            }
+            switch decision {
+            case .proceed, .resume: continue
+            case .pause, .drained: return
+            }
+        }
+    }
+
+    /// A connection of the page port closed: if accepting was paused, it resumes.
+    func pageConnectionClosed() {
+        guard acceptGate.paused else { return }
+        if acceptGate.connectionClosed() == .resume { pageListener?.resume() }
+    }
+
+    /// The pause's retry deadline came.
+    func acceptRetryDue(now: UInt64) {
+        if acceptGate.retryDue(now: now) == .resume { pageListener?.resume() }
+    }
+
+    private func pauseAccepting(now: UInt64, openAtLeast: Int) {
+        pageListener?.pause()
+        AcceptMetrics.pauses.increment()
+        if let retry = acceptGate.retryAt { deadlines.schedule(.acceptRetry, at: retry) }
+        if let line = acceptGate.logLine(now: now, openDescriptorsAtLeast: openAtLeast, limit: descriptorLimit.soft) {
+            logger.warning("\(line)")
+        }
+    }
+}
+
+/// Metrics of the page listener.
+enum AcceptMetrics {
+    static let pauses = Counter(label: "dsbridge_accept_pauses_total")
+}
