@@ -8,7 +8,9 @@ import Glibc
 /// Descriptors run short when a new connection's descriptor number reaches the threshold
 /// (the kernel hands out the lowest free number, so every lower one is in use), or when
 /// `accept` fails for lack of descriptors or memory. While paused, new connections wait in
-/// the listen backlog; nothing spins.
+/// the listen backlog; nothing spins. A pause ends only when a probe (the lowest free
+/// descriptor number, from `dup`) shows room below the threshold: after a connection
+/// closed, or every ``retryMs`` (something else may have freed descriptors).
 struct AcceptGate: Equatable {
     /// What the listener does after an event.
     enum Decision: Equatable {
@@ -18,6 +20,8 @@ struct AcceptGate: Equatable {
         case pause
         /// Watch the listening socket again.
         case resume
+        /// Find the lowest free descriptor number and report it to ``probed(lowestFree:now:)``.
+        case probe
         /// Nothing more to accept for now (`EAGAIN`).
         case drained
     }
@@ -63,17 +67,25 @@ struct AcceptGate: Equatable {
         }
     }
 
-    /// A connection of the page listener closed: a descriptor is free again.
-    mutating func connectionClosed() -> Decision {
-        guard paused else { return .proceed }
-        paused = false
-        retryAt = nil
-        return .resume
+    /// A connection of the page listener closed: a descriptor may be free again.
+    func connectionClosed() -> Decision {
+        paused ? .probe : .proceed
     }
 
-    /// The retry deadline came: resume if still paused.
-    mutating func retryDue(now: UInt64) -> Decision {
+    /// The retry deadline came: probe if still paused.
+    func retryDue(now: UInt64) -> Decision {
         guard paused, let at = retryAt, now >= at else { return .proceed }
+        return .probe
+    }
+
+    /// The lowest free descriptor number is `fd`: resume when it is below the threshold,
+    /// else stay paused and retry later.
+    mutating func probed(lowestFree fd: Int32, now: UInt64) -> Decision {
+        guard paused else { return .proceed }
+        guard Int(fd) < threshold else {
+            retryAt = now + Self.retryMs
+            return .pause
+        }
         paused = false
         retryAt = nil
         return .resume

@@ -102,6 +102,15 @@ final class PageListener {
         return .failure(AcceptFailure(errno: errno))
     }
 
+    /// The lowest descriptor number free right now (what the next `accept` would get), or
+    /// `Int32.max` when none is (`dup` fails with EMFILE).
+    func lowestFreeDescriptor() -> Int32 {
+        let probe = dup(fd)
+        guard probe >= 0 else { return Int32.max }
+        Glibc.close(probe)
+        return probe
+    }
+
     /// Closes the socket; the poll handle is freed once libuv has closed it.
     func close() {
         guard !closed else { return }

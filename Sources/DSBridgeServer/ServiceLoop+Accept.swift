@@ -30,21 +30,35 @@ extension ServiceLoop {
                 if decision == .pause { pauseAccepting(now: now, openAtLeast: descriptorLimit.soft) }
             }
             switch decision {
-            case .proceed, .resume: continue
+            case .proceed, .resume, .probe: continue
             case .pause, .drained: return
             }
         }
     }
 
-    /// A connection of the page port closed: if accepting was paused, it resumes.
+    /// A connection of the page port closed: if accepting was paused, it may resume.
     func pageConnectionClosed() {
-        guard acceptGate.paused else { return }
-        if acceptGate.connectionClosed() == .resume { pageListener?.resume() }
+        guard acceptGate.connectionClosed() == .probe else { return }
+        probeDescriptors(now: loopNow)
     }
 
     /// The pause's retry deadline came.
     func acceptRetryDue(now: UInt64) {
-        if acceptGate.retryDue(now: now) == .resume { pageListener?.resume() }
+        guard acceptGate.retryDue(now: now) == .probe else { return }
+        probeDescriptors(now: now)
+    }
+
+    /// Resumes accepting if the lowest free descriptor is below the threshold.
+    private func probeDescriptors(now: UInt64) {
+        guard let listener = pageListener else { return }
+        switch acceptGate.probed(lowestFree: listener.lowestFreeDescriptor(), now: now) {
+        case .resume:
+            listener.resume()
+        case .pause:
+            if let retry = acceptGate.retryAt { deadlines.schedule(.acceptRetry, at: retry) }
+        default:
+            break
+        }
     }
 
     private func pauseAccepting(now: UInt64, openAtLeast: Int) {

@@ -29,20 +29,23 @@ struct AcceptGateTests {
         #expect(!gate.paused)
     }
 
-    @Test("a closed connection resumes a pause at once; without one, the retry deadline does")
-    func resumes() {
+    @Test("a pause ends only when a probe finds a free descriptor below the threshold")
+    func resumesOnlyWithRoom() {
         var gate = AcceptGate(threshold: 400)
-        _ = gate.acceptFailed(errno: EMFILE, now: 1_000)
-        #expect(gate.connectionClosed() == .resume)
-        #expect(!gate.paused)
         #expect(gate.connectionClosed() == .proceed)
-
-        _ = gate.acceptFailed(errno: EMFILE, now: 2_000)
-        #expect(gate.retryDue(now: 2_099) == .proceed)
+        _ = gate.acceptFailed(errno: EMFILE, now: 1_000)
+        #expect(gate.connectionClosed() == .probe)
+        #expect(gate.retryDue(now: 1_099) == .proceed)
+        #expect(gate.retryDue(now: 1_100) == .probe)
+        // The closed descriptor was above the threshold: still no room.
+        #expect(gate.probed(lowestFree: 401, now: 1_100) == .pause)
         #expect(gate.paused)
-        #expect(gate.retryDue(now: 2_100) == .resume)
+        #expect(gate.retryAt == 1_200)
+        #expect(gate.probed(lowestFree: Int32.max, now: 1_150) == .pause)
+        #expect(gate.probed(lowestFree: 399, now: 1_160) == .resume)
         #expect(!gate.paused)
-        #expect(gate.pauses == 2)
+        #expect(gate.retryAt == nil)
+        #expect(gate.pauses == 1)
     }
 
     @Test("log lines come at most once a second and carry the pauses in between")
@@ -53,11 +56,11 @@ struct AcceptGateTests {
         #expect(first?.contains("paused 1 time(s)") == true)
         #expect(first?.contains("385 of the limit 512 (128 kept") == true)
         for t in stride(from: UInt64(10), to: 1_000, by: 10) {
-            _ = gate.connectionClosed()
+            _ = gate.probed(lowestFree: 300, now: t)
             _ = gate.accepted(fd: 384, now: t)
             #expect(gate.logLine(now: t, openDescriptorsAtLeast: 385, limit: 512) == nil)
         }
-        _ = gate.connectionClosed()
+        _ = gate.probed(lowestFree: 300, now: 1_000)
         _ = gate.accepted(fd: 384, now: 1_000)
         let second = gate.logLine(now: 1_000, openDescriptorsAtLeast: 385, limit: 512)
         #expect(second?.contains("paused 100 time(s)") == true)

@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Daemon-wide limits (PROTOCOL.md 2.6), tested as an independent client would: descriptors.
+
+Starts dsbridged under a real descriptor limit (`prlimit --nofile=512:512`), opens 1,000
+WebSocket pages against it at once (upgrade + hello, raw sockets), and checks:
+
+- the daemon never spins: its CPU over a 2 s window while 1,000 pages wait stays low;
+- its log stays bounded (at most about one "paused" line a second);
+- the admin listener keeps answering (/healthz 200) throughout;
+- every page it could take got a welcome, the rest wait in the listen backlog (none is
+  refused or reset);
+- it recovers by itself: when 200 welcomed pages leave, 200 waiting pages get their welcome,
+  and once all leave a new page is served at once;
+- a `warning:` line on stderr said maxSessions does not fit under the limit;
+- SIGTERM exits 0.
+
+    scripts/overload_test.py [--daemon .build/debug/dsbridged]
+
+Prints a line per check and `N passed, M failed`; exits non-zero on any failure. Every
+socket is on 127.0.0.1; the daemon and the run are bounded in time.
+"""
+
+import argparse
+import base64
+import json
+import os
+import resource
+import selectors
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from attack_wire import OP_TEXT, frame  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HOST = "127.0.0.1"
+LIMIT = 512
+PAGES = 1000
+ADMIN_TOKEN = "overload"
+
+
+class Page:
+    """One raw WebSocket page: upgrade, hello, then waits for its welcome."""
+
+    __slots__ = ("sock", "buf", "sent", "upgraded", "welcomed", "closed")
+
+    def __init__(self, port):
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.setblocking(False)
+        self.buf = bytearray()
+        self.sent = False
+        self.upgraded = False
+        self.welcomed = False
+        self.closed = False
+        self.sock.connect_ex((HOST, port))
+
+    def request(self, port):
+        key = base64.b64encode(os.urandom(16)).decode()
+        head = ("GET /dsbridge HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: dsbridge.v1\r\n\r\n"
+                % (HOST, port, key)).encode()
+        # The hello rides right behind the upgrade (the server reads it once upgraded).
+        return head + frame(OP_TEXT, json.dumps({"t": "hello", "v": 1}).encode())
+
+    def on_readable(self):
+        try:
+            data = self.sock.recv(65536)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self.closed = True
+            return
+        self.buf += data
+        if not self.upgraded and b"\r\n\r\n" in self.buf:
+            head, _, rest = bytes(self.buf).partition(b"\r\n\r\n")
+            self.upgraded = head.startswith(b"HTTP/1.1 101")
+            self.buf = bytearray(rest)
+        if self.upgraded and b'"t":"welcome"' in self.buf:
+            self.welcomed = True
+            self.buf.clear()
+
+
+class Run:
+    def __init__(self, daemon):
+        self.daemon = daemon
+        self.results = []
+        self.sel = selectors.DefaultSelector()
+        self.pages = []
+
+    def check(self, ok, name, detail):
+        self.results.append(ok)
+        print("%s %s: %s" % ("PASS" if ok else "FAIL", name, detail), flush=True)
+
+    def pump(self, seconds, until=None):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            for key, events in self.sel.select(timeout=0.05):
+                page = key.data
+                if events & selectors.EVENT_WRITE and not page.sent:
+                    try:
+                        page.sock.send(page.request(self.port))
+                        page.sent = True
+                        self.sel.modify(page.sock, selectors.EVENT_READ, page)
+                    except BlockingIOError:
+                        pass
+                    except OSError:
+                        page.closed = True
+                if events & selectors.EVENT_READ:
+                    page.on_readable()
+                if page.closed:
+                    self.sel.unregister(page.sock)
+            if until is not None and until():
+                return True
+        return until() if until is not None else True
+
+    def open_page(self):
+        page = Page(self.port)
+        self.pages.append(page)
+        self.sel.register(page.sock, selectors.EVENT_WRITE | selectors.EVENT_READ, page)
+        return page
+
+    def close_page(self, page):
+        if not page.closed:
+            self.sel.unregister(page.sock)
+        page.sock.close()
+        page.closed = True
+
+    def welcomed(self):
+        return sum(1 for p in self.pages if p.welcomed and not p.closed)
+
+    def healthz(self):
+        try:
+            with urllib.request.urlopen("http://%s:%d/healthz" % (HOST, self.admin_port), timeout=1.0) as r:
+                return r.status
+        except Exception as e:  # noqa: BLE001
+            return str(e)
+
+    def cpu_seconds(self):
+        with open("/proc/%d/stat" % self.proc.pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def run(self):
+        self.log_path = "/tmp/dsbridged-overload.log"
+        log = open(self.log_path, "w")
+        self.proc = subprocess.Popen(
+            ["prlimit", "--nofile=%d:%d" % (LIMIT, LIMIT), "--", self.daemon, "--demo", "--host", HOST, "--port", "0",
+             "--admin-host", HOST, "--admin-port", "0", "--admin-token", ADMIN_TOKEN, "--web-root", os.path.join(ROOT, "web"),
+             "--log-level", "info"],
+            stdout=subprocess.PIPE, stderr=log, text=True)
+        try:
+            line = self.proc.stdout.readline().strip()
+            parts = dict(kv.split("=", 1) for kv in line.split()[1:] if "=" in kv)
+            if "port" not in parts or "admin-port" not in parts:
+                log.flush()
+                with open(self.log_path) as f:
+                    tail = f.read()[-400:]
+                self.check(False, "start", "no 'listening port=...' line from the daemon: %r %s" % (line, tail))
+                return
+            self.port, self.admin_port = int(parts["port"]), int(parts["admin-port"])
+            self.steps()
+        finally:
+            for p in self.pages:
+                if not p.closed:
+                    p.sock.close()
+            if self.proc.poll() is None:
+                self.proc.send_signal(signal.SIGTERM)
+                try:
+                    code = self.proc.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    self.proc.kill()
+                    code = "killed"
+                self.check(code == 0, "sigterm", "exit code %s" % code)
+            log.close()
+
+    def steps(self):
+        for _ in range(PAGES):
+            self.open_page()
+        self.pump(6.0, until=lambda: False)
+        taken = self.welcomed()
+        waiting = sum(1 for p in self.pages if not p.welcomed and not p.closed)
+        # The daemon holds about LIMIT - reserve (128) - its own descriptors; the rest wait.
+        self.check(250 <= taken <= LIMIT - 128 and waiting == PAGES - taken,
+                   "saturated", "%d pages welcomed, %d waiting in the backlog, %d refused or reset"
+                   % (taken, waiting, PAGES - taken - waiting))
+        c0 = self.cpu_seconds()
+        t0 = time.monotonic()
+        statuses = []
+        while time.monotonic() - t0 < 2.0:
+            statuses.append(self.healthz())
+            self.pump(0.2, until=lambda: False)
+        cpu = (self.cpu_seconds() - c0) / (time.monotonic() - t0)
+        self.check(cpu < 0.25, "no-busy-loop", "daemon CPU %.0f%% of a core while %d pages wait" % (cpu * 100, waiting))
+        self.check(all(s == 200 for s in statuses), "admin-answers", "/healthz: %s" % sorted(set(map(str, statuses))))
+
+        leaving = [p for p in self.pages if p.welcomed and not p.closed][:200]
+        for p in leaving:
+            self.close_page(p)
+        recovered = self.pump(10.0, until=lambda: self.welcomed() >= taken)
+        self.check(recovered, "recovers", "after 200 pages left, %d of %d slots filled again by waiting pages"
+                   % (self.welcomed(), taken))
+
+        for p in list(self.pages):
+            self.close_page(p)
+        self.pages = []
+        self.pump(1.0, until=lambda: False)
+        late = self.open_page()
+        served = self.pump(5.0, until=lambda: late.welcomed)
+        self.check(served, "new-page-after", "a new page is welcomed once the others left")
+
+        with open(self.log_path) as f:
+            lines = f.read().splitlines()
+        paused = [l for l in lines if "page listener paused" in l]
+        self.check(1 <= len(paused) <= 25, "bounded-log", "%d 'paused' lines, %d lines in all" % (len(paused), len(lines)))
+        self.check(len(lines) < 400, "log-size", "%d log lines in the whole run" % len(lines))
+        self.check(any(l.startswith("warning: the descriptor limit") for l in lines), "warning-line",
+                   "stderr says maxSessions does not fit under %d descriptors" % LIMIT)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--daemon", default=os.environ.get("DSBRIDGED", ".build/debug/dsbridged"))
+    o = p.parse_args()
+    daemon = o.daemon if os.path.isabs(o.daemon) else os.path.join(ROOT, o.daemon)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = PAGES + 200
+    if soft < want:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(want, hard) if hard != resource.RLIM_INFINITY else want, hard))
+    signal.signal(signal.SIGALRM, lambda *_: (print("FAIL watchdog: over 120 s"), os._exit(3)))
+    signal.alarm(120)
+    run = Run(daemon)
+    run.run()
+    passed = sum(1 for r in run.results if r)
+    print("%d passed, %d failed" % (passed, len(run.results) - passed))
+    return 0 if passed == len(run.results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
