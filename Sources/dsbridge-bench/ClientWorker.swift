@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import CLibWebSockets
 import Glibc
+import HeapModule
 
 /// One client thread: a libwebsockets client context and the links it owns. Every member
 /// is used on that thread only (lws allows nothing else); the runner talks to it through
@@ -62,6 +63,8 @@ final class ClientWorker {
     private let retryPolicy = UnsafeMutablePointer<lws_retry_bo_t>.allocate(capacity: 1)
     /// `paced`: when each ready session makes its next call.
     private var schedule: PacedSchedule
+    /// Acks due (libuv loop only), earliest first.
+    private var ackTimers = Heap<TimedLink>()
     private var nextTick: UInt64 = 0
     private var nextSecond: UInt64 = 0
     private var stopDeadline = UInt64.max
@@ -128,7 +131,7 @@ final class ClientWorker {
         nextSecond = now + 1_000_000_000
         housekeeping()
         if let events = eventLoop {
-            events.onTimer = { [unowned self] in pacedCallsDue() }
+            events.onTimer = { [unowned self] in timersDue() }
             while !done {
                 events.runOnce()
                 housekeeping()
@@ -214,20 +217,41 @@ final class ClientWorker {
 
     // MARK: paced calls
 
+    /// Whether acks are timed per session on the worker's timer (libuv loop) rather than
+    /// swept once a second (which sends every session's ack in the same instant).
+    var schedulesAcks: Bool { eventLoop != nil }
+
+    /// Fires `link`'s ack timer `afterMs` from now.
+    func scheduleAck(_ link: PageClient, afterMs: UInt64) {
+        guard let events = eventLoop else { return }
+        ackTimers.insert(TimedLink(due: events.now + afterMs, link: link.id))
+        armTimer()
+    }
+
+    private func armTimer() {
+        guard let events = eventLoop else { return }
+        let next = [schedule.earliest, ackTimers.min?.due].compactMap { $0 }.min()
+        events.setTimer(at: next)
+    }
+
     /// `paced`: `link` (welcomed) starts calling at the configured rate.
     func startPacing(_ link: Link) {
         guard let events = eventLoop else { return }
         schedule.start(link.id, now: events.now)
-        events.setTimer(at: schedule.earliest)
+        armTimer()
     }
 
-    /// The timer fired: every session whose call is due makes it.
-    private func pacedCallsDue() {
+    /// The timer fired: every session whose call is due makes it; due acks go out.
+    private func timersDue() {
         guard let events = eventLoop else { return }
         let now = monotonicNanos()
         let due = schedule.popDue(now: events.now) { id in link(id)?.isPacing == true }
         for id in due { link(id)?.pacedCallDue(now: now) }
-        events.setTimer(at: schedule.earliest)
+        while let head = ackTimers.min, head.due <= events.now {
+            _ = ackTimers.removeMin()
+            (link(head.link) as? PageClient)?.ackTimerFired()
+        }
+        armTimer()
     }
 
     // MARK: service-loop housekeeping
@@ -430,4 +454,11 @@ struct ResumeTicket {
     var token: [UInt8]
     var ack: Int64
     var lastCallID: Int64
+}
+
+/// A link's one-shot timer on the worker's clock (ms).
+struct TimedLink: Comparable {
+    var due: UInt64
+    var link: Int
+    static func < (a: TimedLink, b: TimedLink) -> Bool { a.due < b.due || (a.due == b.due && a.link < b.link) }
 }

@@ -30,6 +30,8 @@ final class PageClient: Link {
     var highestSeq: Int64 = 0
     var ackedSeq: Int64 = 0
     var lastAckAt: UInt64 = 0
+    /// An ack is scheduled on the worker's timer (`--client-loop uv`).
+    var ackScheduled = false
     /// The session's token, once welcomed (or the one being resumed).
     var token: [UInt8]?
     /// Resuming: the `ack` the hello carries.
@@ -79,7 +81,14 @@ final class PageClient: Link {
         } catch {
             worker.recordError("client.unreadableFrame")
         }
-        if highestSeq - ackedSeq >= 64 { ackDue = true }
+        if highestSeq - ackedSeq >= 64 {
+            ackDue = true
+        } else if highestSeq > ackedSeq, !ackScheduled, worker.schedulesAcks {
+            // As web/dsbridge.js does: an ack 250 ms after the first unacknowledged message
+            // (each page on its own clock, not every page at the same tick).
+            ackScheduled = true
+            worker.scheduleAck(self, afterMs: 250)
+        }
         if ackDue || !outbox.isEmpty { wantWrite() }
     }
 
@@ -253,8 +262,17 @@ final class PageClient: Link {
 
     override func pacedCallDue(now: UInt64) { callPaced(now: now) }
 
+    /// The ack scheduled by ``received(_:)`` is due.
+    func ackTimerFired() {
+        ackScheduled = false
+        guard ready, highestSeq > ackedSeq else { return }
+        ackDue = true
+        wantWrite()
+    }
+
     override func tick(now: UInt64) {
-        if ready, highestSeq > ackedSeq, now &- lastAckAt >= 900_000_000 {
+        // Without the worker's timer: at most a second late, swept once a second.
+        if !worker.schedulesAcks, ready, highestSeq > ackedSeq, now &- lastAckAt >= 900_000_000 {
             ackDue = true
             wantWrite()
         }
