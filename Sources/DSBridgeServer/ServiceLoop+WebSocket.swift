@@ -94,6 +94,33 @@ extension ServiceLoop {
             let message = socket.message
             socket.message = []
             socket.connection.receive(message)
+            writeAnswersNow(socket)
+        }
+    }
+
+    /// After a frame was processed on this thread (its calls ran inline), what it produced
+    /// goes out at once, from this callback, instead of after a WRITEABLE round trip: on
+    /// libuv each round trip costs four `epoll_ctl` calls and a loop pass. Only when lws
+    /// holds no unsent bytes for the socket (order) and nothing else is due first; one
+    /// frame (everything pending, coalesced); a close goes through WRITEABLE as always.
+    /// (lws buffers what the kernel does not take and asks for WRITEABLE itself.)
+    private func writeAnswersNow(_ socket: WebSocketState) {
+        guard socket.forcedClose == nil, !socket.pingDue, !stopping, lws_partial_buffered(socket.wsi) == 0,
+              socket.connection.hasPendingOutput else { return }
+        switch socket.connection.nextAction() {
+        case .write(let frame)?:
+            guard write(socket.wsi, frame) else {
+                socket.forcedClose = (1011, "write failed")
+                lws_callback_on_writable(socket.wsi)
+                return
+            }
+            socket.liveness.wrote(at: loopNow)
+            socket.heartbeatDue = false
+        case .close(let code, let reason)?:
+            socket.forcedClose = (code, reason)
+            lws_callback_on_writable(socket.wsi)
+        case nil:
+            break
         }
     }
 

@@ -176,6 +176,10 @@ final class ServiceLoop {
             proto.callback = entry.1
             proto.per_session_data_size = entry.2
             proto.rx_buffer_size = entry.3
+            // Without it lws 4.1 hands the kernel at most rx_buffer_size (or 4 KiB) per
+            // write and copies the rest of a frame into a buffer drained one WRITEABLE
+            // pass at a time; the kernel takes what fits, lws buffers only the remainder.
+            proto.tx_packet_size = Self.largestWriteBytes
             (p + i).initialize(to: proto)
         }
         (p + list.count).initialize(to: lws_protocols())
@@ -263,7 +267,11 @@ final class ServiceLoop {
                     socket.liveness.setReadsPaused(paused, at: now)
                     armLiveness(socket)
                 }
-                lws_callback_on_writable(socket.wsi)
+                // Nothing to write (an answer already went out from RECEIVE): no WRITEABLE.
+                if socket.forcedClose != nil || socket.pingDue || socket.heartbeatDue || stopping
+                    || socket.connection.hasPendingOutput {
+                    lws_callback_on_writable(socket.wsi)
+                }
             case .httpAnswer(let id, let answer):
                 guard let exchange = exchanges[id], exchange.answer == nil, exchange.awaitingAnswer else { continue }
                 exchange.awaitingAnswer = false
@@ -274,6 +282,9 @@ final class ServiceLoop {
             }
         }
     }
+
+    /// Most bytes lws offers the kernel in one write (it allocates nothing for it).
+    static let largestWriteBytes = 1 << 20
 
     /// Per-socket receive buffer of libwebsockets.
     static let webSocketRxBufferBytes = 1024
