@@ -111,6 +111,15 @@ def case_oversized(driver, daemons, c):
     time.sleep(1.0)
     n2 = connects(driver)
     c.check(n <= 4 and n2 == n, "no reconnect loop: %d connects, none in the next second (%d)" % (n, n2))
+    # The same call made before the socket is up, followed by a sync call: it goes over HTTP.
+    driver.get(page_url(d, run="huge"))
+    huge = wait_for(lambda: driver.execute_script("return window.__huge"), 8)
+    c.check(huge == "tooLarge", "queued before a sync call, it goes over HTTP, gets 413: kind tooLarge (got %s)" % huge)
+    sync = driver.execute_script("return window.__hugeSync")
+    c.check(sync == "after huge[ syn call]", "the sync call after it answers (got %r)" % sync)
+    n = connects(driver)
+    time.sleep(0.5)
+    c.check(n <= 2 and connects(driver) == n, "no reconnect loop (%d connects)" % n)
 
 
 def case_bad_data(driver, daemons, c):

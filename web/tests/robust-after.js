@@ -81,6 +81,18 @@
     }
   }
 
+  if (steps.indexOf('huge') >= 0 && api) {
+    // A call above the server's maxMessageBytes made before the socket is up, then a sync
+    // call: the queued call goes first, over HTTP, and gets 413.
+    window.__huge = null;
+    api.invoke('echo.asyn', new Array(70001).join('z')).then(function () {
+      window.__huge = 'resolved';
+    }, function (e) {
+      window.__huge = e.kind;
+    });
+    window.__hugeSync = api.call('testSyn', 'after huge');
+  }
+
   if (steps.indexOf('order') >= 0 && api) {
     // An async call, then a sync call: the native side must see them in that order. Each
     // makes one native -> page call of `mark`, delivered in the order the calls ran.

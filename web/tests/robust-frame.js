@@ -4,7 +4,7 @@
 //   order=ours | original,ours | ours,original | ''   which dsbridge.js files, in order
 //   server=URL, auth=SECRET                            window.DSBRIDGE_SERVER / _AUTH
 //   env=android | ios                                  what a DSBridge WebView injects first
-//   run=handlers,early,order,wrap                      load-time steps of robust-after.js
+//   run=handlers,early,order,huge,wrap                 load-time steps of robust-after.js
 // Records what happens in window.__ev (events), __errors (window.onerror), __wsOpened
 // (times WebSockets were created), __appCalls (calls that reached the "app" bridge).
 (function () {
