@@ -180,7 +180,7 @@ def case_unserializable(driver, daemons, c):
     start = time.monotonic()
     text = driver.execute_script("return dsBridge.call('testSyn', 'then')")
     took = time.monotonic() - start
-    c.check(text == "then[ syn call]" and took < 2, "a sync call afterwards answers at once (%r in %.1f s)" % (text, took))
+    c.check(text == "then[ syn call]" and took < 4, "a sync call afterwards answers at once (%r in %.1f s)" % (text, took))
 
 
 def case_handler_errors(driver, daemons, c):
@@ -295,6 +295,8 @@ def case_stopped(driver, daemons, c):
                                                       function (e) { done({kind: e.kind}); });
     """ % b, timeout=8)
     c.check(r == {"value": "again"}, "page B: after A closed, dsBridge.reconnect() and a call works (got %s)" % r)
+    c.check(wait_session(driver, d, b, timeout=5),
+            "page B's new session is ready: dsinit was sent to it (admin: %s)" % (d.admin("GET", "/admin/sessions"),))
 
 
 # ------------------------------------------------------------------------------------------
@@ -359,6 +361,19 @@ def case_order(driver, daemons, c):
     marks = wait_for(lambda: (lambda m: m if m and len(m) >= 2 else None)(driver.execute_script("return window.__marks")), 8)
     c.check(driver.execute_script("return window.__syncAnswer") == 1, "the sync call answered 1")
     c.check(marks == ["async first", "sync second"], "native saw the async call first (marks %s)" % marks)
+    # Socket up, but more calls than the page keeps unanswered on it (1000): the ones still
+    # queued in the page go out before the sync call.
+    r = run_js(driver, """
+        var answered = 0;
+        for (var i = 0; i < 1200; i++) dsBridge.call('echo.asyn', i, function () { answered++; });
+        dsBridge.call('test.pushInvokes', {method: 'mark', count: 1, args: ['async 1201st']}, function () {});
+        var n = dsBridge.call('test.pushInvokes', {method: 'mark', count: 1, args: ['sync 1202nd']});
+        var t = setInterval(function () {
+          if (__marks.length >= 4 && answered === 1200) { clearInterval(t); done({n: n, marks: __marks.slice(2)}); }
+        }, 50);
+    """, timeout=20)
+    c.check(r == {"n": 1, "marks": ["async 1201st", "sync 1202nd"]},
+            "with 1201 async calls ahead of it, native still sees the sync call last (%s)" % r)
 
 
 def case_jitter(driver, daemons, c):
@@ -383,7 +398,7 @@ def case_jitter(driver, daemons, c):
     # The first gap also holds the pages' own start; the later ones are the backoff alone.
     spreads = [max(g[i] for g in gaps) - min(g[i] for g in gaps) for i in range(1, 4)]
     c.check(max(spreads) > 40, "the pages' delays differ (spread of attempts 2-4: %s ms)" % spreads)
-    c.check(all(125 * 2 ** i - 20 <= g[i] <= 250 * 2 ** i + 200 for g in gaps for i in range(4)),
+    c.check(all(125 * 2 ** i - 20 <= g[i] <= 250 * 2 ** i + 500 for g in gaps for i in range(4)),
             "every delay is within half to all of its backoff step (250, 500, 1000, 2000 ms)")
 
 
