@@ -374,6 +374,18 @@ def case_order(driver, daemons, c):
     """, timeout=20)
     c.check(r == {"n": 1, "marks": ["async 1201st", "sync 1202nd"]},
             "with 1201 async calls ahead of it, native still sees the sync call last (%s)" % r)
+    # Socket up, nothing queued: the async call is still in this turn's outbox.
+    r = run_js(driver, """
+        var t0 = performance.now();
+        dsBridge.call('test.pushInvokes', {method: 'mark', count: 1, args: ['async']}, function () {});
+        var n = dsBridge.call('test.pushInvokes', {method: 'mark', count: 1, args: ['sync']});
+        var ms = Math.round(performance.now() - t0);
+        var t = setInterval(function () {
+          if (__marks.length >= 6) { clearInterval(t); done({n: n, fast: ms < 2000, marks: __marks.slice(4)}); }
+        }, 50);
+    """, timeout=15)
+    c.check(r == {"n": 1, "fast": True, "marks": ["async", "sync"]},
+            "an async call then a sync call in one turn: in order, no wait for X-DSBridge-After (%s)" % r)
 
 
 def case_jitter(driver, daemons, c):

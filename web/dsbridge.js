@@ -227,13 +227,12 @@
    * Returns false when the session is unknown to the server (401), leaving the rest queued.
    */
   function sendPendingBeforeSync() {
-    if (!state.queue.length) return true;
     if (state.welcomed && state.ws && state.ws.readyState === 1) {
       while (state.queue.length) sendCall(state.queue.shift());
-      flushOutbox();
+      flushOutbox(); // X-DSBridge-After must name only calls that have really gone out
       return true;
     }
-    if (state.inFlight.size) return true;
+    if (!state.queue.length || state.inFlight.size) return true;
     while (state.queue.length) {
       var record = state.queue[0];
       var answer = postCall(callBody(record));
