@@ -110,7 +110,8 @@ def case_oversized(driver, daemons, c):
     n = connects(driver)
     time.sleep(1.0)
     n2 = connects(driver)
-    c.check(n <= 4 and n2 == n, "no reconnect loop: %d connects, none in the next second (%d)" % (n, n2))
+    # 3 expected; a close frame lost to a reset (1006) costs a retry or two (3 strikes).
+    c.check(n <= 8 and n2 == n, "no reconnect loop: %d connects, none in the next second (%d)" % (n, n2))
     # The same call made before the socket is up, followed by a sync call: it goes over HTTP.
     driver.get(page_url(d, run="huge"))
     huge = wait_for(lambda: driver.execute_script("return window.__huge"), 8)
@@ -297,6 +298,12 @@ def case_stopped(driver, daemons, c):
     c.check(r == {"value": "again"}, "page B: after A closed, dsBridge.reconnect() and a call works (got %s)" % r)
     c.check(wait_session(driver, d, b, timeout=5),
             "page B's new session is ready: dsinit was sent to it (admin: %s)" % (d.admin("GET", "/admin/sessions"),))
+    # The page with the wrong secret fixes it and reconnects: auth passes now, and with B
+    # holding the only session it is refused for room (4029) instead.
+    driver.execute_script("var w = %s; w.DSBRIDGE_AUTH = arguments[0]; w.dsBridge.reconnect();" % wrong, AUTH)
+    codes = wait_for(lambda: (lambda e: e if [4029, False] in e else None)(stop_events(wrong)), 5) or stop_events(wrong)
+    c.check(codes[-1:] == [[4029, False]],
+            "wrong secret fixed + reconnect(): the hello carries the new secret (then 4029: %s)" % codes)
 
 
 # ------------------------------------------------------------------------------------------

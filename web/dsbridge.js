@@ -54,7 +54,10 @@
 
   var BASE = serverBase();
   var WS_URL = BASE.replace(/^http/, 'ws') + '/dsbridge';
-  var AUTH = window.DSBRIDGE_AUTH || attr('data-auth') || null;
+  /** The shared secret, read at each use: a page may set it before dsBridge.reconnect(). */
+  function auth() {
+    return window.DSBRIDGE_AUTH || attr('data-auth') || null;
+  }
   var ACK_EVERY = 64;
   var ACK_DELAY_MS = 250;
   var MAX_BATCH = 256;
@@ -136,7 +139,8 @@
     flushScheduled: false,
     frameBytes: FRAME_BYTES,
     frames: [], // frames with calls sent on the current socket: {ids, bytes}
-    refused: null, // {code, reason, frames} of a socket the server closed 1009 or 4000
+    refused: null, // {code, reason, frames} of the last socket that closed with calls unanswered
+    strikes: null, // {id, count}: closes in a row with call `id` the first the server lacked
     retries: 0,
     reconnectTimer: null,
     silenceTimer: null
@@ -170,7 +174,7 @@
     var xhr = new XMLHttpRequest();
     try {
       xhr.open('POST', BASE + '/dsbridge/session', false);
-      if (AUTH) xhr.setRequestHeader('X-DSBridge-Auth', AUTH);
+      if (auth()) xhr.setRequestHeader('X-DSBridge-Auth', auth());
       xhr.send(null);
     } catch (e) {
       warn('cannot create a session:', e && e.message);
@@ -328,7 +332,7 @@
         hello.ack = state.lastSeq;
         state.ackedSeq = state.lastSeq;
       }
-      if (AUTH) hello.auth = AUTH;
+      if (auth()) hello.auth = auth();
       ws.send(JSON.stringify(hello));
       ws.__helloSent = true;
       armSilenceTimer();
@@ -340,8 +344,8 @@
     };
     ws.onclose = function (event) {
       if (ws !== state.ws) return;
-      if ((event.code === 1009 || event.code === 4000) && state.frames.length) {
-        // The server refused a frame; the next welcome's lastCall says which one.
+      if (state.frames.length) {
+        // If the server refused a frame, the next welcome's lastCall says which one.
         state.refused = { code: event.code, reason: event.reason, frames: state.frames };
       }
       onSocketClosed(event.code, event.reason);
@@ -579,7 +583,7 @@
   /**
    * Starts a socket call; `stub` is the envelope's _dscbstub, if any; `argText` is the
    * envelope's JSON (serialized now: later changes of the page's objects do not show).
-   * Returns the call id, or 0 when the call failed at once (closed).
+   * Returns the call id (after close codes the call fails on the next microtask).
    */
   function socketCall(method, argText, stub) {
     method = String(method);
@@ -705,33 +709,45 @@
    * After the server closed 1009 or 4000, the first frame it had not read (calls above
    * lastCall) is the one it refused. A call sent alone is failed and never sent again; the
    * calls of a batch go alone from now on (and for 1009 frames get smaller), so the next
-   * refusal names one call.
+   * refusal names one call. The server's close frame can be lost (a reset while the refused
+   * frame is still arriving gives 1006): a frame that is the first one missing after three
+   * closes in a row counts as refused too (too large when above 16 KiB).
    */
   function settleRefusal(lastCall) {
     var refused = state.refused;
     state.refused = null;
     if (!refused) return;
     for (var i = 0; i < refused.frames.length; i++) {
-      var ids = refused.frames[i].ids.filter(function (id) {
+      var frame = refused.frames[i];
+      var ids = frame.ids.filter(function (id) {
         return id > lastCall && state.inFlight.has(id);
       });
       if (!ids.length) continue;
-      if (refused.frames[i].ids.length === 1) {
+      var code = refused.code;
+      var reason = refused.reason;
+      if (code !== 1009 && code !== 4000) {
+        if (state.strikes && state.strikes.id === ids[0]) state.strikes.count++;
+        else state.strikes = { id: ids[0], count: 1 };
+        if (state.strikes.count < 3) return;
+        code = frame.bytes > 16384 ? 1009 : 4000;
+        reason = 'the connection closed ' + state.strikes.count + ' times in a row while it was sent';
+      }
+      state.strikes = null;
+      if (frame.ids.length === 1) {
         var record = state.inFlight.get(ids[0]);
         state.inFlight.delete(ids[0]);
         callsById.delete(ids[0]);
-        warn('the server refused call ' + ids[0] + ' ("' + record.method + '"): ' + refused.code + ' ' + refused.reason);
-        callFailed(record, refusedError(refused.code, refused.reason));
+        warn('the server refused call ' + ids[0] + ' ("' + record.method + '"): ' + code + ' ' + reason);
+        callFailed(record, refusedError(code, reason));
       } else {
         ids.forEach(function (id) {
           state.inFlight.get(id).alone = true;
         });
-        if (refused.code === 1009) {
-          state.frameBytes = Math.max(MIN_FRAME_BYTES, Math.floor(refused.frames[i].bytes / 2));
-        }
+        if (code === 1009) state.frameBytes = Math.max(MIN_FRAME_BYTES, Math.floor(frame.bytes / 2));
       }
       return;
     }
+    state.strikes = null;
   }
 
   function onWelcome(m) {
