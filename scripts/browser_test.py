@@ -6,10 +6,12 @@ Starts the daemon on free ports with the demo interfaces, loads each test page i
 Chromium (selenium, Debian's /usr/bin/chromium and /usr/bin/chromedriver, fully offline),
 waits for the page's summary element, then calls the page's JavaScript handlers from the
 native side through the admin API (DSBridge's native -> JS demo calls) and ends the session
-with window.close(). Prints one line per page and per failing row, then `N passed, M failed`;
-exits non-zero on any failure.
+with window.close(). Then runs the page-side robustness cases of scripts/browser_robustness.py
+(their own daemons, small limits). Prints one line per page, per case and per failing row, then
+`N passed, M failed`; exits non-zero on any failure.
 
     scripts/browser_test.py [--daemon .build/debug/dsbridged] [--screenshot /tmp/dsbridged-demo.png]
+                            [--page PATH ...] [--case NAME ...]
 """
 
 import argparse
@@ -24,6 +26,7 @@ import urllib.error
 import urllib.request
 
 os.environ.setdefault("SE_OFFLINE", "true")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PAGES = [
@@ -69,13 +72,13 @@ class Totals:
 class Daemon:
     """The daemon process; stop() always ends it (SIGTERM, then SIGKILL after 5 s)."""
 
-    def __init__(self, binary, web_root):
+    def __init__(self, binary, web_root, extra=(), log_path="/tmp/dsbridged-browser-test.log"):
         cmd = [
             binary, "--host", "127.0.0.1", "--port", "0", "--admin-port", "0",
             "--admin-token", ADMIN_TOKEN, "--web-root", web_root, "--demo",
             "--demo-tick-ms", "50",
-        ]
-        self.log_path = "/tmp/dsbridged-browser-test.log"
+        ] + list(extra)
+        self.log_path = log_path
         self.log = open(self.log_path, "wb")
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=self.log, cwd=ROOT)
         self.port = self.admin_port = None
@@ -268,7 +271,9 @@ def main():
     parser.add_argument("--daemon", default=os.environ.get("DSBRIDGED", ".build/debug/dsbridged"))
     parser.add_argument("--web-root", default="web")
     parser.add_argument("--screenshot", metavar="PATH", help="save a screenshot of the demo page")
-    parser.add_argument("--page", action="append", help="run only these page paths")
+    parser.add_argument("--page", action="append", help="run only these page paths (and no robustness case)")
+    parser.add_argument("--case", action="append",
+                        help="run only these robustness cases of scripts/browser_robustness.py (and no page)")
     options = parser.parse_args()
 
     binary = os.path.join(ROOT, options.daemon) if not os.path.isabs(options.daemon) else options.daemon
@@ -285,10 +290,16 @@ def main():
         print("daemon: port %d, admin port %d" % (daemon.port, daemon.admin_port), flush=True)
         driver = make_driver()
         for path, title in PAGES:
+            if options.case and not options.page:
+                break  # only robustness cases were asked for
             if options.page and not any(path.startswith(p) for p in options.page):
                 continue
             shot = options.screenshot if path.startswith("/index.html") else None
             run_page(driver, daemon, path, title, totals, shot)
+        if options.page and not options.case:
+            options.case = ["none"]
+        import browser_robustness  # noqa: E402 - the page-side robustness cases (issue 14)
+        browser_robustness.run_cases(driver, binary, options.web_root, totals, options.case)
     except Exception as e:  # noqa: BLE001 - any setup failure is a test failure
         totals.add(False, "test run aborted: %s: %s" % (type(e).__name__, e))
     finally:

@@ -96,8 +96,9 @@ def run(driver, proxy, daemon, checks):
 
     checks.check(bool(wait_for(lambda: events("connected"), 10)), "the page connects (a `connected` event)")
     first = events("connected")[:1]
-    # (The shim's dsinit is a sync call made before the socket opens, so the session comes
-    # from POST /dsbridge/session and even the first welcome says resumed:true: PROTOCOL 2.1.)
+    # (The shim's dsinit goes over the socket, so the first welcome opens a new session and
+    # says resumed:false; a page whose first call is synchronous creates its session with
+    # POST /dsbridge/session, and then even its first welcome says resumed:true: PROTOCOL 2.1.)
     session = driver.execute_script("return dsBridge.session")
     checks.check(bool(first) and first[0]["detail"].get("session") == session and session,
                  "the first `connected` names the page's session %s (%s)" % (session, first[0]["detail"] if first else None))

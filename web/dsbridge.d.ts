@@ -6,6 +6,11 @@
 // script was loaded from, or window.DSBRIDGE_SERVER ("http://host:port") set before the
 // script, or a data-server attribute on the script tag. window.DSBRIDGE_AUTH or data-auth
 // supplies the shared secret of a daemon started with --auth-token.
+//
+// Inside a real DSBridge WebView (window._dsbridge injected by Android, window._dswk set by
+// iOS / DSBridge-Swift, or "_dsbridge" in the user agent) the script steps aside: it installs
+// the plain 3.1.4 API over the app's bridge (unless the original library already did), opens
+// no socket, and invoke() resolves with the first callback value; on/off/reconnect do nothing.
 
 /** A JSON value as it crosses the wire (functions and undefined inside objects are dropped). */
 export type JSONValue = string | number | boolean | null | JSONValue[] | { [key: string]: JSONValue };
@@ -13,9 +18,10 @@ export type JSONValue = string | number | boolean | null | JSONValue[] | { [key:
 /**
  * Callback of an asynchronous call. Called once per completion the server delivers
  * (`complete:false` progress values first, then the final value). It is not called when the
- * call ends with an error (a `ret` with code -1, or a `cb` with `error`), when it is cancelled,
- * or when the session is lost: then `window.dscbN` is deleted and a warning goes to
- * console.warn. Use `invoke()` to observe errors.
+ * call ends with an error (a `ret` with code -1, or a `cb` with `error`), when the server
+ * refuses it (too large, protocol error), when it is cancelled, when the session is lost or the
+ * connection closed for good: then `window.dscbN` is deleted, a warning goes to console.warn
+ * and a `callFailed` event fires. Use `invoke()` to observe errors per call.
  */
 export type DSCallback<T = any> = (data: T) => void;
 
@@ -27,9 +33,24 @@ export interface DSBridgeError extends Error {
   /**
    * `methodNotFound`, `badArgument`, `failed`, `timeout`, `overloaded` (from the server),
    * `cancelled` (aborted through the signal or cancelled by the server; `name` is
-   * "AbortError"), or `sessionLost` (the session ended before the call completed).
+   * "AbortError"), `sessionLost` (the session ended before the call completed), `tooLarge`
+   * (the server closed 1009 on this call alone, or answered HTTP 413: it is never resent),
+   * `rejected` (the server closed 4000 on this call alone, e.g. nested deeper than its
+   * maxDepth, or refused it over HTTP), `closed` (the connection was closed for good: 1000
+   * after close(), 1008, 4009, 4029; see reconnect()).
    */
-  kind: 'methodNotFound' | 'badArgument' | 'failed' | 'timeout' | 'overloaded' | 'cancelled' | 'sessionLost' | string;
+  kind:
+    | 'methodNotFound'
+    | 'badArgument'
+    | 'failed'
+    | 'timeout'
+    | 'overloaded'
+    | 'cancelled'
+    | 'sessionLost'
+    | 'tooLarge'
+    | 'rejected'
+    | 'closed'
+    | string;
 }
 
 export interface InvokeOptions<P = any> {
@@ -47,9 +68,26 @@ export interface ConnectedEvent {
 }
 
 export interface DisconnectedEvent {
-  /** WebSocket close code (PROTOCOL.md 2.5). 1000, 1008, 4009 and 4029 stop reconnecting. */
+  /**
+   * WebSocket close code (PROTOCOL.md 2.5). 1000 (after close()), 1008, 4009 and 4029 stop
+   * reconnecting: every pending call then fails with kind `closed`, and so does every later
+   * call until reconnect().
+   */
   code: number;
   reason: string;
+  /** False when the page stopped reconnecting (the codes above). */
+  reconnecting: boolean;
+}
+
+/** A call with a plain DSBridge callback failed; the callback will not be called. */
+export interface CallFailedEvent {
+  /** The callback's name (`dscbN`). */
+  stub: string;
+  /** The method called, when known. */
+  method: string | null;
+  /** As DSBridgeError.kind. */
+  kind: string;
+  message: string;
 }
 
 export interface SessionLostEvent {
@@ -62,14 +100,18 @@ export interface DSBridgeEvents {
   /** The session ended (4004/4008 or an unknown token): pending callbacks will never fire;
    * a new session is started. */
   sessionLost: SessionLostEvent;
+  callFailed: CallFailedEvent;
 }
 
 export interface DSBridge {
   /**
    * Calls a native method. Without a callback the call is synchronous (a synchronous
    * XMLHttpRequest) and returns the native value — `""` for an unknown method or a failure,
-   * `undefined` when the server cannot be reached. With a callback it goes over the WebSocket
-   * and returns `""` at once; the callback receives each completion.
+   * `undefined` when the server cannot be reached or the connection was closed for good. It
+   * starts after every call the page made before it (calls still queued in the page are sent
+   * first: on the socket, or over HTTP when the socket is not up). With a callback it goes
+   * over the WebSocket and returns `""` at once; the callback receives each completion. A
+   * method that is not a string is turned into one (as DSBridge's prompt() does).
    * If `args` is a function it is the callback and the argument becomes `{}`.
    */
   call(method: string, callback: DSCallback): '';
@@ -103,6 +145,14 @@ export interface DSBridge {
   on<K extends keyof DSBridgeEvents>(event: K, listener: (event: DSBridgeEvents[K]) => void): void;
   off<K extends keyof DSBridgeEvents>(event: K, listener: (event: DSBridgeEvents[K]) => void): void;
 
+  /**
+   * After the page stopped reconnecting (close(), 1008, 4009, 4029): connects again, with a
+   * new session (the same one after 4009, which takes the session back from the other
+   * socket). Handlers registered before are announced to the new session. Otherwise, when
+   * the socket is down, reconnects now instead of waiting for the backoff.
+   */
+  reconnect(): void;
+
   /** The public session id once known (for logs and the admin API), else null. */
   readonly session: string | null;
 }
@@ -122,13 +172,15 @@ export interface NativeMessageInfo {
 }
 
 /**
- * The hook installed when this script is loaded after the original dsbridge.js 3.1.4: the
- * original calls it for every call and gets a `{"code":…,"data":…}` JSON string back.
+ * The hook this script installs outside a WebView (whether the original dsbridge.js 3.1.4
+ * loads before it, after it, or not at all): the original calls it for every call and gets a
+ * `{"code":…,"data":…}` JSON string back.
  */
 export interface DSNativeHook {
   call(method: string, argJSON: string): string;
   on: DSBridge['on'];
   off: DSBridge['off'];
+  reconnect: DSBridge['reconnect'];
   readonly session: string | null;
 }
 
@@ -141,10 +193,12 @@ declare global {
     /** Counter of callback names: dscb0, dscb1, … (page-global, never reset). */
     dscb: number;
     _dsInit?: boolean;
-    /** Native entry point; dsbridged's script calls it for each `invoke`. */
+    /** Native entry point; dsbridged's script calls it for each `invoke` (so wrappers see them). */
     _handleMessageFromNative(info: NativeMessageInfo): void;
-    /** Present only in hook mode (see DSNativeHook). */
+    /** Ours outside a WebView (see DSNativeHook); Android's injected bridge inside one. */
     _dsbridge?: DSNativeHook;
+    /** Set by DSBridge's iOS and Swift WebViews: the script then steps aside. */
+    _dswk?: boolean;
     /** Server origin override, set before the script loads. */
     DSBRIDGE_SERVER?: string;
     /** Shared secret for a daemon started with --auth-token. */

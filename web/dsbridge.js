@@ -2,24 +2,35 @@
 // dsbridge.js for dsbridged: a drop-in replacement for DSBridge's dsbridge.js 3.1.4 that talks
 // to a dsbridged server instead of an app's WebView (wire contract: PROTOCOL.md, version 1).
 //
-// Two modes:
+// Modes, chosen when the script runs:
+// - Inside a real DSBridge WebView (Android injected window._dsbridge; iOS and DSBridge-Swift
+//   set window._dswk; old Android marks the user agent): steps aside. If the original
+//   dsbridge.js already ran, it does nothing; else it installs the 3.1.4 API over the app's
+//   own bridge, so the same page keeps working inside the app.
 // - Alone: installs the DSBridge globals (_dsf, _dsaf, dscb, dsBridge, bridge, close,
-//   _handleMessageFromNative) with 3.1.4's API and semantics, plus dsBridge.invoke (promises)
-//   and dsBridge.on (connection events).
-// - Loaded right after the original dsbridge.js 3.1.4 (window._dsf already set): leaves the
-//   original's globals alone and installs window._dsbridge, the native hook the original
-//   checks first, so the original library runs unchanged over dsbridged.
+//   _handleMessageFromNative) with 3.1.4's API and semantics, plus dsBridge.invoke (promises),
+//   dsBridge.on (connection events) and dsBridge.reconnect.
+// - After the original dsbridge.js 3.1.4 (window._dsf already set): leaves the original's
+//   globals alone.
+// In the last two modes it installs window._dsbridge, the native hook the original checks
+// first, so an original library loaded before or after this script (a bundled npm
+// "dsbridge") runs unchanged over dsbridged.
 //
 // Transport: one WebSocket per page session (subprotocol dsbridge.v1) for calls with a
 // callback, completions and native-initiated calls; a synchronous XMLHttpRequest to
 // POST /dsbridge/call for calls without a callback, which return the native value.
-// Plain ES2017, no dependencies; every message is built with JSON.stringify.
+// Plain ES2017, no dependencies; every message is built with JSON.stringify when it is queued.
 (function () {
   'use strict';
 
   var script = document.currentScript;
-  var ownInstalled = window.dsBridge && window.dsBridge.__dsbridged;
-  if (ownInstalled || window._dsbridge) return; // loaded twice, or a real native hook exists
+  if ((window.dsBridge && window.dsBridge.__dsbridged) || (window._dsbridge && window._dsbridge.__dsbridged)) return;
+  var inApp =
+    !!window._dsbridge || !!window._dswk || (navigator.userAgent || '').indexOf('_dsbridge') !== -1;
+  if (inApp) {
+    if (!window._dsf) installAppBridge();
+    return;
+  }
   var hookMode = !!window._dsf; // the original dsbridge.js ran first
 
   // ---------------------------------------------------------------------------------------
@@ -43,10 +54,17 @@
 
   var BASE = serverBase();
   var WS_URL = BASE.replace(/^http/, 'ws') + '/dsbridge';
-  var AUTH = window.DSBRIDGE_AUTH || attr('data-auth') || null;
+  /** The shared secret, read at each use: a page may set it before dsBridge.reconnect(). */
+  function auth() {
+    return window.DSBRIDGE_AUTH || attr('data-auth') || null;
+  }
   var ACK_EVERY = 64;
   var ACK_DELAY_MS = 250;
   var MAX_BATCH = 256;
+  // Bytes per batch frame at first (the server's default maxMessageBytes is 4 MiB). A server
+  // that closes 1009 lowers it (see onWelcome); a single message above it goes alone.
+  var FRAME_BYTES = 1024 * 1024;
+  var MIN_FRAME_BYTES = 1024;
   // Calls sent on the socket without their ret yet, at most (PROTOCOL.md 2.2): the page's acks
   // travel behind its calls, so a page far ahead of the server would exceed the replay bound.
   var CALL_WINDOW = 1000;
@@ -57,6 +75,17 @@
       args.unshift('[dsbridge]');
       console.warn.apply(console, args);
     }
+  }
+
+  /**
+   * An exception of the page's own code (a registered handler): console.error, and thrown
+   * again on a new task so window.onerror and error monitors see it.
+   */
+  function reportPageError(what, e) {
+    if (window.console && console.error) console.error('[dsbridge] ' + what + ':', e);
+    setTimeout(function () {
+      throw e;
+    }, 0);
   }
 
   // ---------------------------------------------------------------------------------------
@@ -93,25 +122,31 @@
   var state = {
     token: null, // the session's secret, from POST /dsbridge/session or welcome
     session: null, // public session id
+    generation: 0, // counts sessions: a new one starts after sessionLost or reconnect()
+    dsinitGeneration: -1, // the generation whose _dsb.dsinit is queued or sent
     heartbeat: 20000,
     ws: null,
     welcomed: false, // the current socket got its welcome: calls may go out
-    stopped: false, // no more reconnects (closed by the page or the server for good)
+    stopped: null, // {code, reason} once the page stops reconnecting (until reconnect())
     nextId: 1, // next call id
     lastSentId: 0, // highest call id sent on a socket (X-DSBridge-After)
     lastSeq: 0, // highest seq processed
     ackedSeq: 0, // highest seq acknowledged
     ackTimer: null,
-    queue: [], // call messages not yet sent (socket not welcomed)
-    inFlight: new Map(), // id -> call message sent but without its ret (resent on resume)
-    outbox: [], // messages waiting for the next flush (one batch frame per flush)
+    queue: [], // call records not yet sent (socket not welcomed, or window full)
+    inFlight: new Map(), // id -> call record sent but without its ret (resent on resume)
+    outbox: [], // {text, bytes, id} waiting for the next flush
     flushScheduled: false,
+    frameBytes: FRAME_BYTES,
+    frames: [], // frames with calls sent on the current socket: {ids, bytes}
+    refused: null, // {code, reason, frames} of the last socket that closed with calls unanswered
+    strikes: null, // {id, count}: closes in a row with call `id` the first the server lacked
     retries: 0,
     reconnectTimer: null,
     silenceTimer: null
   };
 
-  // id -> {stub}: what to do when a call's ret arrives.
+  // id -> {stub, method}: what to do when a call's ret arrives.
   var callsById = new Map();
   // stub -> handler object for promise calls (dsBridge.invoke); plain callbacks live on window.
   var stubHandlers = new Map();
@@ -122,6 +157,16 @@
     return 'dscb' + window.dscb++;
   }
 
+  /** UTF-8 length of a string (what the server's maxMessageBytes counts). */
+  function utf8Bytes(s) {
+    var n = s.length;
+    for (var i = 0; i < s.length; i++) {
+      var c = s.charCodeAt(i);
+      if (c >= 0x80) n += c >= 0x800 && (c < 0xd800 || c > 0xdbff) && (c < 0xdc00 || c > 0xdfff) ? 2 : 1;
+    }
+    return n;
+  }
+
   // ---------------------------------------------------------------------------------------
   // HTTP: session creation and synchronous calls
 
@@ -129,7 +174,7 @@
     var xhr = new XMLHttpRequest();
     try {
       xhr.open('POST', BASE + '/dsbridge/session', false);
-      if (AUTH) xhr.setRequestHeader('X-DSBridge-Auth', AUTH);
+      if (auth()) xhr.setRequestHeader('X-DSBridge-Auth', auth());
       xhr.send(null);
     } catch (e) {
       warn('cannot create a session:', e && e.message);
@@ -158,36 +203,101 @@
     return true;
   }
 
-  /**
-   * Runs a synchronous call over POST /dsbridge/call. `arg` is the DSBridge envelope, an
-   * object or its JSON text. Returns the answer's text ('' when there is none), as a native
-   * WebView's prompt() would.
-   */
-  function syncCallText(method, arg, retried) {
-    if (!state.token && !createSessionSync()) return '';
-    flushOutbox(); // X-DSBridge-After must name only calls that have really gone out
-    var body = JSON.stringify({ method: method, arg: arg });
+  /** One POST /dsbridge/call; returns {status, text} or {status: 0, error} if it could not run. */
+  function postCall(bodyText) {
     var xhr = new XMLHttpRequest();
     try {
       xhr.open('POST', BASE + '/dsbridge/call', false);
       xhr.setRequestHeader('Content-Type', 'application/json');
       xhr.setRequestHeader('X-DSBridge-Token', state.token);
       xhr.setRequestHeader('X-DSBridge-After', String(state.lastSentId));
-      xhr.send(body);
+      xhr.send(bodyText);
     } catch (e) {
-      warn('sync call of "' + method + '" failed:', e && e.message);
+      return { status: 0, error: (e && e.message) || String(e) };
+    }
+    return { status: xhr.status, text: xhr.responseText };
+  }
+
+  function callBody(record) {
+    return '{"method":' + JSON.stringify(record.method) + ',"arg":' + record.argText + '}';
+  }
+
+  /**
+   * Program order (PROTOCOL 4): a sync call starts after every async call made before it.
+   * Calls still queued in the page go first: on the socket when it is up (X-DSBridge-After
+   * then names them), else over HTTP, one by one, in order — unless calls sent on a lost
+   * socket are still unanswered: the server may not have them yet, so the queued ones wait
+   * for the socket (the sync call itself waits for the unanswered ones, PROTOCOL 4).
+   * Returns false when the session is unknown to the server (401), leaving the rest queued.
+   */
+  function sendPendingBeforeSync() {
+    if (state.welcomed && state.ws && state.ws.readyState === 1) {
+      while (state.queue.length) sendCall(state.queue.shift());
+      flushOutbox(); // X-DSBridge-After must name only calls that have really gone out
+      return true;
+    }
+    if (!state.queue.length || state.inFlight.size) return true;
+    while (state.queue.length) {
+      var record = state.queue[0];
+      var answer = postCall(callBody(record));
+      if (answer.status === 401 || answer.status === 0) {
+        // 401: the session is gone, the caller starts a new one. 0: nothing reached the
+        // server (down, or sync XHR not allowed): the call waits for the socket.
+        if (answer.status === 0) warn('cannot send queued calls over HTTP:', answer.error);
+        return answer.status !== 401;
+      }
+      state.queue.shift();
+      callsById.delete(record.id);
+      if (answer.status === 200) {
+        var parsed = null;
+        try {
+          parsed = JSON.parse(answer.text);
+        } catch (e) {
+          parsed = null;
+        }
+        if (parsed && parsed.code !== 0) {
+          callFailed(record, parsed.error || { kind: 'failed', message: 'not handled' });
+        }
+        // code 0: completions of a call with a stub arrive as cb on the socket.
+      } else {
+        callFailed(record, refusedError(answer.status === 413 ? 1009 : answer.status, 'HTTP ' + answer.status));
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Runs a synchronous call over POST /dsbridge/call. Returns the answer's text ('' when there
+   * is none), as a native WebView's prompt() would.
+   */
+  function syncCallText(method, argText, retried) {
+    if (state.stopped) {
+      warn('sync call of "' + method + '" after the connection was closed (' + state.stopped.code + '); ' +
+        'call dsBridge.reconnect() first');
       return '';
     }
-    if (xhr.status === 401 && !retried) {
+    if (!state.token && !createSessionSync()) return '';
+    if (!sendPendingBeforeSync()) {
+      if (retried) return '';
+      sessionLost('the server no longer knows the session');
+      return syncCallText(method, argText, true);
+    }
+    var answer = postCall(callBody({ method: method, argText: argText }));
+    if (answer.status === 0) {
+      warn('sync call of "' + method + '" failed:', answer.error);
+      return '';
+    }
+    if (answer.status === 401 && !retried) {
       // The session is gone (expired or ended): start a new one and try once more.
       sessionLost('the server no longer knows the session');
-      return syncCallText(method, arg, true);
+      return syncCallText(method, argText, true);
     }
-    if (xhr.status !== 200) {
-      warn('sync call of "' + method + '": HTTP ' + xhr.status);
+    if (answer.status !== 200) {
+      warn('sync call of "' + method + '": HTTP ' + answer.status);
       return '';
     }
-    return xhr.responseText;
+    if (method === '_dsb.closePage') stop(1000, 'closed by the page');
+    return answer.text;
   }
 
   function parseData(text) {
@@ -222,7 +332,7 @@
         hello.ack = state.lastSeq;
         state.ackedSeq = state.lastSeq;
       }
-      if (AUTH) hello.auth = AUTH;
+      if (auth()) hello.auth = auth();
       ws.send(JSON.stringify(hello));
       ws.__helloSent = true;
       armSilenceTimer();
@@ -234,6 +344,10 @@
     };
     ws.onclose = function (event) {
       if (ws !== state.ws) return;
+      if (state.frames.length) {
+        // If the server refused a frame, the next welcome's lastCall says which one.
+        state.refused = { code: event.code, reason: event.reason, frames: state.frames };
+      }
       onSocketClosed(event.code, event.reason);
     };
     ws.onerror = function () {}; // onclose follows
@@ -264,23 +378,24 @@
     var wasWelcomed = state.welcomed;
     state.ws = null;
     state.welcomed = false;
+    state.frames = [];
     clearTimeout(state.silenceTimer);
     clearTimeout(state.ackTimer);
     state.ackTimer = null;
-    if (wasWelcomed) emit('disconnected', { code: code, reason: reason });
     switch (code) {
       case 1000: // ended after _dsb.closePage
       case 1008: // auth refused
       case 4009: // replaced by a newer socket
       case 4029: // too many sessions
-        state.stopped = true;
-        if (!wasWelcomed) emit('disconnected', { code: code, reason: reason });
+        stop(code, reason);
         return;
       case 4004: // unknown, expired or closed session
       case 4008: // replay bound exceeded: the session ended
+        if (wasWelcomed) emit('disconnected', { code: code, reason: reason, reconnecting: true });
         sessionLost(reason || 'session ended (' + code + ')');
         break;
       default:
+        if (wasWelcomed) emit('disconnected', { code: code, reason: reason, reconnecting: true });
         break;
     }
     scheduleReconnect();
@@ -288,7 +403,10 @@
 
   function scheduleReconnect() {
     if (state.stopped || state.reconnectTimer) return;
-    var delay = Math.min(10000, 250 * Math.pow(2, state.retries));
+    // Exponential backoff with jitter (half to all of the step), so pages cut off together
+    // (a daemon restart) do not come back in lockstep.
+    var step = Math.min(10000, 250 * Math.pow(2, state.retries));
+    var delay = Math.round(step * (0.5 + Math.random() * 0.5));
     state.retries++;
     state.reconnectTimer = setTimeout(function () {
       state.reconnectTimer = null;
@@ -296,25 +414,84 @@
     }, delay);
   }
 
-  /** The session is gone: what it had in flight will never complete. */
-  function sessionLost(why) {
+  /**
+   * The page stops reconnecting (1000 closePage, 1008 auth refused, 4009 replaced, 4029 too
+   * many sessions): every call not finished fails with kind "closed", later calls fail at
+   * once, until dsBridge.reconnect().
+   */
+  function stop(code, reason) {
+    if (state.stopped) return;
+    state.stopped = { code: code, reason: reason || '' };
+    clearTimeout(state.reconnectTimer);
+    state.reconnectTimer = null;
+    if (state.ws) {
+      dropSocket(state.ws);
+      state.ws = null;
+    }
+    state.welcomed = false;
+    state.outbox.length = 0;
+    emit('disconnected', { code: code, reason: reason || '', reconnecting: false });
+    failEverything({ kind: 'closed', message: 'connection closed (' + code + (reason ? ': ' + reason : '') + ')' });
+  }
+
+  /** Fails every queued, sent and running call of the page with `error`. */
+  function failEverything(error) {
+    var records = state.queue.concat(Array.from(state.inFlight.values()));
+    state.queue = [];
+    state.inFlight.clear();
+    records.forEach(function (record) {
+      callsById.delete(record.id);
+      if (record.stub) finishStubWithError(record.stub, error, record.method);
+    });
+    // Calls started earlier whose completions were still to come.
+    Array.from(stubHandlers.keys())
+      .concat(Array.from(windowStubs))
+      .forEach(function (stub) {
+        finishStubWithError(stub, error);
+      });
+  }
+
+  /** Starts over after stop(): a new session, unless the old one is still alive (4009). */
+  function reconnect() {
+    if (!state.stopped) {
+      if (!state.ws) {
+        state.retries = 0;
+        connect();
+      }
+      return;
+    }
+    var keepSession = state.stopped.code === 4009;
+    state.stopped = null;
+    if (!keepSession) resetSession();
+    state.retries = 0;
+    connect();
+  }
+
+  function resetSession() {
     state.token = null;
     state.session = null;
+    state.generation++;
     state.lastSeq = 0;
     state.ackedSeq = 0;
     state.lastSentId = 0; // X-DSBridge-After names calls of the current session only
-    var lostIds = Array.from(state.inFlight.keys());
+    state.refused = null;
+  }
+
+  /** The session is gone: what it had in flight will never complete. */
+  function sessionLost(why) {
+    resetSession();
+    var lost = Array.from(state.inFlight.values());
     state.inFlight.clear();
-    lostIds.forEach(function (id) {
-      var call = callsById.get(id);
-      callsById.delete(id);
-      if (call && call.stub) finishStubWithError(call.stub, { kind: 'sessionLost', message: why });
+    var error = { kind: 'sessionLost', message: why };
+    lost.forEach(function (record) {
+      callsById.delete(record.id);
+      if (record.stub) finishStubWithError(record.stub, error, record.method);
     });
     // Calls started earlier whose completions were still to come are lost too.
     Array.from(stubHandlers.keys())
       .concat(Array.from(windowStubs))
       .forEach(function (stub) {
-        if (!isQueuedStub(stub)) finishStubWithError(stub, { kind: 'sessionLost', message: why });
+        if (!isQueuedStub(stub)) finishStubWithError(stub, error);
       });
     if (state.ws) {
       dropSocket(state.ws);
@@ -322,20 +499,19 @@
       state.welcomed = false;
     }
     emit('sessionLost', { reason: why });
-    // The new session must learn that the page's handlers are registered.
-    if (window._dsInit) socketCall('_dsb.dsinit', { data: null });
+    // The new session learns that the page's handlers are registered when it opens.
   }
 
   function isQueuedStub(stub) {
-    return state.queue.some(function (m) {
-      return m.arg && m.arg._dscbstub === stub;
+    return state.queue.some(function (record) {
+      return record.stub === stub;
     });
   }
 
-  // Outgoing messages: coalesced into one batch frame per microtask.
+  // Outgoing messages: serialized when queued, coalesced into batch frames per microtask.
 
-  function send(message) {
-    state.outbox.push(message);
+  function send(text, id) {
+    state.outbox.push({ text: text, bytes: utf8Bytes(text), id: id || 0 });
     if (!state.flushScheduled) {
       state.flushScheduled = true;
       Promise.resolve().then(flushOutbox);
@@ -346,36 +522,108 @@
     state.flushScheduled = false;
     if (!state.outbox.length) return;
     if (!state.ws || !state.welcomed || state.ws.readyState !== 1) {
-      state.outbox.length = 0; // only acks and cancels get here while disconnected
+      state.outbox.length = 0; // calls stay in inFlight (resent on welcome); acks, cancels go
       return;
     }
     var out = state.outbox;
     state.outbox = [];
-    for (var i = 0; i < out.length; i += MAX_BATCH) {
-      var part = out.slice(i, i + MAX_BATCH);
-      state.ws.send(JSON.stringify(part.length === 1 ? part[0] : part));
+    var frame = [];
+    var bytes = 0;
+    var ws = state.ws;
+    function close() {
+      if (!frame.length) return;
+      var ids = [];
+      var texts = frame.map(function (entry) {
+        if (entry.id) ids.push(entry.id);
+        return entry.text;
+      });
+      var text = texts.length === 1 ? texts[0] : '[' + texts.join(',') + ']';
+      if (ids.length) state.frames.push({ ids: ids, bytes: bytes });
+      ws.send(text);
+      frame = [];
+      bytes = 0;
+    }
+    for (var i = 0; i < out.length; i++) {
+      var entry = out[i];
+      var record = entry.id ? state.inFlight.get(entry.id) : null;
+      var alone = record && record.alone;
+      if (alone || frame.length >= MAX_BATCH || (frame.length && bytes + entry.bytes + 2 > state.frameBytes)) close();
+      frame.push(entry);
+      bytes += entry.bytes + 1;
+      if (alone) close();
+    }
+    close();
+    pruneFrames();
+  }
+
+  /** Forgets sent frames whose calls all have their ret. */
+  function pruneFrames() {
+    if (state.frames.length > 256) {
+      state.frames = state.frames.filter(function (frame) {
+        return frame.ids.some(function (id) {
+          return state.inFlight.has(id);
+        });
+      });
+    }
+    while (state.frames.length) {
+      var ids = state.frames[0].ids;
+      var open = false;
+      for (var i = 0; i < ids.length; i++) if (state.inFlight.has(ids[i])) open = true;
+      if (open) return;
+      state.frames.shift();
     }
   }
 
-  function sendCall(message) {
-    state.inFlight.set(message.id, message);
-    if (message.id > state.lastSentId) state.lastSentId = message.id;
-    send(message);
+  function sendCall(record) {
+    state.inFlight.set(record.id, record);
+    if (record.id > state.lastSentId) state.lastSentId = record.id;
+    send(record.text, record.id);
   }
 
-  /** Starts a socket call; `stub` is the envelope's _dscbstub, if any. Returns the call id. */
-  function socketCall(method, arg, stub) {
+  /**
+   * Starts a socket call; `stub` is the envelope's _dscbstub, if any; `argText` is the
+   * envelope's JSON (serialized now: later changes of the page's objects do not show).
+   * Returns the call id (after close codes the call fails on the next microtask).
+   */
+  function socketCall(method, argText, stub) {
+    method = String(method);
     var id = state.nextId++;
-    var message = { t: 'call', id: id, method: method, arg: arg };
-    callsById.set(id, { stub: stub || null });
+    var record = {
+      id: id,
+      method: method,
+      stub: stub || null,
+      argText: argText,
+      text: '{"t":"call","id":' + id + ',"method":' + JSON.stringify(method) + ',"arg":' + argText + '}',
+      alone: false
+    };
+    callsById.set(id, record);
     if (stub && !stubHandlers.has(stub)) windowStubs.add(stub);
+    if (state.stopped) {
+      var stopped = state.stopped;
+      callsById.delete(id);
+      Promise.resolve().then(function () {
+        callFailed(record, { kind: 'closed', message: 'connection closed (' + stopped.code + '); call dsBridge.reconnect()' });
+      });
+      return id;
+    }
     if (state.welcomed && !state.queue.length && state.inFlight.size < CALL_WINDOW) {
-      sendCall(message);
+      sendCall(record);
     } else {
-      state.queue.push(message);
+      state.queue.push(record);
       if (!state.welcomed) connect();
     }
     return id;
+  }
+
+  /** A call that will not run (or whose outcome is unknown): its stub fails. */
+  function callFailed(record, error) {
+    if (record.stub) finishStubWithError(record.stub, error, record.method);
+    else warn('call of "' + record.method + '" failed (' + error.kind + '): ' + error.message);
+  }
+
+  function refusedError(code, reason) {
+    if (code === 1009) return { kind: 'tooLarge', message: 'the server refused the call: too large (' + reason + ')' };
+    return { kind: 'rejected', message: 'the server refused the call (' + code + (reason ? ': ' + reason : '') + ')' };
   }
 
   /** Sends queued calls, in order, while the window allows. */
@@ -397,6 +645,13 @@
     return false;
   }
 
+  /** Queues _dsb.dsinit once per session when the page has registered handlers. */
+  function ensureDsinit() {
+    if (!window._dsInit || state.dsinitGeneration === state.generation) return;
+    state.dsinitGeneration = state.generation;
+    socketCall('_dsb.dsinit', '{"data":null}');
+  }
+
   function scheduleAck() {
     var unacked = state.lastSeq - state.ackedSeq;
     if (unacked <= 0) return;
@@ -412,7 +667,7 @@
     state.ackTimer = null;
     if (!state.welcomed || state.lastSeq <= state.ackedSeq) return;
     state.ackedSeq = state.lastSeq;
-    send({ t: 'ack', seq: state.lastSeq });
+    send(JSON.stringify({ t: 'ack', seq: state.lastSeq }));
   }
 
   // Incoming frames
@@ -450,25 +705,74 @@
     else if (m.t === 'invoke') onInvoke(m);
   }
 
+  /**
+   * After the server closed 1009 or 4000, the first frame it had not read (calls above
+   * lastCall) is the one it refused. A call sent alone is failed and never sent again; the
+   * calls of a batch go alone from now on (and for 1009 frames get smaller), so the next
+   * refusal names one call. The server's close frame can be lost (a reset while the refused
+   * frame is still arriving gives 1006): a frame that is the first one missing after three
+   * closes in a row counts as refused too (too large when above 16 KiB).
+   */
+  function settleRefusal(lastCall) {
+    var refused = state.refused;
+    state.refused = null;
+    if (!refused) return;
+    for (var i = 0; i < refused.frames.length; i++) {
+      var frame = refused.frames[i];
+      var ids = frame.ids.filter(function (id) {
+        return id > lastCall && state.inFlight.has(id);
+      });
+      if (!ids.length) continue;
+      var code = refused.code;
+      var reason = refused.reason;
+      if (code !== 1009 && code !== 4000) {
+        if (state.strikes && state.strikes.id === ids[0]) state.strikes.count++;
+        else state.strikes = { id: ids[0], count: 1 };
+        if (state.strikes.count < 3) return;
+        code = frame.bytes > 16384 ? 1009 : 4000;
+        reason = 'the connection closed ' + state.strikes.count + ' times in a row while it was sent';
+      }
+      state.strikes = null;
+      if (frame.ids.length === 1) {
+        var record = state.inFlight.get(ids[0]);
+        state.inFlight.delete(ids[0]);
+        callsById.delete(ids[0]);
+        warn('the server refused call ' + ids[0] + ' ("' + record.method + '"): ' + code + ' ' + reason);
+        callFailed(record, refusedError(code, reason));
+      } else {
+        ids.forEach(function (id) {
+          state.inFlight.get(id).alone = true;
+        });
+        if (code === 1009) state.frameBytes = Math.max(MIN_FRAME_BYTES, Math.floor(frame.bytes / 2));
+      }
+      return;
+    }
+    state.strikes = null;
+  }
+
   function onWelcome(m) {
     state.token = m.token;
     state.session = m.session;
     if (typeof m.heartbeat === 'number' && m.heartbeat > 0) state.heartbeat = m.heartbeat;
     state.welcomed = true;
     state.retries = 0;
+    state.frames = [];
     armSilenceTimer();
     // Calls the server has not received (id > lastCall) go again, in order, then the queue.
     var lastCall = typeof m.lastCall === 'number' ? m.lastCall : 0;
+    settleRefusal(lastCall);
     var resend = [];
-    state.inFlight.forEach(function (message, id) {
-      if (id > lastCall) resend.push(message);
+    state.inFlight.forEach(function (record, id) {
+      if (id > lastCall) resend.push(record);
     });
     resend.sort(function (a, b) {
       return a.id - b.id;
     });
-    resend.forEach(function (message) {
-      send(message);
+    resend.forEach(function (record) {
+      send(record.text, record.id);
     });
+    // A new session learns here that the page has registered handlers (PROTOCOL 5).
+    ensureDsinit();
     sendQueued();
     flushOutbox();
     emit('connected', { session: m.session, resumed: !!m.resumed });
@@ -481,8 +785,8 @@
     if (!call) return;
     if (m.code !== 0) {
       var error = m.error || { kind: 'failed', message: 'not handled' };
-      warn('call ' + m.id + ' failed (' + error.kind + '): ' + error.message);
-      if (call.stub) finishStubWithError(call.stub, error);
+      warn('call ' + m.id + ' ("' + call.method + '") failed (' + error.kind + '): ' + error.message);
+      if (call.stub) finishStubWithError(call.stub, error, call.method);
     }
   }
 
@@ -499,12 +803,14 @@
     }
     // A DSBridge callback stored on window, delivered like a WebView does.
     var fn = window[stub];
-    if (m.error) warn(stub + ' ended with an error (' + m.error.kind + '): ' + m.error.message);
-    else if (!m.cancelled && typeof fn === 'function') {
+    if (m.error) {
+      warn(stub + ' ended with an error (' + m.error.kind + '): ' + m.error.message);
+      emit('callFailed', { stub: stub, method: null, kind: m.error.kind, message: m.error.message });
+    } else if (!m.cancelled && typeof fn === 'function') {
       try {
         fn(m.data);
       } catch (e) {
-        warn('callback ' + stub + ' threw', e);
+        reportPageError('callback ' + stub + ' threw', e);
       }
     }
     if (ending) {
@@ -513,20 +819,34 @@
     }
   }
 
-  function finishStubWithError(stub, error) {
+  function finishStubWithError(stub, error, method) {
     var handler = stubHandlers.get(stub);
     if (handler) {
       stubHandlers.delete(stub);
       handler.error(error);
-    } else {
+    } else if (windowStubs.has(stub) || window[stub]) {
       windowStubs.delete(stub);
       delete window[stub];
+      emit('callFailed', { stub: stub, method: method || null, kind: error.kind, message: error.message });
     }
   }
 
-  /** Sends a native-initiated call's answer: _dsb.returnValue over the socket. */
+  /**
+   * Sends a native-initiated call's answer: _dsb.returnValue over the socket, serialized now.
+   * An answer that is not JSON (a cycle, a BigInt) becomes an error answer; returns false then.
+   */
   function returnValue(answer) {
-    socketCall('_dsb.returnValue', { data: answer });
+    var text;
+    try {
+      text = JSON.stringify({ data: answer });
+    } catch (e) {
+      reportPageError('the answer to native call ' + answer.id + ' cannot be sent as JSON', e);
+      text = JSON.stringify({ data: { id: answer.id, complete: true, error: 'the answer is not JSON: ' + errorText(e) } });
+      socketCall('_dsb.returnValue', text);
+      return false;
+    }
+    socketCall('_dsb.returnValue', text);
+    return true;
   }
 
   function errorText(e) {
@@ -540,15 +860,16 @@
   function findHandler(method) {
     var dsf = window._dsf;
     var dsaf = window._dsaf;
+    if (!dsf || !dsaf) return null;
     if (typeof dsf[method] === 'function') return { f: dsf[method], ob: dsf, async: false };
     if (typeof dsaf[method] === 'function') return { f: dsaf[method], ob: dsaf, async: true };
     var parts = String(method).split('.');
     if (parts.length < 2) return null;
     var name = parts.pop();
     var namespace = parts.join('.');
-    var ob = dsf._obs[namespace] || {};
+    var ob = (dsf._obs && dsf._obs[namespace]) || {};
     if (typeof ob[name] === 'function') return { f: ob[name], ob: ob, async: false };
-    ob = dsaf._obs[namespace] || {};
+    ob = (dsaf._obs && dsaf._obs[namespace]) || {};
     if (typeof ob[name] === 'function') return { f: ob[name], ob: ob, async: true };
     return null;
   }
@@ -567,6 +888,7 @@
         value = found.f.apply(found.ob, args);
       } catch (e) {
         returnValue({ id: callbackId, complete: true, error: errorText(e) });
+        reportPageError('handler "' + method + '" threw', e);
         return;
       }
       returnValue({ id: callbackId, data: value, complete: true });
@@ -577,7 +899,7 @@
     args.push(function (data, complete) {
       if (done) return;
       done = complete !== false;
-      returnValue({ id: callbackId, data: data, complete: done });
+      if (!returnValue({ id: callbackId, data: data, complete: done })) done = true;
     });
     try {
       found.f.apply(found.ob, args);
@@ -586,80 +908,97 @@
         done = true;
         returnValue({ id: callbackId, complete: true, error: errorText(e) });
       }
+      reportPageError('handler "' + method + '" threw', e);
     }
   }
 
+  /**
+   * Every native-initiated call goes through window._handleMessageFromNative, as in a
+   * WebView, so code that wraps it sees the call.
+   */
   function onInvoke(m) {
-    if (hookMode) return deliverToOriginal(m);
-    runNativeCall(m.method, m.callbackId, m.args || []);
-  }
-
-  // ---------------------------------------------------------------------------------------
-  // Hook mode: the original dsbridge.js 3.1.4 runs on top of window._dsbridge
-
-  function deliverToOriginal(m) {
     var args = m.args || [];
     if (!findHandler(m.method)) {
       // The original would drop it silently and leave the native caller waiting.
       returnValue({ id: m.callbackId, complete: true, error: 'method "' + m.method + '" is not registered' });
       return;
     }
+    var entry = window._handleMessageFromNative;
+    if (typeof entry !== 'function') {
+      returnValue({ id: m.callbackId, complete: true, error: 'window._handleMessageFromNative is not a function' });
+      return;
+    }
     try {
-      window._handleMessageFromNative({ method: m.method, callbackId: m.callbackId, data: JSON.stringify(args) });
+      entry.call(window, { method: m.method, callbackId: m.callbackId, data: JSON.stringify(args) });
     } catch (e) {
+      // The original library lets a handler's exception out (ours answers by itself).
       returnValue({ id: m.callbackId, complete: true, error: errorText(e) });
+      reportPageError('handler "' + m.method + '" threw', e);
     }
   }
 
+  // ---------------------------------------------------------------------------------------
+  // window._dsbridge: the transport the original dsbridge.js 3.1.4 looks for first. Installed
+  // in every mode, so an original library loaded before or after this script works.
+
   function installHook() {
-    window._dsbridge = {
+    var hook = {
       /** The original's transport hook: returns '{"code":…,"data":…}' like a WebView. */
       call: function (method, argJSON) {
+        method = String(method);
         var arg = null;
+        var argText = String(argJSON);
         try {
-          arg = JSON.parse(argJSON);
+          arg = JSON.parse(argText);
         } catch (e) {
-          arg = argJSON;
+          argText = JSON.stringify(argText); // not JSON: sent as a string (badArgument)
         }
         var stub = arg && typeof arg === 'object' ? arg._dscbstub : undefined;
+        if (method === '_dsb.dsinit') {
+          // Sent over the socket with the session's opening, and again for a new session.
+          ensureDsinit();
+          return '{"code":0,"data":""}';
+        }
         if (method === '_dsb.returnValue') {
           // An answer to a native-initiated call: ordered with the socket traffic.
-          socketCall(method, arg);
+          socketCall(method, argText);
           return '{"code":0,"data":""}';
         }
         if (typeof stub === 'string') {
-          socketCall(method, arg, stub);
+          socketCall(method, argText, stub);
           return '{"code":0,"data":""}';
         }
-        return syncCallText(method, arg);
+        return syncCallText(method, argText);
       },
       on: on,
       off: off,
+      reconnect: reconnect,
       get session() {
         return state.session;
       }
     };
-    // The original sends _dsb.dsinit from a timer set when it loaded; when the browser ran
-    // that timer before this script arrived (the parser may yield between two external
-    // scripts), it went nowhere. Send it again: repeats have no effect (PROTOCOL 5).
-    if (window._dsInit) {
-      setTimeout(function () {
-        socketCall('_dsb.dsinit', { data: null });
-      }, 0);
-    }
-    connect();
+    Object.defineProperty(hook, '__dsbridged', { value: true });
+    window._dsbridge = hook;
   }
 
+  installHook();
+
   if (hookMode) {
-    installHook();
+    // The original sends _dsb.dsinit from a timer set when it loaded; when the browser ran
+    // that timer before this script arrived, it went nowhere. Queue it now.
+    ensureDsinit();
+    connect();
     return;
   }
 
   // ---------------------------------------------------------------------------------------
-  // The DSBridge API (3.1.4 semantics) plus invoke/on
+  // The DSBridge API (3.1.4 semantics) plus invoke/on/reconnect
 
-  function envelope(args) {
-    return { data: args === undefined ? null : args };
+  /** The envelope's JSON, through JSON like the original: functions and undefined vanish. */
+  function envelopeText(args, stub) {
+    var arg = { data: args === undefined ? null : args };
+    if (stub) arg._dscbstub = stub;
+    return JSON.stringify(arg);
   }
 
   var bridge = {
@@ -668,27 +1007,28 @@
         cb = args;
         args = {};
       }
-      var arg = envelope(args);
+      method = String(method); // as the original's prompt("_dsbridge=" + method) does
       if (typeof cb === 'function') {
         var stub = nextStubName();
         window[stub] = cb;
-        arg._dscbstub = stub;
-        // Through JSON like the original: functions and undefined inside args vanish.
-        socketCall(method, JSON.parse(JSON.stringify(arg)), stub);
+        var text;
+        try {
+          text = envelopeText(args, stub);
+        } catch (e) {
+          delete window[stub];
+          throw e;
+        }
+        socketCall(method, text, stub);
         return '';
       }
-      return parseData(syncCallText(method, JSON.parse(JSON.stringify(arg))));
+      return parseData(syncCallText(method, envelopeText(args)));
     },
 
     register: function (name, fun, asyn) {
       var q = asyn ? window._dsaf : window._dsf;
-      if (!window._dsInit) {
-        window._dsInit = true;
-        // Tell the server the page is ready, on the next macrotask (as 3.1.4 does).
-        setTimeout(function () {
-          bridge.call('_dsb.dsinit');
-        }, 0);
-      }
+      window._dsInit = true;
+      // The server learns that the page is ready over the socket (PROTOCOL 5).
+      ensureDsinit();
       if (typeof fun === 'object') q._obs[name] = fun;
       else q[name] = fun;
     },
@@ -729,13 +1069,12 @@
           return;
         }
         var stub = nextStubName();
-        var arg = JSON.parse(JSON.stringify(envelope(args)));
-        arg._dscbstub = stub;
+        var text = envelopeText(args, stub);
         var id;
         var onAbort = function () {
           if (!stubHandlers.has(stub)) return;
           stubHandlers.delete(stub);
-          if (!unqueue(id)) send({ t: 'cancel', id: id });
+          if (!unqueue(id)) send(JSON.stringify({ t: 'cancel', id: id }));
           fail({ kind: 'cancelled', message: 'aborted' });
         };
         var cleanup = function () {
@@ -748,7 +1087,7 @@
                 try {
                   onProgress(value);
                 } catch (e) {
-                  warn('onProgress threw', e);
+                  reportPageError('onProgress threw', e);
                 }
               }
               return;
@@ -762,13 +1101,16 @@
           }
         });
         if (signal) signal.addEventListener('abort', onAbort);
-        id = socketCall(method, arg, stub);
+        id = socketCall(method, text, stub);
       });
     },
 
-    /** Connection events: 'connected', 'disconnected', 'sessionLost'. */
+    /** Connection events: 'connected', 'disconnected', 'sessionLost', 'callFailed'. */
     on: on,
-    off: off
+    off: off,
+
+    /** After the page stopped reconnecting (closePage, 1008, 4009, 4029): start again. */
+    reconnect: reconnect
   };
 
   Object.defineProperty(bridge, '__dsbridged', { value: true });
@@ -812,4 +1154,108 @@
   });
 
   connect();
+
+  // ---------------------------------------------------------------------------------------
+  // Inside a real DSBridge WebView: the 3.1.4 API over the app's own bridge (hoisted).
+
+  function installAppBridge() {
+    function transport(method, argJSON) {
+      if (window._dsbridge) return window._dsbridge.call(method, argJSON);
+      return prompt('_dsbridge=' + method, argJSON);
+    }
+    var app = {
+      call: function (method, args, cb) {
+        if (typeof args === 'function') {
+          cb = args;
+          args = {};
+        }
+        var arg = { data: args === undefined ? null : args };
+        if (typeof cb === 'function') {
+          var stub = 'dscb' + window.dscb++;
+          window[stub] = cb;
+          arg._dscbstub = stub;
+        }
+        var ret = transport(method, JSON.stringify(arg));
+        return JSON.parse(ret || '{}').data;
+      },
+      register: function (name, fun, asyn) {
+        var q = asyn ? window._dsaf : window._dsf;
+        if (!window._dsInit) {
+          window._dsInit = true;
+          setTimeout(function () {
+            app.call('_dsb.dsinit');
+          }, 0);
+        }
+        if (typeof fun === 'object') q._obs[name] = fun;
+        else q[name] = fun;
+      },
+      registerAsyn: function (name, fun) {
+        this.register(name, fun, true);
+      },
+      hasNativeMethod: function (name, type) {
+        return this.call('_dsb.hasNativeMethod', { name: name, type: type || 'all' });
+      },
+      disableJavascriptDialogBlock: function (disable) {
+        this.call('_dsb.disableJavascriptDialogBlock', { disable: disable !== false });
+      },
+      close: function () {
+        app.call('_dsb.closePage');
+      },
+      /** Promise form of call with a callback: resolves with the first value (no errors). */
+      invoke: function (method, args) {
+        return new Promise(function (resolve) {
+          app.call(method, args, resolve);
+        });
+      },
+      on: function () {},
+      off: function () {},
+      reconnect: function () {},
+      session: null
+    };
+    var appGlobals = {
+      _dsf: { _obs: {} },
+      _dsaf: { _obs: {} },
+      dscb: 0,
+      dsBridge: app,
+      bridge: app,
+      close: app.close,
+      _handleMessageFromNative: function (info) {
+        var args = JSON.parse(info.data);
+        var ret = { id: info.callbackId, complete: true };
+        var dsf = window._dsf;
+        var dsaf = window._dsaf;
+        function sync(f, ob) {
+          ret.data = f.apply(ob, args);
+          app.call('_dsb.returnValue', ret);
+        }
+        function asyn(f, ob) {
+          args.push(function (data, complete) {
+            ret.data = data;
+            ret.complete = complete !== false;
+            app.call('_dsb.returnValue', ret);
+          });
+          f.apply(ob, args);
+        }
+        if (typeof dsf[info.method] === 'function') return sync(dsf[info.method], dsf);
+        if (typeof dsaf[info.method] === 'function') return asyn(dsaf[info.method], dsaf);
+        var parts = String(info.method).split('.');
+        if (parts.length < 2) return;
+        var name = parts.pop();
+        var namespace = parts.join('.');
+        var ob = dsf._obs[namespace] || {};
+        if (typeof ob[name] === 'function') return sync(ob[name], ob);
+        ob = dsaf._obs[namespace] || {};
+        if (typeof ob[name] === 'function') return asyn(ob[name], ob);
+      }
+    };
+    for (var k in appGlobals) window[k] = appGlobals[k];
+    Object.defineProperty(app, '__dsbridged', { value: true });
+    app.register('_hasJavascriptMethod', function (method) {
+      var name = method.split('.');
+      if (name.length < 2) return !!(window._dsf[name] || window._dsaf[name]);
+      var m = name.pop();
+      var ob = window._dsf._obs[name.join('.')] || window._dsaf._obs[name.join('.')];
+      return ob && !!ob[m];
+    });
+  }
 })();

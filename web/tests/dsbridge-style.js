@@ -62,8 +62,9 @@ dsBridge.call("echo.asyn", {msg: " I am echoAsyn call", tag: 2},
   check('a callback is stored as window["dscb" + n]', typeof window["dscb" + before], "function");
 })();
 
-// 2000 asynchronous calls, twice the shim's window of unanswered socket calls (the rest wait
-// in the page, in order); the last callback sees the last value.
+// 2000 asynchronous calls, twice the shim's window of unanswered socket calls; the last
+// callback sees the last value. (Made before the socket is up, they wait in the page; the
+// sync call below sends them first, over HTTP, to keep program order.)
 (function () {
   var report = later("2000 × testAsyn, last answer", {count: 2000, inOrder: true, last: "js+1999 [ asyn call]"}, 60000);
   var count = 0, inOrder = true;
