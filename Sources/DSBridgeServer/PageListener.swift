@@ -98,7 +98,15 @@ final class PageListener {
     func acceptOne() -> Result<Int32, AcceptFailure> {
         // (lws makes the socket non-blocking when it adopts it.)
         let s = accept(fd, nil, nil)
-        if s >= 0 { return .success(s) }
+        if s >= 0 {
+            // What lws' own listener would set (lws_plat_set_socket_options is not exported):
+            // Nagle off, or a frame written right after another waits for the peer's
+            // delayed ACK (up to 40 ms) and closes can lose their close frame.
+            var one: Int32 = 1
+            setsockopt(s, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            _ = fcntl(s, F_SETFD, FD_CLOEXEC)
+            return .success(s)
+        }
         return .failure(AcceptFailure(errno: errno))
     }
 

@@ -27,6 +27,9 @@ final class ServiceInbox: Sendable {
         var serviceThread: pthread_t?
         /// Work was posted from the service thread without waking it.
         var postedLocally = false
+        /// When another thread woke the loop for the work waiting (monotonic ns), for the
+        /// event-loop lag metric.
+        var wokenAt: UInt64?
     }
     private let state = Mutex(State())
 
@@ -56,6 +59,7 @@ final class ServiceInbox: Sendable {
             } else if wasEmpty {
                 // (After a local post the list is not empty and nobody woke the loop; the
                 // service thread is running, though, and drains before it waits.)
+                s.wokenAt = LoopLag.now()
                 wake.wake()
             }
         }
@@ -70,13 +74,16 @@ final class ServiceInbox: Sendable {
         }
     }
 
-    /// Takes everything posted so far (service thread).
-    func drain() -> [ServiceWork] {
+    /// Takes everything posted so far (service thread), and when another thread woke the
+    /// loop for it (monotonic ns; nil when only the service thread posted).
+    func drain() -> (work: [ServiceWork], wokenAt: UInt64?) {
         state.withLock { s in
             let work = s.work
             s.work.removeAll(keepingCapacity: true)
             s.postedLocally = false
-            return work
+            let woken = s.wokenAt
+            s.wokenAt = nil
+            return (work, woken)
         }
     }
 }

@@ -12,6 +12,8 @@ enum TimerSubject {
     case drain
     /// The page listener's pause ends (``AcceptGate/retryAt``).
     case acceptRetry
+    /// A socket that sent its close frame has lingered long enough.
+    case lingerEnd(UInt64)
 }
 
 /// Timers of the service thread: one libuv timer at the earliest entry of a heap of
@@ -33,6 +35,11 @@ extension ServiceLoop {
     /// The loop's timer fired: handles every entry due.
     func deadlinesDue() {
         let now = loopNow
+        // How late the timer ran its earliest entry (the loop clock is cached per pass and
+        // in milliseconds, so this is accurate to about a millisecond).
+        if let earliest = deadlines.earliest, now > earliest {
+            LoopLag.record(nanoseconds: (now - earliest) * 1_000_000)
+        }
         while let (subject, deadline) = deadlines.popDue(now: now) {
             switch subject {
             case .socket(let id):
@@ -46,6 +53,8 @@ extension ServiceLoop {
                 drainStep(now: now)
             case .acceptRetry:
                 acceptRetryDue(now: now)
+            case .lingerEnd(let id):
+                if let socket = sockets[id] { lws_set_timeout(socket.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_SYNC) }
             }
         }
         eventLoop?.setTimer(deadline: deadlines.earliest)

@@ -48,8 +48,9 @@ extension ServiceLoop {
         case LWS_CALLBACK_RECEIVE:
             guard let socket = socket(user) else { return 0 }
             socket.liveness.received(at: loopNow)
-            receive(socket, input, len)
-            return 0
+            // -1: the frame ended the session and its close frame went out behind the
+            // answers (no permessage-deflate here, so closing from RECEIVE is safe).
+            return receive(socket, input, len) ? -1 : 0
         case LWS_CALLBACK_RECEIVE_PONG:
             socket(user)?.liveness.received(at: loopNow)
             return 0
@@ -73,18 +74,19 @@ extension ServiceLoop {
         return sockets[user.load(as: UInt64.self)]
     }
 
-    private func receive(_ socket: WebSocketState, _ input: UnsafeMutableRawPointer?, _ len: Int) {
-        if socket.forcedClose != nil { return }
+    /// Reassembles and hands over a message; `true` when the socket closed inline.
+    private func receive(_ socket: WebSocketState, _ input: UnsafeMutableRawPointer?, _ len: Int) -> Bool {
+        if socket.forcedClose != nil { return false }
         let wsi = socket.wsi
         if lws_frame_is_binary(wsi) != 0 {
             closeSoon(socket, 1003, "binary frames are not accepted")
-            return
+            return false
         }
         if lws_is_first_fragment(wsi) != 0 { socket.message.removeAll(keepingCapacity: true) }
         if socket.message.count + len > bridge.configuration.maxMessageBytes {
             socket.message = []
             closeSoon(socket, 1009, "message too big")
-            return
+            return false
         }
         if let input, len > 0 {
             socket.message.append(contentsOf: UnsafeRawBufferPointer(start: input, count: len))
@@ -94,34 +96,42 @@ extension ServiceLoop {
             let message = socket.message
             socket.message = []
             socket.connection.receive(message)
-            writeAnswersNow(socket)
+            return writeAnswersNow(socket)
         }
+        return false
     }
 
     /// After a frame was processed on this thread (its calls ran inline), what it produced
     /// goes out at once, from this callback, instead of after a WRITEABLE round trip: on
     /// libuv each round trip costs four `epoll_ctl` calls and a loop pass. Only when lws
     /// holds no unsent bytes for the socket (order) and nothing else is due first; one
-    /// frame (everything pending, coalesced); a close goes through WRITEABLE as always.
+    /// frame (everything pending, coalesced), then a close the frame caused (`_dsb.closePage`)
+    /// right behind it: sent later, the page could send more in between, and closing a
+    /// socket with unread input resets it, losing the close frame.
     /// (lws buffers what the kernel does not take and asks for WRITEABLE itself.)
-    private func writeAnswersNow(_ socket: WebSocketState) {
-        guard socket.forcedClose == nil, !socket.pingDue, !stopping, lws_partial_buffered(socket.wsi) == 0,
-              socket.connection.hasPendingOutput else { return }
-        switch socket.connection.nextAction() {
-        case .write(let frame)?:
-            guard write(socket.wsi, frame) else {
-                socket.forcedClose = (1011, "write failed")
-                lws_callback_on_writable(socket.wsi)
-                return
+    /// - Returns: `true` when the close frame was written (the caller returns -1 to lws).
+    private func writeAnswersNow(_ socket: WebSocketState) -> Bool {
+        guard socket.forcedClose == nil, !socket.pingDue, !stopping, lws_partial_buffered(socket.wsi) == 0 else { return false }
+        for _ in 0..<2 {
+            guard socket.connection.hasPendingOutput else { return false }
+            switch socket.connection.nextAction() {
+            case .write(let frame)?:
+                guard write(socket.wsi, frame), lws_partial_buffered(socket.wsi) == 0 else {
+                    // The kernel took part of it: lws sends the rest from WRITEABLE.
+                    lws_callback_on_writable(socket.wsi)
+                    return false
+                }
+                socket.liveness.wrote(at: loopNow)
+                socket.heartbeatDue = false
+            case .close(let code, let reason)?:
+                socket.forcedClose = (code, reason)
+                return closeGracefully(socket, code, reason) != 0
+            case nil:
+                return false
             }
-            socket.liveness.wrote(at: loopNow)
-            socket.heartbeatDue = false
-        case .close(let code, let reason)?:
-            socket.forcedClose = (code, reason)
-            lws_callback_on_writable(socket.wsi)
-        case nil:
-            break
         }
+        if socket.connection.hasPendingOutput { lws_callback_on_writable(socket.wsi) }
+        return false
     }
 
     /// Closes from WRITEABLE (closing from RECEIVE is unreliable in lws 4.1 with
@@ -138,9 +148,9 @@ extension ServiceLoop {
     /// the loop through the connection's waker).
     private func writeable(_ socket: WebSocketState) -> Int32 {
         let wsi = socket.wsi
+        if socket.lingering { return 0 }
         if let close = socket.forcedClose {
-            closeWith(wsi, close.code, close.reason)
-            return -1
+            return closeGracefully(socket, close.code, close.reason)
         }
         if socket.pingDue {
             socket.pingDue = false
@@ -157,8 +167,8 @@ extension ServiceLoop {
             if socket.pingDue || stopping || socket.connection.hasPendingOutput { lws_callback_on_writable(wsi) }
             return 0
         case .close(let code, let reason)?:
-            closeWith(wsi, code, reason)
-            return -1
+            socket.forcedClose = (code, reason)
+            return closeGracefully(socket, code, reason)
         case nil:
             if stopping, socket.connection.isSettled {
                 closeDraining(socket)
@@ -171,6 +181,24 @@ extension ServiceLoop {
             }
             return 0
         }
+    }
+
+    /// How long a closed socket waits for the page to close its side.
+    static let lingerMs: UInt64 = 2_000
+
+    /// Sends the close frame, then shuts down the sending side and lingers (input read and
+    /// dropped) until the page closes its side: closing at once would reset the connection
+    /// if the page sent anything meanwhile (an `ack`, a call), and a reset discards the
+    /// close frame the page has not read yet (it would see 1006). Returns what the lws
+    /// callback returns: 0 while lingering, -1 when the socket is to be dropped now.
+    func closeGracefully(_ socket: WebSocketState, _ code: Int, _ reason: String) -> Int32 {
+        let wsi = socket.wsi
+        closeWith(wsi, code, reason)
+        let fd = lws_get_socket_fd(wsi)
+        guard fd >= 0, lws_partial_buffered(wsi) == 0, shutdown(fd, Int32(SHUT_WR)) == 0 else { return -1 }
+        socket.lingering = true
+        deadlines.schedule(.lingerEnd(socket.id), at: loopNow + Self.lingerMs)
+        return 0
     }
 
     /// lws' LWS_WRITE_CLOSE (4), which its header keeps out of the public enum.

@@ -250,7 +250,9 @@ final class ServiceLoop {
     /// Handles everything other threads posted (the loop's async handle fired).
     func drainInbox() {
         let now = loopNow
-        for work in server.inbox.drain() {
+        let (posted, wokenAt) = server.inbox.drain()
+        if let wokenAt { LoopLag.record(since: wokenAt) }
+        for work in posted {
             switch work {
             case .connection(let id):
                 guard let socket = sockets[id] else { continue }

@@ -19,6 +19,10 @@ final class WebSocketState {
     var pingDue = false
     /// An `hb` message is to be written at the next WRITEABLE (if nothing else is).
     var heartbeatDue = false
+    /// The close frame went out and the sending side is shut down: input is read and
+    /// dropped until the page closes too (or the linger deadline), so that closing never
+    /// resets a connection whose close frame the page has not read yet.
+    var lingering = false
 
     init(id: UInt64, wsi: OpaquePointer, connection: BridgeConnection, waker: InboxWaker, liveness: SocketLiveness) {
         self.id = id

@@ -79,7 +79,9 @@ struct DaemonCommand: ParsableCommand {
         }
         let logger = Logger(label: "dsbridged")
         let registry = PrometheusCollectorRegistry()
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.durationHistogramBuckets[LoopLag.label] = LoopLag.buckets
+        MetricsSystem.bootstrap(factory)
         var lifecycle = settings.demo ? DemoSequence.lifecycle(logger: logger) : SessionLifecycle()
         lifecycle.dismissed = { session in
             logger.info("page closed itself (window.close)", metadata: ["bridge.session": "\(session.id)"])

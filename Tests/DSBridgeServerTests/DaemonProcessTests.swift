@@ -203,6 +203,13 @@ struct DaemonProcessTests {
         ] {
             #expect(lines.contains(expected), "missing: \(expected)")
         }
+        // The event-loop lag histogram (PROTOCOL.md 2.6), with its sub-millisecond buckets;
+        // the first scrape's answer, posted from a worker, was itself measured.
+        let again = try TestHTTP.request(port: adminPort, path: "/metrics", headers: ["Authorization": "Bearer t"]).text
+        let lag = again.split(separator: "\n").filter { $0.hasPrefix("dsbridge_event_loop_lag_seconds") }
+        #expect(lag.contains { $0.hasPrefix("dsbridge_event_loop_lag_seconds_bucket{le=\"0.0001\"}") }, "\(lag)")
+        let count = lag.first { $0.hasPrefix("dsbridge_event_loop_lag_seconds_count") }.flatMap { Int($0.split(separator: " ").last ?? "") }
+        #expect((count ?? 0) >= 1, "\(lag)")
     }
 
     @Test("journal format: syslog priority prefixes, no timestamps, metadata as key=value")
