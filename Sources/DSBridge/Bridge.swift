@@ -24,7 +24,8 @@ public final class Bridge: Sendable {
     /// The interfaces pages can call.
     public let registry: InterfaceRegistry
     public let configuration: BridgeConfiguration
-    let logger: Logger
+    /// Where the bridge logs (it never logs tokens); interfaces may log here too.
+    public let logger: Logger
     /// Hooks called as sessions open, become ready, are dismissed and end.
     let lifecycle: SessionLifecycle
     /// Runs delayed work (grace periods, timeouts).

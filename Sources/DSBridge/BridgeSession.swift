@@ -45,6 +45,8 @@ public final class BridgeSession: Sendable {
         /// A worker is running `answersToDeliver`.
         var deliveringAnswers = false
         var afterWaiters: [(after: Int64, resume: @Sendable (Bool) -> Void)] = []
+        /// Work waiting for `_dsb.dsinit` (``whenReady(_:)``); dropped when the session ends.
+        var readyWaiters: [@Sendable (BridgeSession) -> Void] = []
         var detachGeneration = 0
         /// Per-session interface instances, by factory id.
         var instances: [Int: any ExposedInterface] = [:]
@@ -163,6 +165,7 @@ public final class BridgeSession: Sendable {
             let handlers = Array(s.nativeCalls.values)
             s.nativeCalls.removeAll()
             s.held.removeAll()
+            s.readyWaiters.removeAll()
             let waiters = s.afterWaiters.map(\.resume)
             s.afterWaiters.removeAll()
             for entry in s.cancellable.values { entry.task?.cancel() }
@@ -661,8 +664,9 @@ public final class BridgeSession: Sendable {
     }
 
     private func markReady() {
-        let (firstTime, outcomes) = state.withLock { s -> (Bool, [(Int64, BridgeConnection?, OutboundLog.AppendError?)]) in
-            if s.ready { return (false, []) }
+        typealias Released = (Bool, [(Int64, BridgeConnection?, OutboundLog.AppendError?)], [@Sendable (BridgeSession) -> Void])
+        let (firstTime, outcomes, readyWaiters) = state.withLock { s -> Released in
+            if s.ready { return (false, [], []) }
             s.ready = true
             let held = s.held
             s.held.removeAll()
@@ -670,10 +674,27 @@ public final class BridgeSession: Sendable {
                 let (c, e) = Self.append(.invoke(callbackId: h.callbackId, method: h.method, args: h.args), to: &s)
                 return (h.callbackId, c, e)
             }
-            return (true, outcomes)
+            let waiters = s.readyWaiters
+            s.readyWaiters.removeAll()
+            return (true, outcomes, waiters)
         }
         for (callbackId, connection, error) in outcomes { finishInvoke(callbackId, connection, error) }
-        if firstTime { bridge.sessionBecameReady(self) }
+        guard firstTime else { return }
+        bridge.sessionBecameReady(self)
+        for body in readyWaiters { body(self) }
+    }
+
+    /// Runs `body` once the page is ready (`_dsb.dsinit`): at once, on the caller's thread,
+    /// when it already is; otherwise right after the held calls were released, on the
+    /// thread that processed `dsinit`. Never runs when the session ends first.
+    public func whenReady(_ body: @escaping @Sendable (BridgeSession) -> Void) {
+        let runNow = state.withLock { s -> Bool in
+            if s.ended { return false }
+            if s.ready { return true }
+            s.readyWaiters.append(body)
+            return false
+        }
+        if runNow { body(self) }
     }
 
     private func receiveReturnValue(_ data: JSONValue, onNetworkThread: Bool) -> Result<JSONValue, CallFailure> {

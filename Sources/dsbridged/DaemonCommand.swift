@@ -80,7 +80,7 @@ struct DaemonCommand: ParsableCommand {
         let logger = Logger(label: "dsbridged")
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
-        var lifecycle = settings.demo ? DemoSequence.lifecycle(logger: logger) : SessionLifecycle()
+        var lifecycle = SessionLifecycle()
         lifecycle.dismissed = { session in
             logger.info("page closed itself (window.close)", metadata: ["bridge.session": "\(session.id)"])
         }

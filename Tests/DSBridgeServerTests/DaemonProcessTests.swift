@@ -74,6 +74,19 @@ struct DaemonProcessTests {
         #expect(process.terminationStatus == 0)
     }
 
+    @Test("--demo calls into no page unasked: dsinit releases nothing, seqs count only the page's own calls")
+    func demoCallsNothingUnasked() throws {
+        let (process, out, _) = try launch(["--port", "0", "--admin-port", "0", "--web-root", Self.webRoot, "--demo"])
+        defer { if process.isRunning { process.terminate() } }
+        let parts = firstLine(out).split(separator: " ")
+        let port = try #require(parts.dropFirst().first.flatMap { Int($0.dropFirst("port=".count)) })
+        let ws = try TestWebSocket(port: port)
+        try ws.hello()
+        try ws.send(.array([callMessage(1, "_dsb.dsinit", nil), callMessage(2, "testSyn", "Hello")]))
+        #expect(try ws.nextMessage() == ["t": "ret", "seq": 1, "id": 1, "code": 0, "data": ""])
+        #expect(try ws.nextMessage() == ["t": "ret", "seq": 2, "id": 2, "code": 0, "data": "Hello[ syn call]"])
+    }
+
     @Test("drain: an in-flight slow call is answered, then the socket gets 1001, /healthz says 503, exit 0")
     func drain() throws {
         let (process, out, _) = try launch(["--port", "0", "--admin-port", "0", "--web-root", Self.webRoot, "--demo", "--drain-ms", "5000"])
