@@ -168,6 +168,10 @@ final class ServiceLoop {
         if let (cert, key) = tls {
             info.ssl_cert_filepath = cString(cert)
             info.ssl_private_key_filepath = cString(key)
+            // HTTP/1.1 only: lws 4.1 offers "h2,http/1.1" by ALPN by default, browsers take
+            // h2, and our answers are HTTP/1 bytes (lws_write_http / raw writes), which an h2
+            // peer reads as garbage. Offering only http/1.1 keeps every browser on HTTP/1.1.
+            info.alpn = cString("http/1.1")
         }
         info.vhost_name = cString(name)
         info.port = Int32(port)
