@@ -55,6 +55,8 @@ struct DaemonCommand: ParsableCommand {
     @Flag(help: "Check the settings (flags, environment, config file), print the effective ones and exit.") var checkConfig = false
 
     func run() throws {
+        // A write to a closed pipe is an error (dropped by StandardStreams), not a signal.
+        signal(SIGPIPE, SIG_IGN)
         let settings: DaemonSettings
         do {
             settings = try DaemonSettings.resolve(flags: self)
@@ -99,9 +101,9 @@ struct DaemonCommand: ParsableCommand {
         let sources = SignalHandling.install(server: server, logger: logger) {
             notifier.notify("STOPPING=1\nSTATUS=draining")
         }
-        FileHandle.standardOutput.write(Data("listening port=\(ports.port) admin-port=\(ports.adminPort)\n".utf8))
+        StandardStreams.out("listening port=\(ports.port) admin-port=\(ports.adminPort)\n")
         if settings.server.host == "0.0.0.0" || settings.server.host == "::" {
-            FileHandle.standardError.write(Data("warning: listening on a wildcard address; only loopback origins are allowed until --allowed-origin is given\n".utf8))
+            StandardStreams.err("warning: listening on a wildcard address; only loopback origins are allowed until --allowed-origin is given\n")
         }
         notifier.notify("READY=1\nSTATUS=serving on port \(ports.port)\nMAINPID=\(getpid())")
         notifier.startWatchdog { true }
