@@ -178,7 +178,7 @@ public final class BridgeSession: Sendable {
         bridge.metrics.sessionClosed(closeCode: connection == nil ? nil : closeCode)
         logger.info("session ended: \(reason)", metadata: ["bridge.session": "\(id)"])
         bridge.lifecycle.closed?(self, reason)
-        if let connection, let closeCode { connection.requestClose(code: closeCode, reason: String(reason.prefix(120))) }
+        if let connection, let closeCode { connection.requestClose(code: closeCode, reason: CloseReason.clipped(reason)) }
         for h in handlers { h(.failed(.sessionEnded)) }
         for w in waiters { w(false) }
     }

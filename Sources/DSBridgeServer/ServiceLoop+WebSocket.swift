@@ -169,7 +169,7 @@ extension ServiceLoop {
     /// `lws_close_reason` and returning -1 sends nothing in lws 4.1 on libuv: its deferred
     /// close-frame write never runs.)
     private func closeWith(_ wsi: OpaquePointer, _ code: Int, _ reason: String) {
-        let frame = [UInt8(truncatingIfNeeded: code >> 8), UInt8(truncatingIfNeeded: code)] + Array(reason.utf8.prefix(120))
+        let frame = [UInt8(truncatingIfNeeded: code >> 8), UInt8(truncatingIfNeeded: code)] + Array(CloseReason.clipped(reason).utf8)
         _ = write(wsi, frame, as: Self.writeClose)
     }
 

@@ -100,3 +100,28 @@ struct HTTPEdgeTests {
         #expect(try JSONParser.parse(refused.text) == ["error": "too large"])
     }
 }
+
+@Suite("Close frames")
+struct CloseFrameTests {
+    @Test("a long close reason is cut between characters: valid UTF-8, at most 123 bytes")
+    func reasonCutOnCharacterBoundary() throws {
+        let server = try RunningServer()
+        defer { server.stop() }
+        let ws = try TestWebSocket(port: server.port)
+        try ws.send("{\"t\":\"\(String(repeating: "😀", count: 40))\",\"v\":1}")
+        guard case .close(let code, let reason) = try ws.nextEvent() else { Issue.record("no close"); return }
+        #expect(code == 4000)
+        #expect(!reason.contains("\u{FFFD}"), "\(reason)")
+        #expect(reason.utf8.count <= 123)
+        #expect(reason.hasPrefix("unknown t"), "\(reason)")
+    }
+
+    @Test("CloseReason.clipped keeps whole characters within the byte bound")
+    func clipped() {
+        #expect(CloseReason.clipped("short") == "short")
+        let emoji = String(repeating: "😀", count: 40)
+        let cut = CloseReason.clipped("a" + emoji)
+        #expect(cut.utf8.count == 121)
+        #expect(cut == "a" + String(repeating: "😀", count: 30))
+    }
+}
