@@ -8,6 +8,13 @@ import Synchronization
 /// One page session: its calls, its ordered outbound messages (with replay), its
 /// native-initiated calls. It outlives its socket for the grace period. Every method is
 /// safe from any thread; interface methods never run under its lock.
+///
+/// Lock order (the one place it is written down): a session's `state` lock comes first.
+/// Under it only an ``AsyncCall``'s own lock may be taken, never the reverse; never the
+/// bridge's session store or a ``BridgeConnection``'s lock. No user code runs under it:
+/// interface methods, their cancellation handlers (``end(reason:closeCode:)`` cancels
+/// tasks after unlocking), interface deinits (instances are released after unlocking),
+/// native-call handlers, lifecycle hooks and ``whenReady(_:)`` bodies.
 public final class BridgeSession: Sendable {
     /// Public id, for logs and the admin API.
     public let id: String
@@ -44,7 +51,10 @@ public final class BridgeSession: Sendable {
         var answersToDeliver = Deque<(handler: NativeCallHandler, event: NativeCallEvent)>()
         /// A worker is running `answersToDeliver`.
         var deliveringAnswers = false
-        var afterWaiters: [(after: Int64, resume: @Sendable (Bool) -> Void)] = []
+        /// Sync HTTP calls waiting for socket calls (`X-DSBridge-After`), at most
+        /// ``BridgeSession/maxAfterWaiters``; each leaves at its start or its timeout.
+        var afterWaiters: [(key: Int, after: Int64, resume: @Sendable (Bool) -> Void)] = []
+        var nextAfterWaiterKey = 0
         /// Work waiting for `_dsb.dsinit` (``whenReady(_:)``); dropped when the session ends.
         var readyWaiters: [@Sendable (BridgeSession) -> Void] = []
         var detachGeneration = 0
@@ -159,7 +169,11 @@ public final class BridgeSession: Sendable {
 
     /// Ends the session: native calls fail, the socket closes with `closeCode` (if any).
     public func end(reason: String, closeCode: Int? = 1000) {
-        let ending = state.withLock { s -> (BridgeConnection?, [NativeCallHandler], [@Sendable (Bool) -> Void])? in
+        typealias Ending = (
+            connection: BridgeConnection?, handlers: [NativeCallHandler], waiters: [@Sendable (Bool) -> Void],
+            tasks: [Task<Void, Never>], instances: [any ExposedInterface]
+        )
+        let ending = state.withLock { s -> Ending? in
             if s.ended { return nil }
             s.ended = true
             let handlers = Array(s.nativeCalls.values)
@@ -168,12 +182,18 @@ public final class BridgeSession: Sendable {
             s.readyWaiters.removeAll()
             let waiters = s.afterWaiters.map(\.resume)
             s.afterWaiters.removeAll()
-            for entry in s.cancellable.values { entry.task?.cancel() }
+            let tasks = s.cancellable.values.compactMap(\.task)
             s.cancellable.removeAll()
+            let instances = Array(s.instances.values)
             s.instances.removeAll()
-            return (s.connection, handlers, waiters)
+            return (s.connection, handlers, waiters, tasks, instances)
         }
-        guard let (connection, handlers, waiters) = ending else { return }
+        guard let ending else { return }
+        let (connection, handlers, waiters) = (ending.connection, ending.handlers, ending.waiters)
+        // Outside the lock (see the lock order on `BridgeSession`): a cancellation handler
+        // may complete its call, and an interface's deinit may call back into the session.
+        // (`ending.instances` are released when this function returns, also unlocked.)
+        for task in ending.tasks { task.cancel() }
         bridge.forget(self)
         bridge.metrics.sessionClosed(closeCode: connection == nil ? nil : closeCode)
         logger.info("session ended: \(reason)", metadata: ["bridge.session": "\(id)"])
@@ -271,9 +291,13 @@ public final class BridgeSession: Sendable {
         if tokenWait == nil { bridge.metrics.httpSyncCall() }
         let wait = tokenWait ?? takeCallTokens(1)
         if wait > 0 { await bridge.scheduler.sleep(milliseconds: wait) }
-        let ready = await waitForStarted(through: request.after)
-        guard ready else {
+        switch await waitForStarted(through: request.after) {
+        case .started:
+            break
+        case .timedOut:
             return .failure(CallFailure(.timeout, "socket calls up to id \(request.after) did not arrive within \(bridge.configuration.afterTimeoutMs) ms"))
+        case .full:
+            return .failure(CallFailure(.overloaded, "more than \(Self.maxAfterWaiters) sync calls of this session wait for socket calls"))
         }
         return await withCheckedContinuation { continuation in
             let once = OnceFlag()
@@ -619,25 +643,44 @@ public final class BridgeSession: Sendable {
         for r in ready { r(true) }
     }
 
-    private func waitForStarted(through after: Int64) async -> Bool {
-        if after == 0 { return true }
+    /// Sync HTTP calls that may wait for socket calls at once, per session; one more is
+    /// answered code -1 `overloaded` at once.
+    static let maxAfterWaiters = 1_024
+
+    /// How a sync HTTP call's wait for socket calls ended.
+    enum AfterWait: Sendable {
+        case started, timedOut, full
+    }
+
+    /// Sync HTTP calls waiting for socket calls now (tests; leak checks).
+    var afterWaiterCount: Int { state.withLock { $0.afterWaiters.count } }
+
+    private func waitForStarted(through after: Int64) async -> AfterWait {
+        if after == 0 { return .started }
         let timeout = bridge.configuration.afterTimeoutMs
         return await withCheckedContinuation { continuation in
             let once = OnceFlag()
-            let resume: @Sendable (Bool) -> Void = { ok in
-                if once.claim() { continuation.resume(returning: ok) }
+            let resume: @Sendable (AfterWait) -> Void = { outcome in
+                if once.claim() { continuation.resume(returning: outcome) }
             }
-            let immediate = state.withLock { s -> Bool? in
-                if s.ended { return false }
-                if s.lastCall >= after { return true }
-                s.afterWaiters.append((after, resume))
-                return nil
+            let queued = state.withLock { s -> (key: Int?, outcome: AfterWait?) in
+                if s.ended { return (nil, .timedOut) }
+                if s.lastCall >= after { return (nil, .started) }
+                if s.afterWaiters.count >= Self.maxAfterWaiters { return (nil, .full) }
+                let key = s.nextAfterWaiterKey
+                s.nextAfterWaiterKey += 1
+                s.afterWaiters.append((key, after, { ok in resume(ok ? .started : .timedOut) }))
+                return (key, nil)
             }
-            if let immediate {
-                resume(immediate)
+            guard let key = queued.key else {
+                resume(queued.outcome ?? .timedOut)
                 return
             }
-            bridge.scheduler.schedule(afterMilliseconds: timeout) { resume(false) }
+            bridge.scheduler.schedule(afterMilliseconds: timeout) { [weak self] in
+                // Leave the list at the timeout, so waiters never pile up.
+                self?.state.withLock { s in s.afterWaiters.removeAll { $0.key == key } }
+                resume(.timedOut)
+            }
         }
     }
 
