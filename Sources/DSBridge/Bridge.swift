@@ -173,7 +173,12 @@ public final class Bridge: Sendable {
             }
             resumed = false
         }
-        guard session.attach(connection, ack: hello.ack, resumed: resumed) else { return .failure(.unknownSession) }
+        guard session.attach(connection, ack: hello.ack, resumed: resumed) else {
+            // The socket closed while the hello ran: a session made for it ends at once,
+            // so it never holds a place under the session limits.
+            if !resumed { session.end(reason: "socket closed before its welcome", closeCode: nil) }
+            return .failure(.unknownSession)
+        }
         return .success(session)
     }
 

@@ -10,8 +10,9 @@ import Synchronization
 /// safe from any thread; interface methods never run under its lock.
 ///
 /// Lock order (the one place it is written down): a session's `state` lock comes first.
-/// Under it only an ``AsyncCall``'s own lock may be taken, never the reverse; never the
-/// bridge's session store or a ``BridgeConnection``'s lock. No user code runs under it:
+/// Under it an ``AsyncCall``'s lock or a ``BridgeConnection``'s lock (pausing reads) may
+/// be taken, never the reverse, and never the bridge's session store. No user code runs
+/// under it:
 /// interface methods, their cancellation handlers (``end(reason:closeCode:)`` cancels
 /// tasks after unlocking), interface deinits (instances are released after unlocking),
 /// native-call handlers, lifecycle hooks and ``whenReady(_:)`` bodies.
@@ -44,7 +45,9 @@ public final class BridgeSession: Sendable {
         var lastCall: Int64 = 0
         var pendingCalls = 0
         var runningAsync = 0
-        var held: [(callbackId: Int64, method: String, args: [JSONValue])] = []
+        var held: [(callbackId: Int64, method: String, args: [JSONValue], bytes: Int)] = []
+        /// Bytes of the held invokes (as measured when they were made).
+        var heldBytes = 0
         var nextCallbackId: Int64 = 1
         var nativeCalls: [Int64: NativeCallHandler] = [:]
         /// Page answers whose handlers wait to run off the network thread, in order.
@@ -106,7 +109,11 @@ public final class BridgeSession: Sendable {
     /// Attaches `connection`, replacing (4009) any other; queues `welcome` and everything
     /// after `ack` for it. Fails when the session has ended.
     func attach(_ connection: BridgeConnection, ack: Int64, resumed: Bool) -> Bool {
-        state.withLock { s in
+        // When the socket closed before its welcome and no other socket is attached, the
+        // session needs a grace period again (the attempt moved `detachGeneration`, so an
+        // expiry already scheduled no longer applies): every session ends or expires.
+        var expiryGeneration: Int?
+        let attached = state.withLock { s in
             if s.ended { return false }
             let old = s.connection
             s.connection = connection
@@ -118,6 +125,7 @@ public final class BridgeSession: Sendable {
             ).encoded(seq: 0)
             guard connection.adopt(self, welcome: welcome) else {
                 s.connection = old
+                if old == nil { expiryGeneration = s.detachGeneration }
                 return false
             }
             if let old, old !== connection {
@@ -127,6 +135,8 @@ public final class BridgeSession: Sendable {
             if s.pendingCalls >= bridge.configuration.maxCallsPending { connection.setReadsPaused(true) }
             return true
         }
+        if let expiryGeneration { scheduleExpiry(generation: expiryGeneration) }
+        return attached
     }
 
     /// The socket closed; the session waits `graceMs` for another one.
@@ -179,6 +189,7 @@ public final class BridgeSession: Sendable {
             let handlers = Array(s.nativeCalls.values)
             s.nativeCalls.removeAll()
             s.held.removeAll()
+            s.heldBytes = 0
             s.readyWaiters.removeAll()
             let waiters = s.afterWaiters.map(\.resume)
             s.afterWaiters.removeAll()
@@ -343,10 +354,19 @@ public final class BridgeSession: Sendable {
         case http(@Sendable (Result<JSONValue, CallFailure>) -> Void)
     }
 
-    private func answer(_ reply: Reply, _ result: Result<JSONValue, CallFailure>) {
+    /// Sends a call's answer.
+    /// - Returns: `false` when a `ret` too large for the replay bound went out as code -1
+    ///   `failed` instead: that is final for the call's stub (PROTOCOL.md 2.3), so no `cb`
+    ///   may follow.
+    @discardableResult
+    private func answer(_ reply: Reply, _ result: Result<JSONValue, CallFailure>) -> Bool {
         switch reply {
-        case .socket(let id): send(.ret(id: id, result: result))
-        case .http(let respond): respond(result)
+        case .socket(let id):
+            if case .messageTooLarge? = send(.ret(id: id, result: result)) { return false }
+            return true
+        case .http(let respond):
+            respond(result)
+            return true
         }
     }
 
@@ -369,8 +389,7 @@ public final class BridgeSession: Sendable {
         case .internalMethod(let m):
             let result = runInternal(m, argument.data, onNetworkThread: onNetworkThread)
             bridge.metrics.call(method: method, outcome: Self.outcome(result), nanoseconds: nil)
-            answer(reply, result)
-            if let stub = argument.stub, case .success(let value) = result {
+            if answer(reply, result), let stub = argument.stub, case .success(let value) = result {
                 send(.cb(stub: stub, payload: .value(value, complete: true)))
             }
             if m == .closePage, case .success = result {
@@ -500,8 +519,7 @@ public final class BridgeSession: Sendable {
         let nanoseconds = call.elapsedNanoseconds
         bridge.metrics.call(method: call.label, outcome: Self.outcome(result), nanoseconds: nanoseconds)
         checkNetworkThreadBudget(call, nanoseconds: nanoseconds)
-        answer(call.reply, result)
-        if let stub = call.argument.stub, case .success(let value) = result {
+        if answer(call.reply, result), let stub = call.argument.stub, case .success(let value) = result {
             send(.cb(stub: stub, payload: .value(value, complete: true)))
         }
         if counted {
@@ -528,7 +546,10 @@ public final class BridgeSession: Sendable {
     }
 
     private func runAsynchronous(_ call: MethodCall) {
-        let admitted = state.withLock { s -> Bool in
+        // Sync HTTP calls count toward neither bound (PROTOCOL.md 2.4).
+        var counted = true
+        if case .http = call.reply { counted = false }
+        let admitted = !counted || state.withLock { s -> Bool in
             guard s.runningAsync < bridge.configuration.maxAsyncCalls else { return false }
             s.runningAsync += 1
             return true
@@ -540,7 +561,7 @@ public final class BridgeSession: Sendable {
         }
         var callID: Int64?
         if case .socket(let id) = call.reply, call.argument.stub != nil { callID = id }
-        let asyncCall = AsyncCall(stub: call.argument.stub, callID: callID)
+        let asyncCall = AsyncCall(stub: call.argument.stub, callID: callID, counted: counted)
         let completion = ExposedCompletion { [self] delivery in
             switch delivery {
             case .value(let value, let complete): route(.value(value, complete: complete), of: asyncCall)
@@ -579,13 +600,13 @@ public final class BridgeSession: Sendable {
         case .refused(let failure):
             bridge.metrics.call(method: call.label, outcome: failure.kind.rawValue, nanoseconds: nil)
             answer(call.reply, .failure(failure))
-            asyncCallFinished()
+            asyncCallFinished(counted: counted)
         case .started(let held, let finished):
             bridge.metrics.call(method: call.label, outcome: "ok", nanoseconds: nil)
             answer(call.reply, .success(.string("")))
             for payload in held { forward(payload, stub: asyncCall.stub) }
             if finished {
-                asyncCallFinished()
+                asyncCallFinished(counted: counted)
             } else if let callID {
                 state.withLock { s in
                     if asyncCall.isRunning { s.cancellable[callID] = (asyncCall, task) }
@@ -600,13 +621,13 @@ public final class BridgeSession: Sendable {
             return
         case .forward(let final):
             forward(payload, stub: call.stub)
-            if final { asyncCallFinished(call.callID) }
+            if final { asyncCallFinished(call.callID, counted: call.counted) }
         }
     }
 
-    private func asyncCallFinished(_ callID: Int64? = nil) {
+    private func asyncCallFinished(_ callID: Int64? = nil, counted: Bool) {
         state.withLock { s in
-            s.runningAsync -= 1
+            if counted { s.runningAsync -= 1 }
             if let callID { s.cancellable.removeValue(forKey: callID) }
         }
     }
@@ -623,7 +644,7 @@ public final class BridgeSession: Sendable {
         guard let entry = state.withLock({ $0.cancellable[callID] }), entry.call.cancel(), let stub = entry.call.stub else { return }
         entry.task?.cancel()
         send(.cb(stub: stub, payload: .cancelled))
-        asyncCallFinished(callID)
+        asyncCallFinished(callID, counted: entry.call.counted)
     }
 
     // MARK: sync-call ordering (PROTOCOL.md 4)
@@ -713,6 +734,7 @@ public final class BridgeSession: Sendable {
             s.ready = true
             let held = s.held
             s.held.removeAll()
+            s.heldBytes = 0
             let outcomes = held.map { h in
                 let (c, e) = Self.append(.invoke(callbackId: h.callbackId, method: h.method, args: h.args), to: &s)
                 return (h.callbackId, c, e)
@@ -818,7 +840,9 @@ public final class BridgeSession: Sendable {
     /// receives progress values, then exactly one final event.
     /// - Parameter timeout: fail with ``NativeCallError/timeout`` when no final answer came
     ///   in this time (`nil` = wait until the session ends).
-    /// - Returns: the call's `callbackId`, or `nil` when the session has ended.
+    /// - Returns: the call's `callbackId`, or `nil` when the session has ended or the
+    ///   `invoke` alone would exceed `replayMaxBytes` (the handler then got
+    ///   ``NativeCallError/tooLarge(bytes:)`` at once; no `callbackId` was used).
     @discardableResult
     public func callJavaScript(
         _ method: String, args: [JSONValue] = [], timeout: Duration? = nil, handler: @escaping NativeCallHandler
@@ -835,24 +859,48 @@ public final class BridgeSession: Sendable {
             }
             handler(event)
         }
+        enum Outcome { case ended, tooLarge(Int), queued(Int64, BridgeConnection?, OutboundLog.AppendError?) }
         // Numbering and queueing happen under one lock, so invokes go out in the order made.
-        let outcome = state.withLock { s -> (Int64, BridgeConnection?, OutboundLog.AppendError?)? in
-            if s.ended { return nil }
+        let outcome = state.withLock { s -> Outcome in
+            if s.ended { return .ended }
             let callbackId = s.nextCallbackId
+            let invoke = ServerMessage.invoke(callbackId: callbackId, method: method, args: args)
+            if !s.ready {
+                // Held like any queued message: measured now (with the seq it would get if
+                // released next), counted toward the replay bounds.
+                let bytes = invoke.encoded(seq: s.log.lastSeq + Int64(s.held.count) + 1).count
+                if bytes > s.log.maxBytes { return .tooLarge(bytes) }
+                s.nextCallbackId += 1
+                s.nativeCalls[callbackId] = handler  // an overflow below ends the session, which fails it
+                if s.held.count + s.log.keptCount + 1 > s.log.maxMessages {
+                    return .queued(callbackId, nil, .boundExceeded("\(s.log.maxMessages) messages held or unacknowledged (replayMaxMessages)"))
+                }
+                if s.heldBytes + s.log.keptBytes + bytes > s.log.maxBytes {
+                    return .queued(callbackId, nil, .boundExceeded("over \(s.log.maxBytes) bytes held or unacknowledged (replayMaxBytes)"))
+                }
+                s.held.append((callbackId, method, args, bytes))
+                s.heldBytes += bytes
+                return .queued(callbackId, nil, nil)
+            }
+            let (c, e) = Self.append(invoke, to: &s)
+            // Too large: never queued, and it uses no callbackId (PROTOCOL.md 2.4).
+            if case .messageTooLarge(let bytes)? = e { return .tooLarge(bytes) }
             s.nextCallbackId += 1
             s.nativeCalls[callbackId] = handler
-            if !s.ready {
-                s.held.append((callbackId, method, args))
-                return (callbackId, nil, nil)
-            }
-            let (c, e) = Self.append(.invoke(callbackId: callbackId, method: method, args: args), to: &s)
-            return (callbackId, c, e)
+            return .queued(callbackId, c, e)
         }
-        guard let (callbackId, connection, error) = outcome else {
+        let callbackId: Int64
+        switch outcome {
+        case .ended:
             handler(.failed(.sessionEnded))
             return nil
+        case .tooLarge(let bytes):
+            handler(.failed(.tooLarge(bytes: bytes)))
+            return nil
+        case .queued(let id, let connection, let error):
+            callbackId = id
+            finishInvoke(callbackId, connection, error)
         }
-        finishInvoke(callbackId, connection, error)
         if let timeout {
             let ms = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
             bridge.scheduler.schedule(afterMilliseconds: ms) { [weak self] in
@@ -865,7 +913,14 @@ public final class BridgeSession: Sendable {
     /// Stops waiting for the native-initiated call `callbackId`: its handler gets `reason`
     /// (if it was still waiting) and later answers from the page are ignored.
     public func abandonJavaScriptCall(_ callbackId: Int64, reason: NativeCallError) {
-        let handler = state.withLock { $0.nativeCalls.removeValue(forKey: callbackId) }
+        let handler = state.withLock { s -> NativeCallHandler? in
+            // A call still held (the page never got ready) is never delivered now.
+            if let i = s.held.firstIndex(where: { $0.callbackId == callbackId }) {
+                s.heldBytes -= s.held[i].bytes
+                s.held.remove(at: i)
+            }
+            return s.nativeCalls.removeValue(forKey: callbackId)
+        }
         handler?(.failed(reason))
     }
 

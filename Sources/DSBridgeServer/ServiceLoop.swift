@@ -23,6 +23,8 @@ final class ServiceLoop {
     var adminVhost: OpaquePointer?
     var sockets: [UInt64: WebSocketState] = [:]
     var exchanges: [UInt64: HTTPExchange] = [:]
+    /// Sessions whose socket a drain closed: admin calls into them answer 503 at once.
+    var drainClosedSessions = Set<String>()
     var nextID: UInt64 = 1
     var stopping = false
     /// When a drain cuts what is left (loop clock, ms).
@@ -292,6 +294,7 @@ final class ServiceLoop {
     func closeDraining(_ socket: WebSocketState) {
         guard socket.forcedClose == nil else { return }
         socket.forcedClose = (1001, "server draining")
+        if let id = socket.connection.session?.id { drainClosedSessions.insert(id) }
         answerAdminCallsDraining(socket.connection.session?.id)
         lws_callback_on_writable(socket.wsi)
     }
