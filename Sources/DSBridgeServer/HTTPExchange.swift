@@ -34,6 +34,8 @@ final class HTTPExchange {
     /// Captured request headers (lws frees them once the body starts).
     var headers: [String: String] = [:]
     let peer: String
+    /// The query's arguments as lws split and decoded them (`a=1`, `b= c`).
+    var queryArguments: [String] = []
     /// The request came to the admin listener.
     var adminListener = false
 

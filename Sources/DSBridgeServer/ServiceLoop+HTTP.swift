@@ -52,11 +52,12 @@ extension ServiceLoop {
             exchange.adminListener = admin
             exchange.bodyLimit = admin ? bridge.configuration.replayMaxBytes : bridge.configuration.maxMessageBytes
             for (name, token) in [("origin", WSI_TOKEN_ORIGIN), ("authorization", WSI_TOKEN_HTTP_AUTHORIZATION),
-                                  ("content-length", WSI_TOKEN_HTTP_CONTENT_LENGTH), ("query", WSI_TOKEN_HTTP_URI_ARGS),
+                                  ("content-length", WSI_TOKEN_HTTP_CONTENT_LENGTH),
                                   ("cookie", WSI_TOKEN_HTTP_COOKIE), ("user-agent", WSI_TOKEN_HTTP_USER_AGENT),
                                   ("transfer-encoding", WSI_TOKEN_HTTP_TRANSFER_ENCODING)] {
                 if let v = header(wsi, token) { exchange.headers[name] = v }
             }
+            exchange.queryArguments = queryArguments(wsi)
             for name in ["x-dsbridge-token", "x-dsbridge-after", "x-dsbridge-auth"] {
                 if let v = customHeader(wsi, name) { exchange.headers[name] = v }
             }
@@ -117,6 +118,22 @@ extension ServiceLoop {
     private func exchange(_ user: UnsafeMutableRawPointer?) -> HTTPExchange? {
         guard let user else { return nil }
         return exchanges[user.load(as: UInt64.self)]
+    }
+
+    /// The query's arguments, one per lws fragment (lws splits at `&` and `;` and decodes
+    /// each; `lws_hdr_copy` would join them with `,`).
+    private func queryArguments(_ wsi: OpaquePointer) -> [String] {
+        var arguments: [String] = []
+        var index: Int32 = 0
+        while true {
+            let length = Int(lws_hdr_fragment_length(wsi, WSI_TOKEN_HTTP_URI_ARGS, index))
+            guard length > 0 else { break }
+            var buf = [CChar](repeating: 0, count: length + 1)
+            guard lws_hdr_copy_fragment(wsi, &buf, Int32(buf.count), WSI_TOKEN_HTTP_URI_ARGS, index) >= 0 else { break }
+            arguments.append(Self.string(buf))
+            index += 1
+        }
+        return arguments
     }
 
     /// Whether the upgrade's `Sec-WebSocket-Protocol` list names `dsbridge.v1`.

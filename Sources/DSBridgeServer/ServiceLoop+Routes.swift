@@ -122,10 +122,10 @@ extension ServiceLoop {
         // libwebsockets already percent-decoded the path (once, as PROTOCOL.md 1.2 says);
         // decoding again would turn %2541 into A.
         let path = exchange.path
-        let query = exchange.headers["query"]
+        let arguments = exchange.queryArguments
         let head = exchange.method == .head
         OffloadedWork.queue.async {
-            reply(files.answer(path, query: query, head: head))
+            reply(files.answer(path, queryArguments: arguments, head: head))
         }
     }
 }

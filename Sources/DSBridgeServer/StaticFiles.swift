@@ -19,8 +19,9 @@ struct StaticFiles: Sendable {
         self.root = url.path
     }
 
-    /// Resolves a request path (already percent-decoded once).
-    func resolve(_ requestPath: String, query: String?) -> Resolution {
+    /// Resolves a request path (already percent-decoded once); `queryArguments` go into a
+    /// redirect's `Location`.
+    func resolve(_ requestPath: String, queryArguments: [String] = []) -> Resolution {
         guard requestPath.hasPrefix("/"), !requestPath.contains("\\"), !requestPath.contains("\u{0}") else { return .notFound }
         let segments = requestPath.split(separator: "/", omittingEmptySubsequences: true)
         for s in segments where s == ".." || s == "." || s.hasPrefix(".") { return .notFound }
@@ -32,7 +33,7 @@ struct StaticFiles: Sendable {
         guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory) else { return .notFound }
         if isDirectory.boolValue {
             if !requestPath.hasSuffix("/") {
-                return .redirect(location: requestPath + "/" + (query.map { "?" + $0 } ?? ""))
+                return .redirect(location: RedirectLocation.location(path: requestPath, arguments: queryArguments))
             }
             let index = resolved + "/index.html"
             let indexResolved = URL(fileURLWithPath: index).resolvingSymlinksInPath().path
@@ -44,8 +45,8 @@ struct StaticFiles: Sendable {
 
     /// The answer to a GET or HEAD of `requestPath` (blocking: reads the file; call it off
     /// the network thread).
-    func answer(_ requestPath: String, query: String?, head: Bool) -> HTTPAnswer {
-        switch resolve(requestPath, query: query) {
+    func answer(_ requestPath: String, queryArguments: [String], head: Bool) -> HTTPAnswer {
+        switch resolve(requestPath, queryArguments: queryArguments) {
         case .notFound:
             return .text(404, "not found")
         case .redirect(let location):

@@ -29,6 +29,21 @@ struct HTTPEdgeTests {
         #expect(r.body.isEmpty, "\(r.text)")
     }
 
+    @Test("/dir redirects to /dir/ with the query kept byte for byte, never a raw space or CR LF in Location", arguments: [
+        ("/sub?a=1&b=%20c", "/sub/?a=1&b=%20c"),
+        ("/sub?x=1", "/sub/?x=1"),
+        // lws ends the argument at a decoded CR: what is left never splits the answer.
+        ("/sub?a=%0d%0aSet-Cookie:%20x=1", "/sub/?a="),
+    ])
+    func redirectKeepsQuery(target: String, location: String) throws {
+        let server = try RunningServer()
+        defer { server.stop() }
+        let r = try TestHTTP.request(port: server.port, path: target)
+        #expect(r.status == 301)
+        #expect(r.headers["location"] == location)
+        #expect(r.headers["set-cookie"] == nil)
+    }
+
     @Test("CORS headers go on every answer to an allowed cross-origin request, 405 included")
     func corsOnErrors() throws {
         let server = try RunningServer(allowedOrigins: ["https://app.example"])
