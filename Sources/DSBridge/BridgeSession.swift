@@ -45,7 +45,7 @@ public final class BridgeSession: Sendable {
         var lastCall: Int64 = 0
         var pendingCalls = 0
         var runningAsync = 0
-        var held: [(callbackId: Int64, method: String, args: [JSONValue], bytes: Int)] = []
+        var held: [(callbackId: Int64, invoke: EncodedInvoke, bytes: Int)] = []
         /// Bytes of the held invokes (as measured when they were made).
         var heldBytes = 0
         var nextCallbackId: Int64 = 1
@@ -240,6 +240,19 @@ public final class BridgeSession: Sendable {
             default: replacement = nil
             }
             if let replacement { _ = try? s.log.append(replacement) }
+            return (s.connection, .messageTooLarge(bytes: bytes))
+        } catch {
+            return (nil, error)
+        }
+    }
+
+    /// Appends an invoke encoded off the lock, under it.
+    private static func append(_ invoke: EncodedInvoke, callbackId: Int64, to s: inout State) -> (BridgeConnection?, OutboundLog.AppendError?) {
+        if s.ended { return (nil, nil) }
+        do throws(OutboundLog.AppendError) {
+            _ = try s.log.append { invoke.bytes(seq: $0, callbackId: callbackId) }
+            return (s.connection, nil)
+        } catch .messageTooLarge(let bytes) {
             return (s.connection, .messageTooLarge(bytes: bytes))
         } catch {
             return (nil, error)
@@ -735,8 +748,9 @@ public final class BridgeSession: Sendable {
             let held = s.held
             s.held.removeAll()
             s.heldBytes = 0
+            // Encoded when they were made: numbering them here only copies bytes.
             let outcomes = held.map { h in
-                let (c, e) = Self.append(.invoke(callbackId: h.callbackId, method: h.method, args: h.args), to: &s)
+                let (c, e) = Self.append(h.invoke, callbackId: h.callbackId, to: &s)
                 return (h.callbackId, c, e)
             }
             let waiters = s.readyWaiters
@@ -860,15 +874,16 @@ public final class BridgeSession: Sendable {
             handler(event)
         }
         enum Outcome { case ended, tooLarge(Int), queued(Int64, BridgeConnection?, OutboundLog.AppendError?) }
-        // Numbering and queueing happen under one lock, so invokes go out in the order made.
+        // The arguments are encoded here, off the lock; numbering and queueing happen under
+        // one lock, so invokes go out in the order made.
+        let invoke = EncodedInvoke(method: method, args: args)
         let outcome = state.withLock { s -> Outcome in
             if s.ended { return .ended }
             let callbackId = s.nextCallbackId
-            let invoke = ServerMessage.invoke(callbackId: callbackId, method: method, args: args)
             if !s.ready {
                 // Held like any queued message: measured now (with the seq it would get if
                 // released next), counted toward the replay bounds.
-                let bytes = invoke.encoded(seq: s.log.lastSeq + Int64(s.held.count) + 1).count
+                let bytes = invoke.size(seq: s.log.lastSeq + Int64(s.held.count) + 1, callbackId: callbackId)
                 if bytes > s.log.maxBytes { return .tooLarge(bytes) }
                 s.nextCallbackId += 1
                 s.nativeCalls[callbackId] = handler  // an overflow below ends the session, which fails it
@@ -878,11 +893,11 @@ public final class BridgeSession: Sendable {
                 if s.heldBytes + s.log.keptBytes + bytes > s.log.maxBytes {
                     return .queued(callbackId, nil, .boundExceeded("over \(s.log.maxBytes) bytes held or unacknowledged (replayMaxBytes)"))
                 }
-                s.held.append((callbackId, method, args, bytes))
+                s.held.append((callbackId, invoke, bytes))
                 s.heldBytes += bytes
                 return .queued(callbackId, nil, nil)
             }
-            let (c, e) = Self.append(invoke, to: &s)
+            let (c, e) = Self.append(invoke, callbackId: callbackId, to: &s)
             // Too large: never queued, and it uses no callbackId (PROTOCOL.md 2.4).
             if case .messageTooLarge(let bytes)? = e { return .tooLarge(bytes) }
             s.nextCallbackId += 1
