@@ -36,6 +36,8 @@ final class HTTPExchange {
     let peer: String
     /// The query's arguments as lws split and decoded them (`a=1`, `b= c`).
     var queryArguments: [String] = []
+    /// The request target as sent, when ``RequestGate`` saw this request's line.
+    var rawTarget: RawRequestTarget?
     /// The request came to the admin listener.
     var adminListener = false
 

@@ -123,9 +123,10 @@ extension ServiceLoop {
         // decoding again would turn %2541 into A.
         let path = exchange.path
         let arguments = exchange.queryArguments
+        let raw = exchange.rawTarget
         let head = exchange.method == .head
         OffloadedWork.queue.async {
-            reply(files.answer(path, queryArguments: arguments, head: head))
+            reply(files.answer(path, queryArguments: arguments, rawTarget: raw, head: head))
         }
     }
 }

@@ -10,6 +10,8 @@ enum TimerSubject {
     case exchange(UInt64)
     /// A drain's periodic check.
     case drain
+    /// A look again at a connection whose request line is incomplete (``RequestGate``).
+    case gate(UInt64)
 }
 
 /// Timers of the service thread: one libuv timer at the earliest entry of a heap of
@@ -42,6 +44,8 @@ extension ServiceLoop {
                 bodyDeadlinePassed(exchange, now: now)
             case .drain:
                 drainStep(now: now)
+            case .gate(let id):
+                gate?.recheck(id, now: now)
             }
         }
         eventLoop?.setTimer(deadline: deadlines.earliest)

@@ -23,6 +23,8 @@ final class ServiceLoop {
     var adminVhost: OpaquePointer?
     var sockets: [UInt64: WebSocketState] = [:]
     var exchanges: [UInt64: HTTPExchange] = [:]
+    /// The page listener's front door without TLS (``RequestGate``); `nil` with TLS.
+    var gate: RequestGate?
     /// Sessions whose socket a drain closed: admin calls into them answer 503 at once.
     var drainClosedSessions = Set<String>()
     var nextID: UInt64 = 1
@@ -126,25 +128,38 @@ final class ServiceLoop {
         ])
         adminProtocols = makeProtocols([("http", adminHTTPCallback, 16, 0)])
 
-        guard let main = makeVhost(name: "dsbridge", host: config.host, port: config.port, protocols: mainProtocols!,
-                                   tls: config.tlsCertificatePath.flatMap { cert in config.tlsKeyPath.map { (cert, $0) } }) else {
+        let tls = config.tlsCertificatePath.flatMap { cert in config.tlsKeyPath.map { (cert, $0) } }
+        if tls == nil {
+            // Plain HTTP: the gate listens and sees each request line before lws does.
+            guard let gate = RequestGate(loop: events.loop, host: config.host, port: config.port) else {
+                closeContextAndLoop()
+                return .failure(.listenFailed(host: config.host, port: config.port))
+            }
+            self.gate = gate
+        }
+        guard let main = makeVhost(name: "dsbridge", host: config.host, port: gate == nil ? config.port : Int(CONTEXT_PORT_NO_LISTEN_SERVER),
+                                   protocols: mainProtocols!, tls: tls) else {
             closeContextAndLoop()
             return .failure(.listenFailed(host: config.host, port: config.port))
         }
         mainVhost = main
+        gate?.adopt = { fd in lws_adopt_socket_vhost(main, fd) != nil }
+        gate?.now = { [unowned self] in loopNow }
+        gate?.schedule = { [unowned self] id, at in deadlines.schedule(.gate(id), at: at) }
+        let mainPort = gate?.port ?? Int(lws_get_vhost_listen_port(main))
         guard let admin = makeVhost(name: "admin", host: config.adminHost, port: config.adminPort, protocols: adminProtocols!) else {
             closeContextAndLoop()
             return .failure(.listenFailed(host: config.adminHost, port: config.adminPort))
         }
         adminVhost = admin
-        origins = OriginPolicy(host: config.host, port: Int(lws_get_vhost_listen_port(main)), allowed: config.allowedOrigins,
+        origins = OriginPolicy(host: config.host, port: mainPort, allowed: config.allowedOrigins,
                                tls: config.tlsCertificatePath != nil)
         events.onPrepare = { [unowned self] in beforeWait() }
         events.onWake = { [unowned self] in drainInbox() }
         events.onTimer = { [unowned self] in deadlinesDue() }
         server.inbox.open(events.wakeHandle)
         return .success(ListeningPorts(
-            port: Int(lws_get_vhost_listen_port(main)), adminPort: Int(lws_get_vhost_listen_port(admin))))
+            port: mainPort, adminPort: Int(lws_get_vhost_listen_port(admin))))
     }
 
     private typealias Callback = @convention(c) (OpaquePointer?, lws_callback_reasons, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int) -> Int32
@@ -217,6 +232,8 @@ final class ServiceLoop {
     /// Destroys the lws context (with a foreign loop its teardown is asynchronous: the
     /// loop runs until lws' handles have closed) and closes the loop.
     private func closeContextAndLoop() {
+        gate?.close()
+        gate = nil
         if let ctx = contextHolder.pointee { lws_context_destroy(ctx) }
         eventLoop?.close { [contextHolder] in
             // lws finishes in a second destroy once its handles are down.

@@ -29,11 +29,45 @@ struct HTTPEdgeTests {
         #expect(r.body.isEmpty, "\(r.text)")
     }
 
+    @Test("a static path with a .. segment, a backslash or a NUL once decoded gets 404 (never the file, a redirect or a dropped connection)", arguments: [
+        "/sub/..", "/sub/%2e%2e", "/sub/../sub/site.css", "/sub/%2E%2E/index.html", "/..%2fapp.js", "/index.html%00", "/sub%00/",
+        "/sub%5csite.css", "/sub\\site.css", "/sub/./../app.js",
+    ])
+    func refusedStaticPaths(path: String) throws {
+        let server = try RunningServer()
+        defer { server.stop() }
+        let r = try TestHTTP.request(port: server.port, path: path)
+        #expect(r.status == 404)
+        #expect(r.text == "not found\n")
+        #expect(r.headers["x-content-type-options"] == "nosniff")
+        let head = try TestHTTP.request(port: server.port, method: "HEAD", path: path)
+        #expect(head.status == 404)
+        #expect(head.body.isEmpty)
+    }
+
+    @Test("the gate hands every other request to lws untouched: files, keep-alive, upgrades, a request line sent in pieces")
+    func gatePassesTheRest() throws {
+        let server = try RunningServer()
+        defer { server.stop() }
+        #expect(try TestHTTP.request(port: server.port, path: "/sub/site.css").text == "body{}")
+        #expect(try TestHTTP.request(port: server.port, path: "/%61pp.js").text == "window.x = 1;")
+        // Two requests on one connection, the first line split across writes.
+        let socket = try TestSocket(port: server.port)
+        try socket.write(Array("GET /ap".utf8))
+        usleep(50_000)
+        try socket.write(Array("p.js HTTP/1.1\r\nHost: x\r\n\r\nGET /sub/site.css HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+        let both = String(decoding: try socket.readToEnd(), as: UTF8.self)
+        #expect(both.components(separatedBy: "HTTP/1.1 200").count == 3, "\(both)")
+        #expect(try server.openSession().1["t"] == "welcome")
+    }
+
     @Test("/dir redirects to /dir/ with the query kept byte for byte, never a raw space or CR LF in Location", arguments: [
         ("/sub?a=1&b=%20c", "/sub/?a=1&b=%20c"),
         ("/sub?x=1", "/sub/?x=1"),
-        // lws ends the argument at a decoded CR: what is left never splits the answer.
-        ("/sub?a=%0d%0aSet-Cookie:%20x=1", "/sub/?a="),
+        ("/%73ub", "/%73ub/"),
+        ("/%73ub?q=%41+b;c", "/%73ub/?q=%41+b;c"),
+        // As sent: still percent-encoded, so it never splits the answer.
+        ("/sub?a=%0d%0aSet-Cookie:%20x=1", "/sub/?a=%0d%0aSet-Cookie:%20x=1"),
     ])
     func redirectKeepsQuery(target: String, location: String) throws {
         let server = try RunningServer()
