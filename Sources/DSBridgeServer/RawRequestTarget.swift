@@ -55,9 +55,12 @@ struct RawRequestTarget: Sendable, Equatable {
     }
 
     /// The `Location` of the `/dir` → `/dir/` redirect: the path as sent plus `/`, the
-    /// query byte for byte.
+    /// query byte for byte. Leading slashes are the one exception, kept to one: `//host/`
+    /// in a `Location` would send the browser to another host (an open redirect).
     var directoryLocation: String {
-        var location = path + [UInt8(ascii: "/")]
+        var sent = path[...]
+        while sent.count > 1, sent.first == UInt8(ascii: "/"), sent.dropFirst().first == UInt8(ascii: "/") { sent = sent.dropFirst() }
+        var location = Array(sent) + [UInt8(ascii: "/")]
         if let query { location += [UInt8(ascii: "?")] + query }
         return String(decoding: location, as: UTF8.self)
     }

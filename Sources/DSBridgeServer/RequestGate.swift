@@ -62,8 +62,17 @@ final class RequestGate {
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         hints.ai_family = AF_UNSPEC
         var list: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else { return nil }
+        guard getaddrinfo(host, String(port), &hints, &list) == 0, var first = list else { return nil }
         defer { freeaddrinfo(list) }
+        // An IPv4 address first, as lws chose (`localhost` is 127.0.0.1, not only ::1).
+        var candidate: UnsafeMutablePointer<addrinfo>? = list
+        while let c = candidate {
+            if c.pointee.ai_family == AF_INET {
+                first = c
+                break
+            }
+            candidate = c.pointee.ai_next
+        }
         let fd = socket(first.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return nil }
         var one: Int32 = 1
@@ -130,6 +139,7 @@ final class RequestGate {
             waiting[w.id] = w
             poll.pointee.data = Unmanaged.passRetained(w).toOpaque()
             startPolling(w)
+            schedule(w.id, w.deadline)  // a connection that never sends a byte is closed then
         }
     }
 

@@ -92,7 +92,7 @@ extension ServiceLoop {
             }
             return 0
         case LWS_CALLBACK_HTTP_WRITEABLE:
-            guard let exchange = exchange(user) else { return 0 }
+            guard let exchange = exchange(user), exchange.lingering == nil else { return 0 }  // lingering: all written
             return writeAnswer(exchange)
         case LWS_CALLBACK_CLOSED_HTTP:
             if let user {

@@ -65,6 +65,7 @@ struct HTTPEdgeTests {
         ("/sub?a=1&b=%20c", "/sub/?a=1&b=%20c"),
         ("/sub?x=1", "/sub/?x=1"),
         ("/%73ub", "/%73ub/"),
+        ("//sub", "/sub/"),  // never a protocol-relative Location (an open redirect)
         ("/%73ub?q=%41+b;c", "/%73ub/?q=%41+b;c"),
         // As sent: still percent-encoded, so it never splits the answer.
         ("/sub?a=%0d%0aSet-Cookie:%20x=1", "/sub/?a=%0d%0aSet-Cookie:%20x=1"),
