@@ -4,56 +4,16 @@ import CLibWebSockets
 import Glibc
 #endif
 
-/// The plain-HTTP front door of the page listener (service thread only). libwebsockets
-/// normalises a request's path before the daemon sees it, so the gate owns the listening
-/// socket instead: it accepts, peeks at the first request line without consuming it
-/// (`MSG_PEEK`), answers 404 itself to a static path PROTOCOL.md 1.2 refuses (a `..`
-/// segment, a backslash or a NUL once decoded), and hands every other connection to lws
-/// untouched (`lws_adopt_socket_vhost`, the way lws-adopt.h describes), remembering the raw
-/// target for the `/dir` redirect. With TLS, lws listens itself (the request line is
-/// encrypted): see README "Limits". Later requests on a kept-alive connection are judged
-/// after lws' normalisation too.
+/// The page listener's socket without TLS, owned by dsbridged (service thread only):
+/// accepted connections go through ``RequestLineCheck`` before lws sees them. (With TLS,
+/// lws listens itself.)
 final class RequestGate {
-    /// One accepted connection whose request line is not complete yet.
-    final class Waiting {
-        let id: UInt64
-        let fd: Int32
-        let poll: UnsafeMutablePointer<uv_poll_t>
-        let deadline: UInt64
-        unowned let gate: RequestGate
-
-        init(id: UInt64, fd: Int32, poll: UnsafeMutablePointer<uv_poll_t>, deadline: UInt64, gate: RequestGate) {
-            self.id = id
-            self.fd = fd
-            self.poll = poll
-            self.deadline = deadline
-            self.gate = gate
-        }
-    }
-
-    /// Bytes of the first request looked at; a line longer than this goes to lws as is.
-    static let peekBytes = 8_192
-    /// How often a connection whose request line is incomplete is looked at again.
-    static let recheckMs: UInt64 = 20
-    /// How long a connection may take to send its request line.
-    static let maxWaitMs: UInt64 = 10_000
-
     let fd: Int32
     let port: Int
-    private let loop: UnsafeMutablePointer<uv_loop_t>
+    /// Where accepted sockets wait for their first request line.
+    let check: RequestLineCheck
     private let listenPoll: UnsafeMutablePointer<uv_poll_t>
-    private var waiting: [UInt64: Waiting] = [:]
-    private var nextID: UInt64 = 1
     private var closed = false
-    /// The raw target of each adopted connection's first request, by descriptor (taken by
-    /// the HTTP callback of that request).
-    var rawTargets: [Int32: RawRequestTarget] = [:]
-    /// Hands a socket to lws; `false` when lws refused it (lws closed it then).
-    var adopt: (Int32) -> Bool = { _ in false }
-    /// Asks for ``recheck(_:now:)`` of connection `id` at loop time `at`.
-    var schedule: (_ id: UInt64, _ at: UInt64) -> Void = { _, _ in }
-    /// The loop's clock (ms).
-    var now: () -> UInt64 = { 0 }
 
     /// Listens on `host`:`port` (`port` 0: any free port).
     init?(loop: UnsafeMutablePointer<uv_loop_t>, host: String, port: Int) {
@@ -99,7 +59,7 @@ final class RequestGate {
         }
         self.fd = fd
         self.port = Int(bound)
-        self.loop = loop
+        check = RequestLineCheck(loop: loop)
         listenPoll = .allocate(capacity: 1)
         uv_poll_init(loop, listenPoll, fd)
         listenPoll.pointee.data = Unmanaged.passUnretained(self).toOpaque()
@@ -118,8 +78,7 @@ final class RequestGate {
             handle.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: uv_poll_t.self).deallocate() }
         }
         Glibc.close(fd)
-        for w in waiting.values { finish(w, adopting: false) }
-        waiting.removeAll()
+        check.close()
     }
 
     private func acceptAll() {
@@ -128,104 +87,7 @@ final class RequestGate {
             guard client >= 0 else { return }  // EAGAIN, or out of descriptors: the backlog waits
             _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
             _ = fcntl(client, F_SETFD, FD_CLOEXEC)
-            let poll = UnsafeMutablePointer<uv_poll_t>.allocate(capacity: 1)
-            guard uv_poll_init(loop, poll, client) == 0 else {
-                poll.deallocate()
-                Glibc.close(client)
-                continue
-            }
-            let w = Waiting(id: nextID, fd: client, poll: poll, deadline: now() + Self.maxWaitMs, gate: self)
-            nextID += 1
-            waiting[w.id] = w
-            poll.pointee.data = Unmanaged.passRetained(w).toOpaque()
-            startPolling(w)
-            schedule(w.id, w.deadline)  // a connection that never sends a byte is closed then
-        }
-    }
-
-    private func startPolling(_ w: Waiting) {
-        uv_poll_start(w.poll, Int32(UV_READABLE.rawValue)) { handle, _, _ in
-            guard let data = handle?.pointee.data else { return }
-            let w = Unmanaged<Waiting>.fromOpaque(data).takeUnretainedValue()
-            w.gate.look(at: w)
-        }
-    }
-
-    /// A recheck came due: look again (or give up after ``maxWaitMs``).
-    func recheck(_ id: UInt64, now: UInt64) {
-        guard let w = waiting[id] else { return }
-        if now >= w.deadline {
-            finish(w, adopting: false)
-            return
-        }
-        startPolling(w)
-    }
-
-    /// Peeks at what arrived; decides once the request line is complete.
-    private func look(at w: Waiting) {
-        var buffer = [UInt8](repeating: 0, count: Self.peekBytes)
-        let n = buffer.withUnsafeMutableBytes { recv(w.fd, $0.baseAddress, $0.count, Int32(MSG_PEEK)) }
-        if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { return }
-        guard n > 0 else {
-            finish(w, adopting: false)  // closed or failed before a request
-            return
-        }
-        let seen = buffer[..<n]
-        guard let end = seen.firstIndex(of: UInt8(ascii: "\n")) else {
-            if n >= Self.peekBytes {
-                finish(w, adopting: true)  // an endless line: lws' own limits answer it
-            } else {
-                // Incomplete: look again shortly (polling now would spin on the peeked bytes).
-                uv_poll_stop(w.poll)
-                schedule(w.id, now() + Self.recheckMs)
-            }
-            return
-        }
-        var line = seen[..<end]
-        if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-        let target = RawRequestTarget(requestLine: line)
-        if let target, target.isRefusedStaticPath {
-            refuse(w, head: target.method == "HEAD")
-            return
-        }
-        if let target { rawTargets[w.fd] = target } else { rawTargets.removeValue(forKey: w.fd) }
-        finish(w, adopting: true)
-    }
-
-    /// Answers 404 itself (PROTOCOL.md 1.2), then closes.
-    private func refuse(_ w: Waiting, head: Bool) {
-        // Read what was sent (it was only peeked), so closing does not reset the answer away.
-        var scratch = [UInt8](repeating: 0, count: 16_384)
-        var drained = 0
-        while drained < 1 << 20 {
-            let n = scratch.withUnsafeMutableBytes { recv(w.fd, $0.baseAddress, $0.count, 0) }
-            guard n > 0 else { break }
-            drained += n
-        }
-        let body = "not found\n"
-        var answer = "HTTP/1.1 404 Not Found\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: \(body.utf8.count)\r\n"
-        answer += "x-content-type-options: nosniff\r\ncache-control: no-store\r\nconnection: close\r\n\r\n"
-        if !head { answer += body }
-        let bytes = Array(answer.utf8)
-        _ = bytes.withUnsafeBytes { send(w.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        shutdown(w.fd, Int32(SHUT_WR))
-        finish(w, adopting: false)
-    }
-
-    /// Stops watching `w`; hands its socket to lws or closes it.
-    private func finish(_ w: Waiting, adopting: Bool) {
-        waiting.removeValue(forKey: w.id)
-        uv_poll_stop(w.poll)
-        uv_close(UnsafeMutableRawPointer(w.poll).assumingMemoryBound(to: uv_handle_t.self)) { handle in
-            guard let handle else { return }
-            if let data = handle.pointee.data { Unmanaged<Waiting>.fromOpaque(data).release() }
-            UnsafeMutableRawPointer(handle).assumingMemoryBound(to: uv_poll_t.self).deallocate()
-        }
-        if adopting {
-            if !adopt(w.fd) { rawTargets.removeValue(forKey: w.fd) }
-        } else {
-            rawTargets.removeValue(forKey: w.fd)
-            Glibc.close(w.fd)
+            check.watch(client)
         }
     }
 }

@@ -58,7 +58,7 @@ extension ServiceLoop {
                 if let v = header(wsi, token) { exchange.headers[name] = v }
             }
             exchange.queryArguments = queryArguments(wsi)
-            if !admin { exchange.rawTarget = gate?.rawTargets.removeValue(forKey: lws_get_socket_fd(wsi)) }
+            if !admin { exchange.rawTarget = gate?.check.rawTargets.removeValue(forKey: lws_get_socket_fd(wsi)) }
             for name in ["x-dsbridge-token", "x-dsbridge-after", "x-dsbridge-auth"] {
                 if let v = customHeader(wsi, name) { exchange.headers[name] = v }
             }

@@ -45,7 +45,7 @@ extension ServiceLoop {
             case .drain:
                 drainStep(now: now)
             case .gate(let id):
-                gate?.recheck(id, now: now)
+                gate?.check.recheck(id, now: now)
             }
         }
         eventLoop?.setTimer(deadline: deadlines.earliest)

@@ -143,9 +143,9 @@ final class ServiceLoop {
             return .failure(.listenFailed(host: config.host, port: config.port))
         }
         mainVhost = main
-        gate?.adopt = { fd in lws_adopt_socket_vhost(main, fd) != nil }
-        gate?.now = { [unowned self] in loopNow }
-        gate?.schedule = { [unowned self] id, at in deadlines.schedule(.gate(id), at: at) }
+        gate?.check.adopt = { fd in lws_adopt_socket_vhost(main, fd) != nil }
+        gate?.check.now = { [unowned self] in loopNow }
+        gate?.check.schedule = { [unowned self] id, at in deadlines.schedule(.gate(id), at: at) }
         let mainPort = gate?.port ?? Int(lws_get_vhost_listen_port(main))
         guard let admin = makeVhost(name: "admin", host: config.adminHost, port: config.adminPort, protocols: adminProtocols!) else {
             closeContextAndLoop()
