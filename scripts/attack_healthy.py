@@ -5,7 +5,7 @@ every attack and checks every reply.
 It keeps a few echo.syn calls in flight (unique payloads, each reply compared), asks the
 daemon for native-initiated calls with test.pushInvokes (each invoke must arrive exactly
 once, callbackIds in order, and is answered with _dsb.returnValue), answers the daemon's
-demo sequence like DSBridge's demo page (each demoReport must say pass:true), acknowledges
+demo sequence (asked for with test.nativeDemo) like DSBridge's demo page (each demoReport must say pass:true), acknowledges
 seqs and checks they have no gaps, answers pings. Any anomaly is recorded as a problem;
 checkpoint() waits until the session has caught up and hands over the problems since the
 previous checkpoint.
@@ -111,6 +111,9 @@ class Healthy(threading.Thread):
             self.session_id = welcome.get("session")
             st = {"next_id": 1, "highest": 0, "acked": 0, "unacked_since": None, "calls": {},
                   "last_cb": 0, "since_push": 0, "last_send": 0.0}
+            # The demo sequence runs only when asked (PROTOCOL.md 8); asked before dsinit, so
+            # its first two invokes are held until then.
+            self._call(ws, st, "test.nativeDemo", None, expect="", work=False)
             self._call(ws, st, "_dsb.dsinit", None, expect="", work=False)
             while True:
                 if self.stop_event.is_set():

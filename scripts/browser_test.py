@@ -11,7 +11,10 @@ with window.close(). Then runs the page-side robustness cases of scripts/browser
 `N passed, M failed`; exits non-zero on any failure.
 
     scripts/browser_test.py [--daemon .build/debug/dsbridged] [--screenshot /tmp/dsbridged-demo.png]
-                            [--page PATH ...] [--case NAME ...]
+                            [--page PATH ...] [--case NAME ...] [--tls]
+
+With --tls the daemon serves https:// and wss:// with a throwaway certificate; Chromium
+offers h2 by ALPN as browsers do, so this also checks that the daemon stays on HTTP/1.1.
 """
 
 import argparse
@@ -20,6 +23,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.error
@@ -72,12 +76,15 @@ class Totals:
 class Daemon:
     """The daemon process; stop() always ends it (SIGTERM, then SIGKILL after 5 s)."""
 
-    def __init__(self, binary, web_root, extra=(), log_path="/tmp/dsbridged-browser-test.log"):
+    def __init__(self, binary, web_root, extra=(), log_path="/tmp/dsbridged-browser-test.log", tls=None):
         cmd = [
             binary, "--host", "127.0.0.1", "--port", "0", "--admin-port", "0",
             "--admin-token", ADMIN_TOKEN, "--web-root", web_root, "--demo",
             "--demo-tick-ms", "50",
         ] + list(extra)
+        if tls:
+            cmd += ["--tls-cert", tls[0], "--tls-key", tls[1]]
+        self.scheme = "https" if tls else "http"
         self.log_path = log_path
         self.log = open(self.log_path, "wb")
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=self.log, cwd=ROOT)
@@ -145,7 +152,16 @@ class Daemon:
                 return e.code, raw.decode("utf-8", "replace")
 
 
-def make_driver():
+def make_cert(folder):
+    """A throwaway self-signed certificate for 127.0.0.1 (Chromium is told to accept it)."""
+    cert, key = os.path.join(folder, "cert.pem"), os.path.join(folder, "key.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                    "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+                   check=True, capture_output=True, timeout=60)
+    return cert, key
+
+
+def make_driver(tls=False):
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -154,6 +170,9 @@ def make_driver():
     for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                 "--window-size=1200,2400"):
         options.add_argument(arg)
+    if tls:
+        # The daemon's throwaway certificate. Chromium offers h2 by ALPN like any browser.
+        options.add_argument("--ignore-certificate-errors")
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     driver.set_page_load_timeout(30)
@@ -195,7 +214,7 @@ def browser_errors(driver):
 
 
 def run_page(driver, daemon, path, title, totals, screenshot):
-    url = "http://127.0.0.1:%d%s" % (daemon.port, path)
+    url = "%s://127.0.0.1:%d%s" % (daemon.scheme, daemon.port, path)
     before = (totals.passed, totals.failed)
     try:
         check_page(driver, daemon, url, path, totals, screenshot)
@@ -274,6 +293,8 @@ def main():
     parser.add_argument("--page", action="append", help="run only these page paths (and no robustness case)")
     parser.add_argument("--case", action="append",
                         help="run only these robustness cases of scripts/browser_robustness.py (and no page)")
+    parser.add_argument("--tls", action="store_true",
+                        help="serve https:// and wss:// with a throwaway certificate (--tls-cert/--tls-key)")
     options = parser.parse_args()
 
     binary = os.path.join(ROOT, options.daemon) if not os.path.isabs(options.daemon) else options.daemon
@@ -286,9 +307,10 @@ def main():
     daemon = None
     driver = None
     try:
-        daemon = Daemon(binary, options.web_root)
+        tls = make_cert(tempfile.mkdtemp(prefix="dsbridged-browser-tls-")) if options.tls else None
+        daemon = Daemon(binary, options.web_root, tls=tls)
         print("daemon: port %d, admin port %d" % (daemon.port, daemon.admin_port), flush=True)
-        driver = make_driver()
+        driver = make_driver(tls=bool(tls))
         for path, title in PAGES:
             if options.case and not options.page:
                 break  # only robustness cases were asked for

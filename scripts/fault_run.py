@@ -19,7 +19,7 @@ PROTOCOL.md 2.1-2.3 says:
 Workload per session: sync calls (echo.syn with unique payloads, testSyn), async calls with
 repeated completions (callProgress: 10..0, echo.asyn), native-initiated calls
 (test.pushInvokes of startTimer, answered with _dsb.returnValue progress 0..4 then 5) and the
-daemon's own demo sequence of invokes (addValue, append, startTimer, syn.*, asyn.*,
+daemon's demo sequence of invokes, asked for with test.nativeDemo (addValue, append, startTimer, syn.*, asyn.*,
 _hasJavascriptMethod, demoReport), answered like DSBridge's demo page; every demoReport
 must say pass:true, i.e. the native side got every answer right despite the cuts.
 
@@ -61,8 +61,9 @@ ADMIN_TOKEN = "t"
 ACK_EVERY = 64
 ACK_DELAY_S = 0.2
 
-# The daemon's demo sequence (Sources/DSBridgeDemo/DemoSequence.swift): 2 invokes before
-# dsinit, 9 after, and one demoReport per step.
+# The daemon's demo sequence (Sources/DSBridgeDemo/DemoSequence.swift), which each session
+# asks for with test.nativeDemo before dsinit: 2 invokes held until dsinit, 9 after, and
+# one demoReport per step.
 DEMO_STEPS = 11
 DEMO_INVOKES = DEMO_STEPS * 2
 JS_METHODS = {"addValue", "append", "startTimer", "syn.addValue", "syn.getInfo",
@@ -682,6 +683,9 @@ class PageSession(threading.Thread):
     def loop(self):
         o = self.o
         deadline = self.run_.deadline
+        # The daemon runs its demo sequence only when asked (PROTOCOL.md 8): asked before
+        # dsinit, so its first two invokes are held until then.
+        self.call("test.nativeDemo", None, expect="", kind="answer")
         self.call("_dsb.dsinit", None, expect="", kind="answer")
         backoff = 0.0
         while True:

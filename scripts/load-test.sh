@@ -124,7 +124,7 @@ trap 'exit 130' INT TERM
 start_server() {
   local name=$1; shift
   local out="$results/$name.out"
-  timeout 3600 "$@" >"$out" 2>"$results/$name.log" &
+  timeout 3600 "${server_pin[@]}" "$@" >"$out" 2>"$results/$name.log" &
   local wrapper=$!
   started_pids+=("$wrapper")
   local i
@@ -166,7 +166,7 @@ run() {
   echo "== $name: $scenario $*"
   local quiet=()
   if [ "$mode" = smoke ]; then quiet=(--quiet); fi
-  if timeout "$limit" "$bin/dsbridge-bench" "$scenario" --port "$port" --pid "$pid" --threads "$threads" \
+  if timeout "$limit" "${bench_pin[@]}" "$bin/dsbridge-bench" "$scenario" --port "$port" --pid "$pid" --threads "$threads" \
       --duration "$dur" --warmup "$warm" --json "${quiet[@]}" "$@" >"$results/$name.json" 2> >(tee "$results/$name.err" >&2); then
     :
   else
@@ -182,6 +182,14 @@ run() {
 }
 
 sources=(--source 127.0.0.2-127.0.0.9)
+# The held and paced runs put the server and the measuring client on cores of their own
+# (cross-core, as over a network): left to the scheduler, a 1 x 1 round trip takes 25 µs
+# when both land on one core and 60-75 µs when they do not, which would swamp the figures.
+server_pin=()
+bench_pin=()
+pin_apart() {
+  if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then server_pin=(taskset -c 0); bench_pin=(taskset -c 1); fi
+}
 
 # --- runs -----------------------------------------------------------------------------------
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -279,6 +287,7 @@ held() {
 }
 held_names=()
 if wants held; then
+pin_apart
 if [ "$mode" = smoke ]; then dur=1; warm=0.5; else dur=5; warm=1; fi
 for n in $held_list; do
   held "held-$n" daemon "$n"; held_names+=("held-$n")
@@ -295,6 +304,7 @@ fi
 # Paced (issue 12): N sessions each calling once a second at a random phase (a page's real
 # pattern), on a fresh daemon; the C echo on libuv under the same pattern for scale.
 if wants paced && [ "$paced_sessions" -gt 0 ]; then
+  pin_apart
   if [ "$mode" = smoke ]; then dur=2; warm=1; else dur=10; warm=3; fi
   start_daemon daemon-paced
   run paced "$daemon_port" "$daemon_pid" paced --sessions "$paced_sessions" --payload 64 "${sources[@]}" --open-timeout 300

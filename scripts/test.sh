@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: MIT
 # Installs everything the tests need (system packages, Chromium, selenium), builds, and
 # runs every test: Swift unit and integration tests, the fault-injection run (random cuts
-# during a mixed workload), the browser end-to-end tests in headless Chromium, TLS, the
-# attack suite against a running daemon, the daemon under a 512-descriptor limit with 1,000
-# pages (overload_test.py), the deploy kit check, and a smoke run of the load
+# during a mixed workload), the browser end-to-end tests in headless Chromium (also over
+# https/wss), TLS, the attack suite against a running daemon, the daemon under a
+# 512-descriptor limit with 1,000 pages (overload_test.py), the deploy kit check, and a
+# smoke run of the load
 # test (the full one is scripts/load-test.sh) and 60 s of libFuzzer over the decoder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,6 +29,7 @@ run swift test --skip-build --no-parallel
 run "$python_bin" scripts/fault_run.py --daemon "$daemon" --cuts 200 --seed "${FAULT_SEED:-1}"
 run "$python_bin" scripts/fault_browser_test.py --daemon "$daemon"
 run "$python_bin" scripts/browser_test.py --daemon "$daemon"
+run "$python_bin" scripts/browser_test.py --daemon "$daemon" --tls --page /index.html
 run "$python_bin" scripts/tls_test.py --daemon "$daemon"
 run "$python_bin" scripts/attack_suite.py --daemon "$daemon"
 run "$python_bin" scripts/overload_test.py --daemon "$daemon"

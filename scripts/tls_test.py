@@ -84,6 +84,19 @@ def main():
                                      headers={"X-DSBridge-Token": token, "Content-Type": "application/json"})
         with urllib.request.urlopen(req, context=context, timeout=5) as r:
             check("POST /dsbridge/call over https", json.load(r) == {"code": 0, "data": "tls[ syn call]"})
+        # Browsers offer h2 by ALPN; our answers are HTTP/1.1, so the daemon must pick http/1.1.
+        alpn = ssl.create_default_context(cafile=cert)
+        alpn.set_alpn_protocols(["h2", "http/1.1"])
+        with alpn.wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=5), server_hostname="127.0.0.1") as s:
+            check("ALPN: offered h2 and http/1.1, the daemon picks http/1.1", s.selected_alpn_protocol() == "http/1.1",
+                  s.selected_alpn_protocol())
+        for path, method in (("/index.html", "GET"), ("/dsbridge/session", "POST")):
+            body = ["--data", ""] if method == "POST" else []
+            curl = subprocess.run(["curl", "-sS", "--http2", "--cacert", cert, *body, "-o", "/dev/null",
+                                   "-w", "%{http_version} %{http_code}", "--max-time", "5",
+                                   f"https://127.0.0.1:{port}{path}"], capture_output=True, text=True)
+            check(f"curl --http2 {method} {path} gets an HTTP/1.1 200", curl.stdout == "1.1 200",
+                  (curl.stdout + " " + curl.stderr).strip())
         sock, status = wss_session(port, context, origin=f"https://127.0.0.1:{port}")
         check("wss:// upgrade from the https origin", status.startswith("HTTP/1.1 101"), status)
         sock.sendall(ws_frame(json.dumps({"t": "hello", "v": 1})))

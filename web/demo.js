@@ -66,9 +66,11 @@
     }
   });
 
-  // dsbridged --demo calls the handlers above on its own when the page opens, and reports
-  // each outcome here (11 calls: addValue and append before the page is ready, the rest after).
+  // test.nativeDemo asks dsbridged --demo to call the handlers above (DSBridge's native -> JS
+  // demo) and to report each outcome here: 11 calls, addValue and append at once (held until
+  // the page is ready), the rest once it is. The daemon never calls a page unasked.
   dsBridge.register('demoReport', T.demoReportHandler(11));
+  dsBridge.call('test.nativeDemo');
 
   document.getElementById('push').addEventListener('click', function () {
     // test.pushInvokes makes the server call JS methods of this page (results go to /metrics).

@@ -35,11 +35,15 @@ final class AsyncCall: Sendable {
     let stub: String?
     /// The socket call's id (`nil` for a sync HTTP call), for `cancel`.
     let callID: Int64?
+    /// Whether it counts toward `maxAsyncCalls` (socket calls do; sync HTTP calls do not,
+    /// PROTOCOL.md 2.4).
+    let counted: Bool
     private let state = Mutex(State())
 
-    init(stub: String?, callID: Int64?) {
+    init(stub: String?, callID: Int64?, counted: Bool = true) {
         self.stub = stub
         self.callID = callID
+        self.counted = counted
     }
 
     /// Whether the call still runs (started and not finished).

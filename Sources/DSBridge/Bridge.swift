@@ -24,7 +24,8 @@ public final class Bridge: Sendable {
     /// The interfaces pages can call.
     public let registry: InterfaceRegistry
     public let configuration: BridgeConfiguration
-    let logger: Logger
+    /// Where the bridge logs (it never logs tokens); interfaces may log here too.
+    public let logger: Logger
     /// Hooks called as sessions open, become ready, are dismissed and end.
     let lifecycle: SessionLifecycle
     /// Runs delayed work (grace periods, timeouts).
@@ -172,7 +173,12 @@ public final class Bridge: Sendable {
             }
             resumed = false
         }
-        guard session.attach(connection, ack: hello.ack, resumed: resumed) else { return .failure(.unknownSession) }
+        guard session.attach(connection, ack: hello.ack, resumed: resumed) else {
+            // The socket closed while the hello ran: a session made for it ends at once,
+            // so it never holds a place under the session limits.
+            if !resumed { session.end(reason: "socket closed before its welcome", closeCode: nil) }
+            return .failure(.unknownSession)
+        }
         return .success(session)
     }
 

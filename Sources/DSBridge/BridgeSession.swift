@@ -8,6 +8,14 @@ import Synchronization
 /// One page session: its calls, its ordered outbound messages (with replay), its
 /// native-initiated calls. It outlives its socket for the grace period. Every method is
 /// safe from any thread; interface methods never run under its lock.
+///
+/// Lock order (the one place it is written down): a session's `state` lock comes first.
+/// Under it an ``AsyncCall``'s lock or a ``BridgeConnection``'s lock (pausing reads) may
+/// be taken, never the reverse, and never the bridge's session store. No user code runs
+/// under it:
+/// interface methods, their cancellation handlers (``end(reason:closeCode:)`` cancels
+/// tasks after unlocking), interface deinits (instances are released after unlocking),
+/// native-call handlers, lifecycle hooks and ``whenReady(_:)`` bodies.
 public final class BridgeSession: Sendable {
     /// Public id, for logs and the admin API.
     public let id: String
@@ -37,14 +45,21 @@ public final class BridgeSession: Sendable {
         var lastCall: Int64 = 0
         var pendingCalls = 0
         var runningAsync = 0
-        var held: [(callbackId: Int64, method: String, args: [JSONValue])] = []
+        var held: [(callbackId: Int64, invoke: EncodedInvoke, bytes: Int)] = []
+        /// Bytes of the held invokes (as measured when they were made).
+        var heldBytes = 0
         var nextCallbackId: Int64 = 1
         var nativeCalls: [Int64: NativeCallHandler] = [:]
         /// Page answers whose handlers wait to run off the network thread, in order.
         var answersToDeliver = Deque<(handler: NativeCallHandler, event: NativeCallEvent)>()
         /// A worker is running `answersToDeliver`.
         var deliveringAnswers = false
-        var afterWaiters: [(after: Int64, resume: @Sendable (Bool) -> Void)] = []
+        /// Sync HTTP calls waiting for socket calls (`X-DSBridge-After`), at most
+        /// ``BridgeSession/maxAfterWaiters``; each leaves at its start or its timeout.
+        var afterWaiters: [(key: Int, after: Int64, resume: @Sendable (Bool) -> Void)] = []
+        var nextAfterWaiterKey = 0
+        /// Work waiting for `_dsb.dsinit` (``whenReady(_:)``); dropped when the session ends.
+        var readyWaiters: [@Sendable (BridgeSession) -> Void] = []
         var detachGeneration = 0
         /// Per-session interface instances, by factory id.
         var instances: [Int: any ExposedInterface] = [:]
@@ -94,7 +109,11 @@ public final class BridgeSession: Sendable {
     /// Attaches `connection`, replacing (4009) any other; queues `welcome` and everything
     /// after `ack` for it. Fails when the session has ended.
     func attach(_ connection: BridgeConnection, ack: Int64, resumed: Bool) -> Bool {
-        state.withLock { s in
+        // When the socket closed before its welcome and no other socket is attached, the
+        // session needs a grace period again (the attempt moved `detachGeneration`, so an
+        // expiry already scheduled no longer applies): every session ends or expires.
+        var expiryGeneration: Int?
+        let attached = state.withLock { s in
             if s.ended { return false }
             let old = s.connection
             s.connection = connection
@@ -106,6 +125,7 @@ public final class BridgeSession: Sendable {
             ).encoded(seq: 0)
             guard connection.adopt(self, welcome: welcome) else {
                 s.connection = old
+                if old == nil { expiryGeneration = s.detachGeneration }
                 return false
             }
             if let old, old !== connection {
@@ -115,6 +135,8 @@ public final class BridgeSession: Sendable {
             if s.pendingCalls >= bridge.configuration.maxCallsPending { connection.setReadsPaused(true) }
             return true
         }
+        if let expiryGeneration { scheduleExpiry(generation: expiryGeneration) }
+        return attached
     }
 
     /// The socket closed; the session waits `graceMs` for another one.
@@ -162,25 +184,37 @@ public final class BridgeSession: Sendable {
 
     /// Ends the session: native calls fail, the socket closes with `closeCode` (if any).
     public func end(reason: String, closeCode: Int? = 1000) {
-        let ending = state.withLock { s -> (BridgeConnection?, [NativeCallHandler], [@Sendable (Bool) -> Void])? in
+        typealias Ending = (
+            connection: BridgeConnection?, handlers: [NativeCallHandler], waiters: [@Sendable (Bool) -> Void],
+            tasks: [Task<Void, Never>], instances: [any ExposedInterface]
+        )
+        let ending = state.withLock { s -> Ending? in
             if s.ended { return nil }
             s.ended = true
             let handlers = Array(s.nativeCalls.values)
             s.nativeCalls.removeAll()
             s.held.removeAll()
+            s.heldBytes = 0
+            s.readyWaiters.removeAll()
             let waiters = s.afterWaiters.map(\.resume)
             s.afterWaiters.removeAll()
-            for entry in s.cancellable.values { entry.task?.cancel() }
+            let tasks = s.cancellable.values.compactMap(\.task)
             s.cancellable.removeAll()
+            let instances = Array(s.instances.values)
             s.instances.removeAll()
-            return (s.connection, handlers, waiters)
+            return (s.connection, handlers, waiters, tasks, instances)
         }
-        guard let (connection, handlers, waiters) = ending else { return }
+        guard let ending else { return }
+        let (connection, handlers, waiters) = (ending.connection, ending.handlers, ending.waiters)
+        // Outside the lock (see the lock order on `BridgeSession`): a cancellation handler
+        // may complete its call, and an interface's deinit may call back into the session.
+        // (`ending.instances` are released when this function returns, also unlocked.)
+        for task in ending.tasks { task.cancel() }
         bridge.forget(self)
         bridge.metrics.sessionClosed(closeCode: connection == nil ? nil : closeCode)
         logger.info("session ended: \(reason)", metadata: ["bridge.session": "\(id)"])
         bridge.lifecycle.closed?(self, reason)
-        if let connection, let closeCode { connection.requestClose(code: closeCode, reason: String(reason.prefix(120))) }
+        if let connection, let closeCode { connection.requestClose(code: closeCode, reason: CloseReason.clipped(reason)) }
         for h in handlers { h(.failed(.sessionEnded)) }
         for w in waiters { w(false) }
     }
@@ -211,6 +245,19 @@ public final class BridgeSession: Sendable {
             default: replacement = nil
             }
             if let replacement { _ = try? s.log.append(replacement) }
+            return (s.connection, .messageTooLarge(bytes: bytes))
+        } catch {
+            return (nil, error)
+        }
+    }
+
+    /// Appends an invoke encoded off the lock, under it.
+    private static func append(_ invoke: EncodedInvoke, callbackId: Int64, to s: inout State) -> (BridgeConnection?, OutboundLog.AppendError?) {
+        if s.ended { return (nil, nil) }
+        do throws(OutboundLog.AppendError) {
+            _ = try s.log.append { invoke.bytes(seq: $0, callbackId: callbackId) }
+            return (s.connection, nil)
+        } catch .messageTooLarge(let bytes) {
             return (s.connection, .messageTooLarge(bytes: bytes))
         } catch {
             return (nil, error)
@@ -273,9 +320,13 @@ public final class BridgeSession: Sendable {
         if tokenWait == nil { bridge.metrics.httpSyncCall() }
         let wait = tokenWait ?? takeCallTokens(1)
         if wait > 0 { await bridge.scheduler.sleep(milliseconds: wait) }
-        let ready = await waitForStarted(through: request.after)
-        guard ready else {
+        switch await waitForStarted(through: request.after) {
+        case .started:
+            break
+        case .timedOut:
             return .failure(CallFailure(.timeout, "socket calls up to id \(request.after) did not arrive within \(bridge.configuration.afterTimeoutMs) ms"))
+        case .full:
+            return .failure(CallFailure(.overloaded, "more than \(Self.maxAfterWaiters) sync calls of this session wait for socket calls"))
         }
         return await withCheckedContinuation { continuation in
             let once = OnceFlag()
@@ -321,10 +372,19 @@ public final class BridgeSession: Sendable {
         case http(@Sendable (Result<JSONValue, CallFailure>) -> Void)
     }
 
-    private func answer(_ reply: Reply, _ result: Result<JSONValue, CallFailure>) {
+    /// Sends a call's answer.
+    /// - Returns: `false` when a `ret` too large for the replay bound went out as code -1
+    ///   `failed` instead: that is final for the call's stub (PROTOCOL.md 2.3), so no `cb`
+    ///   may follow.
+    @discardableResult
+    private func answer(_ reply: Reply, _ result: Result<JSONValue, CallFailure>) -> Bool {
         switch reply {
-        case .socket(let id): send(.ret(id: id, result: result))
-        case .http(let respond): respond(result)
+        case .socket(let id):
+            if case .messageTooLarge? = send(.ret(id: id, result: result)) { return false }
+            return true
+        case .http(let respond):
+            respond(result)
+            return true
         }
     }
 
@@ -347,8 +407,7 @@ public final class BridgeSession: Sendable {
         case .internalMethod(let m):
             let result = runInternal(m, argument.data, onNetworkThread: onNetworkThread)
             bridge.metrics.call(method: method, outcome: Self.outcome(result), nanoseconds: nil)
-            answer(reply, result)
-            if let stub = argument.stub, case .success(let value) = result {
+            if answer(reply, result), let stub = argument.stub, case .success(let value) = result {
                 send(.cb(stub: stub, payload: .value(value, complete: true)))
             }
             if m == .closePage, case .success = result {
@@ -478,8 +537,7 @@ public final class BridgeSession: Sendable {
         let nanoseconds = call.elapsedNanoseconds
         bridge.metrics.call(method: call.label, outcome: Self.outcome(result), nanoseconds: nanoseconds)
         checkNetworkThreadBudget(call, nanoseconds: nanoseconds)
-        answer(call.reply, result)
-        if let stub = call.argument.stub, case .success(let value) = result {
+        if answer(call.reply, result), let stub = call.argument.stub, case .success(let value) = result {
             send(.cb(stub: stub, payload: .value(value, complete: true)))
         }
         if counted {
@@ -506,7 +564,10 @@ public final class BridgeSession: Sendable {
     }
 
     private func runAsynchronous(_ call: MethodCall) {
-        let admitted = state.withLock { s -> Bool in
+        // Sync HTTP calls count toward neither bound (PROTOCOL.md 2.4).
+        var counted = true
+        if case .http = call.reply { counted = false }
+        let admitted = !counted || state.withLock { s -> Bool in
             guard s.runningAsync < bridge.configuration.maxAsyncCalls else { return false }
             s.runningAsync += 1
             return true
@@ -518,7 +579,7 @@ public final class BridgeSession: Sendable {
         }
         var callID: Int64?
         if case .socket(let id) = call.reply, call.argument.stub != nil { callID = id }
-        let asyncCall = AsyncCall(stub: call.argument.stub, callID: callID)
+        let asyncCall = AsyncCall(stub: call.argument.stub, callID: callID, counted: counted)
         let completion = ExposedCompletion { [self] delivery in
             switch delivery {
             case .value(let value, let complete): route(.value(value, complete: complete), of: asyncCall)
@@ -557,13 +618,13 @@ public final class BridgeSession: Sendable {
         case .refused(let failure):
             bridge.metrics.call(method: call.label, outcome: failure.kind.rawValue, nanoseconds: nil)
             answer(call.reply, .failure(failure))
-            asyncCallFinished()
+            asyncCallFinished(counted: counted)
         case .started(let held, let finished):
             bridge.metrics.call(method: call.label, outcome: "ok", nanoseconds: nil)
             answer(call.reply, .success(.string("")))
             for payload in held { forward(payload, stub: asyncCall.stub) }
             if finished {
-                asyncCallFinished()
+                asyncCallFinished(counted: counted)
             } else if let callID {
                 state.withLock { s in
                     if asyncCall.isRunning { s.cancellable[callID] = (asyncCall, task) }
@@ -578,13 +639,13 @@ public final class BridgeSession: Sendable {
             return
         case .forward(let final):
             forward(payload, stub: call.stub)
-            if final { asyncCallFinished(call.callID) }
+            if final { asyncCallFinished(call.callID, counted: call.counted) }
         }
     }
 
-    private func asyncCallFinished(_ callID: Int64? = nil) {
+    private func asyncCallFinished(_ callID: Int64? = nil, counted: Bool) {
         state.withLock { s in
-            s.runningAsync -= 1
+            if counted { s.runningAsync -= 1 }
             if let callID { s.cancellable.removeValue(forKey: callID) }
         }
     }
@@ -601,7 +662,7 @@ public final class BridgeSession: Sendable {
         guard let entry = state.withLock({ $0.cancellable[callID] }), entry.call.cancel(), let stub = entry.call.stub else { return }
         entry.task?.cancel()
         send(.cb(stub: stub, payload: .cancelled))
-        asyncCallFinished(callID)
+        asyncCallFinished(callID, counted: entry.call.counted)
     }
 
     // MARK: sync-call ordering (PROTOCOL.md 4)
@@ -621,25 +682,44 @@ public final class BridgeSession: Sendable {
         for r in ready { r(true) }
     }
 
-    private func waitForStarted(through after: Int64) async -> Bool {
-        if after == 0 { return true }
+    /// Sync HTTP calls that may wait for socket calls at once, per session; one more is
+    /// answered code -1 `overloaded` at once.
+    static let maxAfterWaiters = 1_024
+
+    /// How a sync HTTP call's wait for socket calls ended.
+    enum AfterWait: Sendable {
+        case started, timedOut, full
+    }
+
+    /// Sync HTTP calls waiting for socket calls now (tests; leak checks).
+    var afterWaiterCount: Int { state.withLock { $0.afterWaiters.count } }
+
+    private func waitForStarted(through after: Int64) async -> AfterWait {
+        if after == 0 { return .started }
         let timeout = bridge.configuration.afterTimeoutMs
         return await withCheckedContinuation { continuation in
             let once = OnceFlag()
-            let resume: @Sendable (Bool) -> Void = { ok in
-                if once.claim() { continuation.resume(returning: ok) }
+            let resume: @Sendable (AfterWait) -> Void = { outcome in
+                if once.claim() { continuation.resume(returning: outcome) }
             }
-            let immediate = state.withLock { s -> Bool? in
-                if s.ended { return false }
-                if s.lastCall >= after { return true }
-                s.afterWaiters.append((after, resume))
-                return nil
+            let queued = state.withLock { s -> (key: Int?, outcome: AfterWait?) in
+                if s.ended { return (nil, .timedOut) }
+                if s.lastCall >= after { return (nil, .started) }
+                if s.afterWaiters.count >= Self.maxAfterWaiters { return (nil, .full) }
+                let key = s.nextAfterWaiterKey
+                s.nextAfterWaiterKey += 1
+                s.afterWaiters.append((key, after, { ok in resume(ok ? .started : .timedOut) }))
+                return (key, nil)
             }
-            if let immediate {
-                resume(immediate)
+            guard let key = queued.key else {
+                resume(queued.outcome ?? .timedOut)
                 return
             }
-            bridge.scheduler.schedule(afterMilliseconds: timeout) { resume(false) }
+            bridge.scheduler.schedule(afterMilliseconds: timeout) { [weak self] in
+                // Leave the list at the timeout, so waiters never pile up.
+                self?.state.withLock { s in s.afterWaiters.removeAll { $0.key == key } }
+                resume(.timedOut)
+            }
         }
     }
 
@@ -666,19 +746,39 @@ public final class BridgeSession: Sendable {
     }
 
     private func markReady() {
-        let (firstTime, outcomes) = state.withLock { s -> (Bool, [(Int64, BridgeConnection?, OutboundLog.AppendError?)]) in
-            if s.ready { return (false, []) }
+        typealias Released = (Bool, [(Int64, BridgeConnection?, OutboundLog.AppendError?)], [@Sendable (BridgeSession) -> Void])
+        let (firstTime, outcomes, readyWaiters) = state.withLock { s -> Released in
+            if s.ready { return (false, [], []) }
             s.ready = true
             let held = s.held
             s.held.removeAll()
+            s.heldBytes = 0
+            // Encoded when they were made: numbering them here only copies bytes.
             let outcomes = held.map { h in
-                let (c, e) = Self.append(.invoke(callbackId: h.callbackId, method: h.method, args: h.args), to: &s)
+                let (c, e) = Self.append(h.invoke, callbackId: h.callbackId, to: &s)
                 return (h.callbackId, c, e)
             }
-            return (true, outcomes)
+            let waiters = s.readyWaiters
+            s.readyWaiters.removeAll()
+            return (true, outcomes, waiters)
         }
         for (callbackId, connection, error) in outcomes { finishInvoke(callbackId, connection, error) }
-        if firstTime { bridge.sessionBecameReady(self) }
+        guard firstTime else { return }
+        bridge.sessionBecameReady(self)
+        for body in readyWaiters { body(self) }
+    }
+
+    /// Runs `body` once the page is ready (`_dsb.dsinit`): at once, on the caller's thread,
+    /// when it already is; otherwise right after the held calls were released, on the
+    /// thread that processed `dsinit`. Never runs when the session ends first.
+    public func whenReady(_ body: @escaping @Sendable (BridgeSession) -> Void) {
+        let runNow = state.withLock { s -> Bool in
+            if s.ended { return false }
+            if s.ready { return true }
+            s.readyWaiters.append(body)
+            return false
+        }
+        if runNow { body(self) }
     }
 
     private func receiveReturnValue(_ data: JSONValue, onNetworkThread: Bool) -> Result<JSONValue, CallFailure> {
@@ -759,7 +859,9 @@ public final class BridgeSession: Sendable {
     /// receives progress values, then exactly one final event.
     /// - Parameter timeout: fail with ``NativeCallError/timeout`` when no final answer came
     ///   in this time (`nil` = wait until the session ends).
-    /// - Returns: the call's `callbackId`, or `nil` when the session has ended.
+    /// - Returns: the call's `callbackId`, or `nil` when the session has ended or the
+    ///   `invoke` alone would exceed `replayMaxBytes` (the handler then got
+    ///   ``NativeCallError/tooLarge(bytes:)`` at once; no `callbackId` was used).
     @discardableResult
     public func callJavaScript(
         _ method: String, args: [JSONValue] = [], timeout: Duration? = nil, handler: @escaping NativeCallHandler
@@ -776,24 +878,49 @@ public final class BridgeSession: Sendable {
             }
             handler(event)
         }
-        // Numbering and queueing happen under one lock, so invokes go out in the order made.
-        let outcome = state.withLock { s -> (Int64, BridgeConnection?, OutboundLog.AppendError?)? in
-            if s.ended { return nil }
+        enum Outcome { case ended, tooLarge(Int), queued(Int64, BridgeConnection?, OutboundLog.AppendError?) }
+        // The arguments are encoded here, off the lock; numbering and queueing happen under
+        // one lock, so invokes go out in the order made.
+        let invoke = EncodedInvoke(method: method, args: args)
+        let outcome = state.withLock { s -> Outcome in
+            if s.ended { return .ended }
             let callbackId = s.nextCallbackId
+            if !s.ready {
+                // Held like any queued message: measured now (with the seq it would get if
+                // released next), counted toward the replay bounds.
+                let bytes = invoke.size(seq: s.log.lastSeq + Int64(s.held.count) + 1, callbackId: callbackId)
+                if bytes > s.log.maxBytes { return .tooLarge(bytes) }
+                s.nextCallbackId += 1
+                s.nativeCalls[callbackId] = handler  // an overflow below ends the session, which fails it
+                if s.held.count + s.log.keptCount + 1 > s.log.maxMessages {
+                    return .queued(callbackId, nil, .boundExceeded("\(s.log.maxMessages) messages held or unacknowledged (replayMaxMessages)"))
+                }
+                if s.heldBytes + s.log.keptBytes + bytes > s.log.maxBytes {
+                    return .queued(callbackId, nil, .boundExceeded("over \(s.log.maxBytes) bytes held or unacknowledged (replayMaxBytes)"))
+                }
+                s.held.append((callbackId, invoke, bytes))
+                s.heldBytes += bytes
+                return .queued(callbackId, nil, nil)
+            }
+            let (c, e) = Self.append(invoke, callbackId: callbackId, to: &s)
+            // Too large: never queued, and it uses no callbackId (PROTOCOL.md 2.4).
+            if case .messageTooLarge(let bytes)? = e { return .tooLarge(bytes) }
             s.nextCallbackId += 1
             s.nativeCalls[callbackId] = handler
-            if !s.ready {
-                s.held.append((callbackId, method, args))
-                return (callbackId, nil, nil)
-            }
-            let (c, e) = Self.append(.invoke(callbackId: callbackId, method: method, args: args), to: &s)
-            return (callbackId, c, e)
+            return .queued(callbackId, c, e)
         }
-        guard let (callbackId, connection, error) = outcome else {
+        let callbackId: Int64
+        switch outcome {
+        case .ended:
             handler(.failed(.sessionEnded))
             return nil
+        case .tooLarge(let bytes):
+            handler(.failed(.tooLarge(bytes: bytes)))
+            return nil
+        case .queued(let id, let connection, let error):
+            callbackId = id
+            finishInvoke(callbackId, connection, error)
         }
-        finishInvoke(callbackId, connection, error)
         if let timeout {
             let ms = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
             bridge.scheduler.schedule(afterMilliseconds: ms) { [weak self] in
@@ -806,7 +933,14 @@ public final class BridgeSession: Sendable {
     /// Stops waiting for the native-initiated call `callbackId`: its handler gets `reason`
     /// (if it was still waiting) and later answers from the page are ignored.
     public func abandonJavaScriptCall(_ callbackId: Int64, reason: NativeCallError) {
-        let handler = state.withLock { $0.nativeCalls.removeValue(forKey: callbackId) }
+        let handler = state.withLock { s -> NativeCallHandler? in
+            // A call still held (the page never got ready) is never delivered now.
+            if let i = s.held.firstIndex(where: { $0.callbackId == callbackId }) {
+                s.heldBytes -= s.held[i].bytes
+                s.held.remove(at: i)
+            }
+            return s.nativeCalls.removeValue(forKey: callbackId)
+        }
         handler?(.failed(reason))
     }
 

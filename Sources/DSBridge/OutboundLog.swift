@@ -52,8 +52,14 @@ public struct OutboundLog: Sendable {
 
     /// Numbers and keeps `message`; returns its `seq`.
     public mutating func append(_ message: ServerMessage) throws(AppendError) -> Int64 {
+        try append { message.encoded(seq: $0) }
+    }
+
+    /// Numbers and keeps the message `encode` writes for its `seq` (which must be a
+    /// sequenced message); returns the `seq`.
+    public mutating func append(encoding encode: (Int64) -> [UInt8]) throws(AppendError) -> Int64 {
         let seq = lastSeq + 1
-        let bytes = message.encoded(seq: seq)
+        let bytes = encode(seq)
         if bytes.count > maxBytes { throw .messageTooLarge(bytes: bytes.count) }
         if entries.count + 1 > maxMessages {
             throw .boundExceeded("replay buffer holds \(maxMessages) unacknowledged messages (replayMaxMessages)")

@@ -3,10 +3,10 @@ import DSBridge
 import Logging
 import Synchronization
 
-/// DSBridge's own native→JavaScript demo, run against every demo page that opens: the
-/// first calls are made before the page is ready (they wait in the startup queue), the
-/// rest once it is. Each outcome is logged and reported to the page through its
-/// `demoReport` function, so the page can show PASS or FAIL.
+/// DSBridge's own native→JavaScript demo (PROTOCOL.md 8), run on a session only when its
+/// page asks with `test.nativeDemo`: the first calls are made at once (held until the page
+/// is ready), the rest once it is. Each outcome is logged and reported to the page through
+/// its `demoReport` function, so the page can show PASS or FAIL.
 public enum DemoSequence {
     /// One call of the demo and what it must give.
     struct Step: Sendable {
@@ -17,7 +17,7 @@ public enum DemoSequence {
         var expectedProgress: [JSONValue] = []
     }
 
-    /// Made as soon as the session opens, before `_dsb.dsinit`.
+    /// Made at once (held until `_dsb.dsinit` when the page is not ready yet).
     static let beforeReady: [Step] = [
         Step(label: "addValue(3,4)", method: "addValue", args: [3, 4], expected: 7),
         Step(label: "append(\"I\",\"love\",\"you\")", method: "append", args: ["I", "love", "you"], expected: "I love you"),
@@ -36,12 +36,11 @@ public enum DemoSequence {
         Step(label: "hasJavascriptMethod(\"asyn.XX\")", method: "_hasJavascriptMethod", args: ["asyn.XX", "all"], expected: false),
     ]
 
-    /// Hooks that run the demo on every session.
-    public static func lifecycle(logger: Logger) -> SessionLifecycle {
-        SessionLifecycle(
-            opened: { session in run(beforeReady, on: session, logger: logger) },
-            ready: { session in run(afterReady, on: session, logger: logger) }
-        )
+    /// Runs the demo on `session` (what `test.nativeDemo` does): the first two calls now,
+    /// the rest once the page is ready (at once if it already is).
+    public static func start(on session: BridgeSession, logger: Logger) {
+        run(beforeReady, on: session, logger: logger)
+        session.whenReady { session in run(afterReady, on: session, logger: logger) }
     }
 
     static func run(_ steps: [Step], on session: BridgeSession, logger: Logger) {

@@ -35,6 +35,17 @@ public struct TestAPI: Sendable {
         value
     }
 
+    /// Starts DSBridge's native→JavaScript demo on the calling session
+    /// (``DemoSequence/start(on:logger:)``) and returns `""` at once. The demo never runs
+    /// unless a page asks for it this way.
+    @nonblocking
+    func nativeDemo() -> String {
+        if let session = BridgeSession.current {
+            DemoSequence.start(on: session, logger: session.bridge.logger)
+        }
+        return ""
+    }
+
     /// Waits `milliseconds` (0...10000) without holding a thread, then returns it.
     func sleepSyn(_ milliseconds: Int) async throws -> Int {
         guard (0...10_000).contains(milliseconds) else {

@@ -74,7 +74,9 @@ enum AdminAPI {
             }
             answer(.json(status, .object(body)))
         }
-        session.callJavaScript(request.method, args: request.args) { event in
+        // The session times the call out: at its timeout it forgets the call (a later
+        // answer from the page is ignored, a call still held is never delivered).
+        session.callJavaScript(request.method, args: request.args, timeout: .milliseconds(request.timeoutMs)) { event in
             switch event {
             case .progress(let value):
                 progress.withLock { $0.append(value) }
@@ -89,9 +91,6 @@ enum AdminAPI {
             case .failed(.tooLarge):
                 finish(413, ["error": "call too large"])
             }
-        }
-        session.bridge.scheduler.schedule(afterMilliseconds: request.timeoutMs) {
-            finish(504, ["error": "timeout"])
         }
     }
 }

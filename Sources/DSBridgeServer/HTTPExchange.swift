@@ -15,6 +15,13 @@ final class HTTPExchange {
     var bodyDeadline: UInt64?
     var body: [UInt8] = []
     var bodyTooLarge = false
+    /// The largest body accepted (`maxMessageBytes`; the admin listener: `replayMaxBytes`).
+    var bodyLimit = 0
+    /// lws reported the end of the body (`HTTP_BODY_COMPLETION`).
+    var bodyComplete = false
+    /// The answer closing the connection was written while the body still arrived: the
+    /// write side is shut down and the rest is read and dropped (``Lingering``).
+    var lingering: Lingering?
     var answer: HTTPAnswer?
     /// An answer will come from another thread (`respondLater`).
     var awaitingAnswer = false
@@ -27,6 +34,12 @@ final class HTTPExchange {
     /// Captured request headers (lws frees them once the body starts).
     var headers: [String: String] = [:]
     let peer: String
+    /// The query's arguments as lws split and decoded them (`a=1`, `b= c`).
+    var queryArguments: [String] = []
+    /// The request target as sent, when ``RequestLineCheck`` saw this request's line.
+    var rawTarget: RawRequestTarget?
+    /// The request came to the admin listener.
+    var adminListener = false
 
     init(id: UInt64, wsi: OpaquePointer, method: HTTPMethod, path: String, peer: String) {
         self.id = id

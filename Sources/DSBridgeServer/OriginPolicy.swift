@@ -28,17 +28,19 @@ struct OriginPolicy: Sendable, Equatable {
         self.listed = Set(allowed.map(Self.normalize))
     }
 
+    /// A listed origin as browsers send it (an operator may write `https://App.example/`).
     private static func normalize(_ origin: String) -> String {
         var o = origin.lowercased()
         while o.hasSuffix("/") { o.removeLast() }
         return o
     }
 
-    /// Whether a request with this `Origin` header may proceed.
+    /// Whether a request with this `Origin` header may proceed. The header's value is
+    /// compared exactly, as browsers serialize origins (lower-case scheme and host, no
+    /// path): `http://127.0.0.1:8080/` or `HTTP://…` is not an origin.
     func allows(_ origin: String?) -> Bool {
         guard let origin else { return true }
-        let o = Self.normalize(origin)
-        return own.contains(o) || listed.contains(o)
+        return own.contains(origin) || listed.contains(origin)
     }
 
     /// The CORS headers for an allowed origin's request to a POST endpoint, or none for

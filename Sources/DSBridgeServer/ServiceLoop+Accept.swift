@@ -19,8 +19,10 @@ extension ServiceLoop {
             let decision: AcceptGate.Decision
             switch listener.acceptOne() {
             case .success(let fd):
-                // On failure lws closes the socket itself.
-                if lws_adopt_socket_vhost(vhost, fd) == nil {
+                if let check = requestLineCheck {
+                    check.watch(fd)
+                } else if lws_adopt_socket_vhost(vhost, fd) == nil {
+                    // (lws closed the socket itself.)
                     logger.debug("libwebsockets refused an accepted connection")
                 }
                 decision = acceptGate.accepted(fd: fd, now: now)

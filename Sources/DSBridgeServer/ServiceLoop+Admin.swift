@@ -49,6 +49,8 @@ extension ServiceLoop {
     }
 
     private func adminCall(_ exchange: HTTPExchange, _ session: BridgeSession) {
+        // The drain closed its socket: no page will answer (also for calls made after that).
+        if drainClosedSessions.contains(session.id) { return respond(exchange, .json(503, ["error": "draining"])) }
         let request: AdminAPI.CallRequest
         do {
             request = try AdminAPI.CallRequest(body: exchange.body)

@@ -38,6 +38,12 @@ extension ServiceLoop {
             // A WebSocket upgrade that did not offer dsbridge.v1 lands on this protocol.
             _ = lws_return_http_status(wsi, 400, "WebSocket upgrade must offer subprotocol dsbridge.v1")
             return -1
+        case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+            // lws hangs up on an upgrade whose subprotocol list names none of ours (no HTTP
+            // answer at all); PROTOCOL.md 1 wants 400.
+            guard admin || !offersBridgeSubprotocol(wsi) else { return 0 }
+            _ = lws_return_http_status(wsi, 400, "WebSocket upgrade must offer subprotocol dsbridge.v1")
+            return 1
         case LWS_CALLBACK_HTTP:
             guard let user else { return -1 }
             var uriPointer: UnsafeMutablePointer<CChar>?
@@ -47,12 +53,16 @@ extension ServiceLoop {
             let id = makeID()
             user.storeBytes(of: id, as: UInt64.self)
             let exchange = HTTPExchange(id: id, wsi: wsi, method: Self.method(wsi), path: path, peer: clientAddress(wsi))
+            exchange.adminListener = admin
+            exchange.bodyLimit = admin ? bridge.configuration.replayMaxBytes : bridge.configuration.maxMessageBytes
             for (name, token) in [("origin", WSI_TOKEN_ORIGIN), ("authorization", WSI_TOKEN_HTTP_AUTHORIZATION),
-                                  ("content-length", WSI_TOKEN_HTTP_CONTENT_LENGTH), ("query", WSI_TOKEN_HTTP_URI_ARGS),
+                                  ("content-length", WSI_TOKEN_HTTP_CONTENT_LENGTH),
                                   ("cookie", WSI_TOKEN_HTTP_COOKIE), ("user-agent", WSI_TOKEN_HTTP_USER_AGENT),
                                   ("transfer-encoding", WSI_TOKEN_HTTP_TRANSFER_ENCODING)] {
                 if let v = header(wsi, token) { exchange.headers[name] = v }
             }
+            exchange.queryArguments = queryArguments(wsi)
+            if !admin { exchange.rawTarget = requestLineCheck?.rawTargets.removeValue(forKey: lws_get_socket_fd(wsi)) }
             for name in ["x-dsbridge-token", "x-dsbridge-after", "x-dsbridge-auth"] {
                 if let v = customHeader(wsi, name) { exchange.headers[name] = v }
             }
@@ -61,29 +71,39 @@ extension ServiceLoop {
             return 0
         case LWS_CALLBACK_HTTP_BODY:
             guard let exchange = exchange(user) else { return 0 }
+            if exchange.lingering != nil { return exchange.lingering?.drop(len) == true ? 0 : -1 }
+            // Answered before the body (405, 403, 401, an early 413, 408): dropped.
+            guard exchange.onBody != nil else { return 0 }
             if exchange.bodyTooLarge { return 0 }
-            if exchange.body.count + len > bridge.configuration.maxMessageBytes {
+            if exchange.body.count + len > exchange.bodyLimit {
                 exchange.bodyTooLarge = true
                 exchange.body = []
                 return 0
             }
-            if exchange.onBody == nil, exchange.answer != nil { return 0 }  // already answered (408)
             if let input, len > 0 { exchange.body.append(contentsOf: UnsafeRawBufferPointer(start: input, count: len)) }
             return 0
         case LWS_CALLBACK_HTTP_BODY_COMPLETION:
             guard let exchange = exchange(user) else { return 0 }
             exchange.bodyDeadline = nil
+            exchange.bodyComplete = true
+            if exchange.lingering != nil { return -1 }  // the whole body was read: close cleanly
+            guard let handler = exchange.onBody else { return 0 }  // answered before the body
+            exchange.onBody = nil
+            // An answer decided right here (a sync call run on this thread, an error) is
+            // written from this callback: no WRITEABLE round trip.
+            answeringInCallback = exchange.id
             if exchange.bodyTooLarge {
-                var a = HTTPAnswer.text(413, "request body larger than \(bridge.configuration.maxMessageBytes) bytes")
-                a.closeAfter = true
-                respond(exchange, a)
-            } else if let handler = exchange.onBody {
-                exchange.onBody = nil
+                respond(exchange, tooLarge(exchange))
+            } else {
                 handler(exchange)
+            }
+            answeringInCallback = nil
+            if exchange.answer != nil, !exchange.headersSent, exchanges[exchange.id] === exchange {
+                return writeAnswer(exchange)
             }
             return 0
         case LWS_CALLBACK_HTTP_WRITEABLE:
-            guard let exchange = exchange(user) else { return 0 }
+            guard let exchange = exchange(user), exchange.lingering == nil else { return 0 }  // lingering: all written
             return writeAnswer(exchange)
         case LWS_CALLBACK_CLOSED_HTTP:
             if let user {
@@ -112,10 +132,42 @@ extension ServiceLoop {
         return exchanges[user.load(as: UInt64.self)]
     }
 
+    /// The query's arguments, one per lws fragment (lws splits at `&` and `;` and decodes
+    /// each; `lws_hdr_copy` would join them with `,`).
+    private func queryArguments(_ wsi: OpaquePointer) -> [String] {
+        var arguments: [String] = []
+        var index: Int32 = 0
+        while true {
+            let length = Int(lws_hdr_fragment_length(wsi, WSI_TOKEN_HTTP_URI_ARGS, index))
+            guard length > 0 else { break }
+            var buf = [CChar](repeating: 0, count: length + 1)
+            guard lws_hdr_copy_fragment(wsi, &buf, Int32(buf.count), WSI_TOKEN_HTTP_URI_ARGS, index) >= 0 else { break }
+            arguments.append(Self.string(buf))
+            index += 1
+        }
+        return arguments
+    }
+
+    /// Whether the upgrade's `Sec-WebSocket-Protocol` list names `dsbridge.v1`.
+    private func offersBridgeSubprotocol(_ wsi: OpaquePointer) -> Bool {
+        guard let list = header(wsi, WSI_TOKEN_PROTOCOL) else { return false }
+        return list.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "dsbridge.v1" }
+    }
+
+    /// The 413 for a body over the exchange's limit (JSON on the admin listener).
+    func tooLarge(_ exchange: HTTPExchange) -> HTTPAnswer {
+        var a = exchange.adminListener
+            ? HTTPAnswer.json(413, ["error": "too large"])
+            : HTTPAnswer.text(413, "request body larger than \(exchange.bodyLimit) bytes")
+        a.closeAfter = true
+        return a
+    }
+
     /// Sets the answer and asks for WRITEABLE (service thread).
     func respond(_ exchange: HTTPExchange, _ answer: HTTPAnswer) {
         exchange.answer = answer
-        lws_callback_on_writable(exchange.wsi)
+        // (The callback that is running writes it when it returns.)
+        if answeringInCallback != exchange.id { lws_callback_on_writable(exchange.wsi) }
     }
 
     /// Answers from another thread.
@@ -137,10 +189,8 @@ extension ServiceLoop {
 
     /// Waits for the body, refusing it up front when Content-Length is over the limit.
     func expectBody(_ exchange: HTTPExchange, then handler: @escaping (HTTPExchange) -> Void) {
-        if let length = exchange.headers["content-length"].flatMap(Int.init), length > bridge.configuration.maxMessageBytes {
-            var a = HTTPAnswer.text(413, "request body larger than \(bridge.configuration.maxMessageBytes) bytes")
-            a.closeAfter = true
-            respond(exchange, a)
+        if let length = exchange.headers["content-length"].flatMap(Int.init), length > exchange.bodyLimit {
+            respond(exchange, tooLarge(exchange))
             return
         }
         if exchange.headers["transfer-encoding"] != nil {
@@ -164,6 +214,11 @@ extension ServiceLoop {
     /// A request whose body is still incomplete at its deadline gets 408 and is closed, so
     /// a body dribbled byte by byte cannot hold a connection and its buffer.
     func bodyDeadlinePassed(_ exchange: HTTPExchange, now: UInt64) {
+        if let lingering = exchange.lingering {
+            // Outside any lws callback: close synchronously (see livenessDue).
+            if now >= lingering.deadline { lws_set_timeout(exchange.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_SYNC) }
+            return
+        }
         guard exchange.onBody != nil, let deadline = exchange.bodyDeadline, now >= deadline else { return }
         exchange.onBody = nil
         exchange.body = []
@@ -179,9 +234,11 @@ extension ServiceLoop {
     private func writeAnswer(_ exchange: HTTPExchange) -> Int32 {
         guard let answer = exchange.answer else { return 0 }
         let wsi = exchange.wsi
+        // No answer to HEAD has a body, whatever its status (RFC 9110 9.3.2).
+        let omitBody = answer.omitBody || exchange.method == .head
         if !exchange.headersSent {
             // A small answer goes out with its headers in one write (one TCP segment).
-            let inline = !answer.omitBody && answer.body.count <= Self.inlineBodyBytes
+            let inline = !omitBody && answer.body.count <= Self.inlineBodyBytes
             var buffer = [UInt8](repeating: 0, count: pre + 4096 + (inline ? answer.body.count : 0))
             let ok = buffer.withUnsafeMutableBufferPointer { buf -> Bool in
                 guard let base = buf.baseAddress else { return false }
@@ -210,7 +267,7 @@ extension ServiceLoop {
             }
             guard ok else { return -1 }
             exchange.headersSent = true
-            if answer.body.isEmpty || answer.omitBody || inline {
+            if answer.body.isEmpty || omitBody || inline {
                 return finishTransaction(exchange, answer)
             }
             lws_callback_on_writable(wsi)
@@ -236,6 +293,17 @@ extension ServiceLoop {
     }
 
     private func finishTransaction(_ exchange: HTTPExchange, _ answer: HTTPAnswer) -> Int32 {
+        if answer.closeAfter, !exchange.bodyComplete, let length = exchange.headers["content-length"].flatMap(Int.init), length > 0 {
+            // The body is still coming: linger instead of resetting the connection over it.
+            shutdown(lws_get_socket_fd(exchange.wsi), Int32(SHUT_WR))
+            exchange.onBody = nil
+            exchange.body = []
+            let lingering = Lingering(now: loopNow)
+            exchange.lingering = lingering
+            exchange.bodyDeadline = nil
+            deadlines.schedule(.exchange(exchange.id), at: lingering.deadline)
+            return 0
+        }
         exchanges.removeValue(forKey: exchange.id)
         if answer.closeAfter { return -1 }
         return lws_http_transaction_completed(exchange.wsi) != 0 ? -1 : 0

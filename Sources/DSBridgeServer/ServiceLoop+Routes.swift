@@ -19,22 +19,21 @@ extension ServiceLoop {
         }
     }
 
-    /// The two POST endpoints: method, origin (with CORS), then the endpoint's own checks.
+    /// The two POST endpoints: method, origin, then the endpoint's own checks (PROTOCOL.md
+    /// 4: 405, 403, 401, 413, 400). Every answer to an allowed cross-origin request carries
+    /// the CORS headers, errors included.
     private func routeEndpoint(_ exchange: HTTPExchange) {
         let origin = exchange.headers["origin"]
-        let cors = origins.corsHeaders(for: origin)
+        exchange.extraHeaders = origins.corsHeaders(for: origin)
         if exchange.method == .options {
             guard origins.allows(origin) else { return respond(exchange, .text(403, "origin not allowed")) }
-            var a = HTTPAnswer(status: 204, contentType: "text/plain", body: [])
-            a.headers = cors
-            return respond(exchange, a)
+            return respond(exchange, HTTPAnswer(status: 204, contentType: "text/plain", body: []))
         }
         guard exchange.method == .post else { return respond(exchange, Self.methodNotAllowed()) }
         guard origins.allows(origin) else {
             logger.info("request refused: origin not allowed", metadata: ["bridge.peer": "\(exchange.peer)"])
             return respond(exchange, closing(.text(403, "origin not allowed")))
         }
-        exchange.extraHeaders = cors
         switch exchange.path {
         case "/dsbridge/call":
             guard let token = exchange.headers["x-dsbridge-token"], bridge.session(token: token) != nil else {
@@ -123,10 +122,11 @@ extension ServiceLoop {
         // libwebsockets already percent-decoded the path (once, as PROTOCOL.md 1.2 says);
         // decoding again would turn %2541 into A.
         let path = exchange.path
-        let query = exchange.headers["query"]
+        let arguments = exchange.queryArguments
+        let raw = exchange.rawTarget
         let head = exchange.method == .head
         OffloadedWork.queue.async {
-            reply(files.answer(path, query: query, head: head))
+            reply(files.answer(path, queryArguments: arguments, rawTarget: raw, head: head))
         }
     }
 }

@@ -23,6 +23,7 @@ extension ServiceLoop {
             drainInbox()
             return 0
         case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+            requestLineCheck?.rawTargets.removeValue(forKey: lws_get_socket_fd(wsi))  // an upgrade: no static answer
             if stopping { return -1 }
             guard requestURI(wsi, token: WSI_TOKEN_GET_URI) == "/dsbridge" else { return -1 }
             guard origins.allows(header(wsi, WSI_TOKEN_ORIGIN)) else {
@@ -48,9 +49,8 @@ extension ServiceLoop {
         case LWS_CALLBACK_RECEIVE:
             guard let socket = socket(user) else { return 0 }
             socket.liveness.received(at: loopNow)
-            // -1: the frame ended the session and its close frame went out behind the
-            // answers (no permessage-deflate here, so closing from RECEIVE is safe).
-            return receive(socket, input, len) ? -1 : 0
+            receive(socket, input, len)
+            return 0
         case LWS_CALLBACK_RECEIVE_PONG:
             socket(user)?.liveness.received(at: loopNow)
             return 0
@@ -74,19 +74,19 @@ extension ServiceLoop {
         return sockets[user.load(as: UInt64.self)]
     }
 
-    /// Reassembles and hands over a message; `true` when the socket closed inline.
-    private func receive(_ socket: WebSocketState, _ input: UnsafeMutableRawPointer?, _ len: Int) -> Bool {
-        if socket.forcedClose != nil { return false }
+    /// Reassembles and hands over a message.
+    private func receive(_ socket: WebSocketState, _ input: UnsafeMutableRawPointer?, _ len: Int) {
+        if socket.forcedClose != nil { return }
         let wsi = socket.wsi
         if lws_frame_is_binary(wsi) != 0 {
             closeSoon(socket, 1003, "binary frames are not accepted")
-            return false
+            return
         }
         if lws_is_first_fragment(wsi) != 0 { socket.message.removeAll(keepingCapacity: true) }
         if socket.message.count + len > bridge.configuration.maxMessageBytes {
             socket.message = []
             closeSoon(socket, 1009, "message too big")
-            return false
+            return
         }
         if let input, len > 0 {
             socket.message.append(contentsOf: UnsafeRawBufferPointer(start: input, count: len))
@@ -96,42 +96,57 @@ extension ServiceLoop {
             let message = socket.message
             socket.message = []
             socket.connection.receive(message)
-            return writeAnswersNow(socket)
+            if !socket.flushQueued {
+                socket.flushQueued = true
+                flushSoon.append(socket)
+            }
         }
-        return false
     }
 
-    /// After a frame was processed on this thread (its calls ran inline), what it produced
-    /// goes out at once, from this callback, instead of after a WRITEABLE round trip: on
-    /// libuv each round trip costs four `epoll_ctl` calls and a loop pass. Only when lws
-    /// holds no unsent bytes for the socket (order) and nothing else is due first; one
-    /// frame (everything pending, coalesced), then a close the frame caused (`_dsb.closePage`)
-    /// right behind it: sent later, the page could send more in between, and closing a
-    /// socket with unread input resets it, losing the close frame.
-    /// (lws buffers what the kernel does not take and asks for WRITEABLE itself.)
-    /// - Returns: `true` when the close frame was written (the caller returns -1 to lws).
-    private func writeAnswersNow(_ socket: WebSocketState) -> Bool {
-        guard socket.forcedClose == nil, !socket.pingDue, !stopping, lws_partial_buffered(socket.wsi) == 0 else { return false }
+    /// Once per loop pass, after its socket events (the prepare handler): what frames run
+    /// on this thread produced goes out now, without a WRITEABLE round trip (on libuv each
+    /// costs four `epoll_ctl` calls and a loop pass), and coalesced: every answer a socket
+    /// got during the pass in one frame, one `send`. Only when lws holds no unsent bytes
+    /// for the socket (order) and nothing else is due first; then a close those frames
+    /// caused (`_dsb.closePage`) right behind (sent later, the page could send more in
+    /// between, and a close over unread input resets the connection, losing the close
+    /// frame). lws buffers what the kernel does not take and asks for WRITEABLE itself.
+    func flushInlineAnswers() {
+        guard !flushSoon.isEmpty else { return }
+        let due = flushSoon
+        flushSoon.removeAll(keepingCapacity: true)
+        for socket in due {
+            socket.flushQueued = false
+            guard sockets[socket.id] === socket else { continue }
+            writeAnswersNow(socket)
+        }
+    }
+
+    private func writeAnswersNow(_ socket: WebSocketState) {
+        guard socket.forcedClose == nil, !socket.pingDue, !stopping, lws_partial_buffered(socket.wsi) == 0 else { return }
         for _ in 0..<2 {
-            guard socket.connection.hasPendingOutput else { return false }
+            guard socket.connection.hasPendingOutput else { return }
             switch socket.connection.nextAction() {
             case .write(let frame)?:
                 guard write(socket.wsi, frame), lws_partial_buffered(socket.wsi) == 0 else {
                     // The kernel took part of it: lws sends the rest from WRITEABLE.
                     lws_callback_on_writable(socket.wsi)
-                    return false
+                    return
                 }
                 socket.liveness.wrote(at: loopNow)
                 socket.heartbeatDue = false
             case .close(let code, let reason)?:
                 socket.forcedClose = (code, reason)
-                return closeGracefully(socket, code, reason) != 0
+                if closeGracefully(socket, code, reason) != 0 {
+                    // Outside a callback lws cannot be told -1: drop the connection now.
+                    lws_set_timeout(socket.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_SYNC)
+                }
+                return
             case nil:
-                return false
+                return
             }
         }
         if socket.connection.hasPendingOutput { lws_callback_on_writable(socket.wsi) }
-        return false
     }
 
     /// Closes from WRITEABLE (closing from RECEIVE is unreliable in lws 4.1 with
@@ -226,7 +241,7 @@ extension ServiceLoop {
     /// `lws_close_reason` and returning -1 sends nothing in lws 4.1 on libuv: its deferred
     /// close-frame write never runs.)
     private func closeWith(_ wsi: OpaquePointer, _ code: Int, _ reason: String) {
-        let frame = [UInt8(truncatingIfNeeded: code >> 8), UInt8(truncatingIfNeeded: code)] + Array(reason.utf8.prefix(120))
+        let frame = [UInt8(truncatingIfNeeded: code >> 8), UInt8(truncatingIfNeeded: code)] + Array(CloseReason.clipped(reason).utf8)
         _ = write(wsi, frame, as: Self.writeClose)
     }
 

@@ -22,7 +22,16 @@ final class ServiceLoop {
     var mainVhost: OpaquePointer?
     var adminVhost: OpaquePointer?
     var sockets: [UInt64: WebSocketState] = [:]
+    /// The HTTP exchange whose body-completion callback is running: its answer is written
+    /// when the callback returns (ServiceLoop+HTTP).
+    var answeringInCallback: UInt64?
+    /// Sockets that received frames this loop pass (ServiceLoop+WebSocket).
+    var flushSoon: [WebSocketState] = []
     var exchanges: [UInt64: HTTPExchange] = [:]
+    /// Plain HTTP: looks at each new connection's first request line as sent.
+    var requestLineCheck: RequestLineCheck?
+    /// Sessions whose socket a drain closed: admin calls into them answer 503 at once.
+    var drainClosedSessions = Set<String>()
     var nextID: UInt64 = 1
     var stopping = false
     /// When a drain cuts what is left (loop clock, ms).
@@ -135,9 +144,9 @@ final class ServiceLoop {
 
         // The page vhost does not listen: dsbridged owns that socket (PageListener) so it can
         // stop accepting when descriptors run short, and hands each connection to lws.
+        let tls = config.tlsCertificatePath.flatMap { cert in config.tlsKeyPath.map { (cert, $0) } }
         guard let main = makeVhost(name: "dsbridge", host: config.host, port: Int(CONTEXT_PORT_NO_LISTEN_SERVER),
-                                   protocols: mainProtocols!,
-                                   tls: config.tlsCertificatePath.flatMap { cert in config.tlsKeyPath.map { (cert, $0) } }) else {
+                                   protocols: mainProtocols!, tls: tls) else {
             closeContextAndLoop()
             return .failure(.contextFailed)
         }
@@ -150,6 +159,16 @@ final class ServiceLoop {
             return .failure(.listenFailed(host: config.host, port: config.port))
         }
         pageListener = listener
+        if tls == nil {
+            // Plain HTTP: each connection's first request line is looked at as sent, before
+            // lws normalises it (RequestLineCheck), then handed to lws.
+            let check = RequestLineCheck(loop: events.loop)
+            check.adopt = { fd in lws_adopt_socket_vhost(main, fd) != nil }
+            check.closed = { [unowned self] in pageConnectionClosed() }
+            check.now = { [unowned self] in loopNow }
+            check.schedule = { [unowned self] id, at in deadlines.schedule(.gate(id), at: at) }
+            requestLineCheck = check
+        }
         guard let admin = makeVhost(name: "admin", host: config.adminHost, port: config.adminPort, protocols: adminProtocols!) else {
             closeContextAndLoop()
             return .failure(.listenFailed(host: config.adminHost, port: config.adminPort))
@@ -193,6 +212,10 @@ final class ServiceLoop {
         if let (cert, key) = tls {
             info.ssl_cert_filepath = cString(cert)
             info.ssl_private_key_filepath = cString(key)
+            // HTTP/1.1 only: lws 4.1 offers "h2,http/1.1" by ALPN by default, browsers take
+            // h2, and our answers are HTTP/1 bytes (lws_write_http / raw writes), which an h2
+            // peer reads as garbage. Offering only http/1.1 keeps every browser on HTTP/1.1.
+            info.alpn = cString("http/1.1")
         }
         info.vhost_name = cString(name)
         info.port = Int32(port)
@@ -228,7 +251,12 @@ final class ServiceLoop {
     /// wakes the loop for it, and other threads skip the wake while it is queued); then
     /// the bridge's deferred work; then the timer is moved to the earliest deadline.
     private func beforeWait() {
-        while server.inbox.takeLocalPosts() { drainInbox() }
+        // First what inline calls answered (their wakes then find nothing left to write).
+        flushInlineAnswers()
+        while server.inbox.takeLocalPosts() {
+            drainInbox()
+            flushInlineAnswers()
+        }
         bridge.runDeferredWork()
         eventLoop?.setTimer(deadline: deadlines.earliest)
     }
@@ -236,6 +264,8 @@ final class ServiceLoop {
     /// Destroys the lws context (with a foreign loop its teardown is asynchronous: the
     /// loop runs until lws' handles have closed) and closes the loop.
     private func closeContextAndLoop() {
+        requestLineCheck?.close()
+        requestLineCheck = nil
         pageListener?.close()
         pageListener = nil
         if let ctx = contextHolder.pointee { lws_context_destroy(ctx) }
@@ -324,6 +354,7 @@ final class ServiceLoop {
     func closeDraining(_ socket: WebSocketState) {
         guard socket.forcedClose == nil else { return }
         socket.forcedClose = (1001, "server draining")
+        if let id = socket.connection.session?.id { drainClosedSessions.insert(id) }
         answerAdminCallsDraining(socket.connection.session?.id)
         lws_callback_on_writable(socket.wsi)
     }

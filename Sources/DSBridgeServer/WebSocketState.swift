@@ -23,6 +23,8 @@ final class WebSocketState {
     /// dropped until the page closes too (or the linger deadline), so that closing never
     /// resets a connection whose close frame the page has not read yet.
     var lingering = false
+    /// Listed for ``ServiceLoop/flushInlineAnswers()`` at the end of this loop pass.
+    var flushQueued = false
 
     init(id: UInt64, wsi: OpaquePointer, connection: BridgeConnection, waker: InboxWaker, liveness: SocketLiveness) {
         self.id = id

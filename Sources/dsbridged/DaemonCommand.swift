@@ -55,6 +55,8 @@ struct DaemonCommand: ParsableCommand {
     @Flag(help: "Check the settings (flags, environment, config file), print the effective ones and exit.") var checkConfig = false
 
     func run() throws {
+        // A write to a closed pipe is an error (dropped by StandardStreams), not a signal.
+        signal(SIGPIPE, SIG_IGN)
         let settings: DaemonSettings
         do {
             settings = try DaemonSettings.resolve(flags: self)
@@ -82,7 +84,7 @@ struct DaemonCommand: ParsableCommand {
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.durationHistogramBuckets[LoopLag.label] = LoopLag.buckets
         MetricsSystem.bootstrap(factory)
-        var lifecycle = settings.demo ? DemoSequence.lifecycle(logger: logger) : SessionLifecycle()
+        var lifecycle = SessionLifecycle()
         lifecycle.dismissed = { session in
             logger.info("page closed itself (window.close)", metadata: ["bridge.session": "\(session.id)"])
         }
@@ -101,12 +103,10 @@ struct DaemonCommand: ParsableCommand {
         let sources = SignalHandling.install(server: server, logger: logger) {
             notifier.notify("STOPPING=1\nSTATUS=draining")
         }
-        FileHandle.standardOutput.write(Data("listening port=\(ports.port) admin-port=\(ports.adminPort)\n".utf8))
+        StandardStreams.out("listening port=\(ports.port) admin-port=\(ports.adminPort)\n")
         // Lines starting `warning:` on stderr (PROTOCOL.md 1.1, 2.6); under the journal with
         // its priority prefix, which journald strips.
-        let warn = { (text: String) in
-            FileHandle.standardError.write(Data(((journal ? "<4>" : "") + text + "\n").utf8))
-        }
+        let warn = { (text: String) in _ = StandardStreams.err((journal ? "<4>" : "") + text + "\n") }
         if let warning = server.descriptorLimit?.warning(maxSessions: settings.bridge.maxSessions) { warn(warning) }
         if settings.server.host == "0.0.0.0" || settings.server.host == "::" {
             warn("warning: listening on a wildcard address; only loopback origins are allowed until --allowed-origin is given")

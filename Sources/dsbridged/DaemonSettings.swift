@@ -56,6 +56,10 @@ struct DaemonSettings {
             guard v > 0 || (allowZero && v == 0) else {
                 throw SettingsError(description: "--\(key) must be \(allowZero ? "0 or more" : "a positive integer"), got \(v)")
             }
+            let bound = SettingBounds.upper(key)
+            guard v <= bound.value else {
+                throw SettingsError(description: "--\(key) must be at most \(bound.value) (\(bound.why)), got \(v)")
+            }
             apply(v)
         }
         func port(_ flag: Int?, _ key: String, _ apply: (Int) -> Void) throws(SettingsError) {

@@ -46,7 +46,7 @@ struct JournalLogHandler: LogHandler {
         var merged = metadata
         if let extra = event.metadata { merged.merge(extra) { $1 } }
         let text = Self.line(level: event.level, message: event.message, metadata: merged) + "\n"
-        Self.lock.withLock { _ in FileHandle.standardError.write(Data(text.utf8)) }
+        Self.lock.withLock { _ in StandardStreams.err(text) }
     }
 
     /// Whether stderr is the journal: `$JOURNAL_STREAM` is `device:inode` of stderr.

@@ -74,6 +74,43 @@ struct DaemonProcessTests {
         #expect(process.terminationStatus == 0)
     }
 
+    @Test("--demo calls into no page unasked: dsinit releases nothing, seqs count only the page's own calls")
+    func demoCallsNothingUnasked() throws {
+        let (process, out, _) = try launch(["--port", "0", "--admin-port", "0", "--web-root", Self.webRoot, "--demo"])
+        defer { if process.isRunning { process.terminate() } }
+        let parts = firstLine(out).split(separator: " ")
+        let port = try #require(parts.dropFirst().first.flatMap { Int($0.dropFirst("port=".count)) })
+        let ws = try TestWebSocket(port: port)
+        try ws.hello()
+        try ws.send(.array([callMessage(1, "_dsb.dsinit", nil), callMessage(2, "testSyn", "Hello")]))
+        #expect(try ws.nextMessage() == ["t": "ret", "seq": 1, "id": 1, "code": 0, "data": ""])
+        #expect(try ws.nextMessage() == ["t": "ret", "seq": 2, "id": 2, "code": 0, "data": "Hello[ syn call]"])
+    }
+
+    @Test("a log line that cannot be written (stderr is /dev/full) does not stop the daemon")
+    func unwritableLog() throws {
+        let p = Process()
+        p.executableURL = Self.binary
+        p.arguments = ["--host", "0.0.0.0", "--port", "0", "--admin-port", "0", "--web-root", Self.webRoot, "--demo", "--log-level", "debug"]
+        p.environment = ProcessInfo.processInfo.environment.merging(["DSBRIDGED_LOG_FORMAT": "journal"]) { $1 }
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        try p.run()
+        defer { if p.isRunning { p.terminate() } }
+        let parts = firstLine(out).split(separator: " ")
+        let port = try #require(parts.dropFirst().first.flatMap { Int($0.dropFirst("port=".count)) })
+        let adminPort = try #require(parts.dropFirst(2).first.flatMap { Int($0.dropFirst("admin-port=".count)) })
+        let ws = try TestWebSocket(port: port)
+        try ws.hello()
+        try ws.send(callMessage(1, "testSyn", "Hello"))
+        #expect(try ws.nextMessage()["data"] == "Hello[ syn call]")
+        #expect(try TestHTTP.request(port: adminPort, path: "/healthz").status == 200)
+        kill(p.processIdentifier, SIGTERM)
+        waitForExit(p)
+        #expect(p.terminationStatus == 0)
+    }
+
     @Test("drain: an in-flight slow call is answered, then the socket gets 1001, /healthz says 503, exit 0")
     func drain() throws {
         let (process, out, _) = try launch(["--port", "0", "--admin-port", "0", "--web-root", Self.webRoot, "--demo", "--drain-ms", "5000"])
@@ -242,6 +279,11 @@ struct DaemonProcessTests {
         (["--auth-token", ""], "--auth-token must not be empty"),
         (["--web-root", "/nonexistent/web"], "--web-root /nonexistent/web is not a directory"),
         (["--check-config", "--max-depth", "0"], "--max-depth must be a positive integer"),
+        (["--check-config", "--heartbeat-ms", "9223372036854775807"], "--heartbeat-ms must be at most 86400000"),
+        (["--check-config", "--grace-ms", "100000000000"], "--grace-ms must be at most 86400000"),
+        (["--check-config", "--max-message-bytes", "9223372036854775807"], "--max-message-bytes must be at most 1073741824"),
+        (["--check-config", "--max-depth", "100000"], "--max-depth must be at most 1000"),
+        (["--check-config", "--replay-max-bytes", "9223372036854775807"], "--replay-max-bytes must be at most"),
     ])
     func badSettings(arguments: [String], message: String) throws {
         let (process, _, err) = try launch(arguments)

@@ -17,7 +17,7 @@ final class ProbeInterface: ExposedInterface {
     static var exposedMethods: [String: ExposedMethodKind] {
         ["value": .synchronous, "void": .synchronous, "null": .synchronous, "throws": .synchronous, "record": .synchronous,
          "twice": .asynchronous, "throwsFirst": .asynchronous, "later": .asynchronous, "int": .synchronous,
-         "untilCancelled": .asynchronous]
+         "untilCancelled": .asynchronous, "completesOnCancel": .asynchronous]
     }
 
     struct Boom: Error {}
@@ -51,6 +51,13 @@ final class ProbeInterface: ExposedInterface {
             } catch {
                 completion("saw cancellation", complete: true)  // dropped: the call already ended
                 throw error
+            }
+        case "completesOnCancel":
+            // Completes from its cancellation handler, which runs on the cancelling thread.
+            await withTaskCancellationHandler {
+                try? await Task.sleep(for: .seconds(30))
+            } onCancel: {
+                completion("cancelled", complete: true)
             }
         case "later":
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) { completion.deliver(argument) }

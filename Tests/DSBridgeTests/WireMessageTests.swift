@@ -111,3 +111,17 @@ struct WireMessageTests {
             == "{\"code\":-1,\"data\":\"\",\"error\":{\"kind\":\"timeout\",\"message\":\"t\"}}")
     }
 }
+
+@Suite("Invokes encoded off the session lock")
+struct EncodedInvokeTests {
+    @Test("EncodedInvoke writes exactly what ServerMessage.invoke encodes, and knows its size", arguments: [
+        (1 as Int64, 1 as Int64), (9, 10), (12_345, 99_999_999), (Int64.max, Int64.max),
+    ])
+    func sameBytes(seq: Int64, callbackId: Int64) {
+        let args: [JSONValue] = ["I", ["a": [1, 2.5, .null, true]], "é\"\\\n😀"]
+        let invoke = EncodedInvoke(method: "asyn.addValue", args: args)
+        let expected = ServerMessage.invoke(callbackId: callbackId, method: "asyn.addValue", args: args).encoded(seq: seq)
+        #expect(invoke.bytes(seq: seq, callbackId: callbackId) == expected)
+        #expect(invoke.size(seq: seq, callbackId: callbackId) == expected.count)
+    }
+}

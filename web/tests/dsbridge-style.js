@@ -129,8 +129,10 @@ dsBridge.registerAsyn("asyn", {
   }
 });
 
-// dsbridged --demo calls the handlers above by itself and reports each outcome here.
+// test.nativeDemo asks dsbridged --demo to call the handlers above and to report each
+// outcome here (the daemon never calls a page unasked).
 dsBridge.register('demoReport', DSTest.demoReportHandler(11));
+dsBridge.call('test.nativeDemo');
 
 check("_hasJavascriptMethod('addValue')", window._dsf._hasJavascriptMethod('addValue'), true);
 check("_hasJavascriptMethod('asyn.getInfo')", window._dsf._hasJavascriptMethod('asyn.getInfo'), true);

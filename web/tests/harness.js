@@ -131,8 +131,8 @@
   }
 
   /**
-   * The handler to register as `demoReport`: dsbridged's --demo mode runs DSBridge's
-   * native -> JS demo calls against every page and reports each outcome through it
+   * The handler to register as `demoReport`: a page that calls `test.nativeDemo` on a
+   * dsbridged --demo gets DSBridge's native -> JS demo calls and each outcome through it
    * ({label, expected, got, pass, progress, expectedProgress, error?}). Each report becomes
    * a row (in #native-results when the page has it); one more row waits until `count`
    * reports have arrived.

@@ -59,7 +59,8 @@ final class ScriptedPage: @unchecked Sendable {
 
     func stop() { stopped.store(true, ordering: .relaxed) }
 
-    private func send(_ method: String, _ data: JSONValue?) throws {
+    /// Sends a call with the page's next id (from the test's thread only before ``start(dsinit:)``).
+    func send(_ method: String, _ data: JSONValue?) throws {
         try ws.send(callMessage(nextID, method, data))
         nextID += 1
     }
