@@ -250,7 +250,15 @@ else
     daemon_pid=""
 fi
 if [ -n "$helper_pid" ]; then kill "$helper_pid" 2>/dev/null; wait "$helper_pid" 2>/dev/null; helper_pid=""; fi
-check "daemon wrote no warning with the installed config" test -z "$(grep -i 'warning' "$work/daemon.err")"
+# The unit's LimitNOFILE=262144 fits max-sessions; run from a shell whose hard limit is lower
+# (a container), the daemon rightly warns that max-sessions does not fit: that warning alone
+# is expected then.
+if [ "$(ulimit -Hn)" != unlimited ] && [ "$(ulimit -Hn)" -lt 262144 ]; then
+    check "daemon warned only that this shell's descriptor limit ($(ulimit -Hn)) is below the unit's" \
+        test -z "$(grep -i 'warning' "$work/daemon.err" | grep -v 'warning: the descriptor limit')"
+else
+    check "daemon wrote no warning with the installed config" test -z "$(grep -i 'warning' "$work/daemon.err")"
+fi
 
 # ---------------------------------------------------------------------------------------
 # 4. The nginx example parses (only where nginx is installed; it is not needed otherwise).

@@ -334,7 +334,8 @@ def load(name):
 
 r = {n: load(n) for n in ["echo-throughput", "syn-throughput", "echo-latency", "syn-latency", "worker-throughput",
                           "worker-latency", "async", "invoke",
-                          "invoke-frames", "http", "connect", "resume", "echo-idle", "idle", "paced", "echo-paced"] + held_names}
+                          "invoke-frames", "http", "connect", "resume", "echo-idle", "idle", "paced"]
+                          + ([] if mode == "smoke" else ["echo-paced"]) + held_names}
 
 def fmt(v, unit=""):
     if v is None: return "-"
