@@ -23,11 +23,11 @@ public struct DescriptorLimit: Sendable, Equatable {
     public let hard: Int
     /// The soft limit found at start.
     public let previousSoft: Int
-    /// Sessions that fit: `soft - reserve` (each holds one descriptor).
-    public var sessionCapacity: Int { max(0, soft - Self.reserve) }
     /// Accepting on the page port pauses once a new connection's descriptor is at or above
     /// this number (the kernel hands out the lowest free number, so every lower one is in use).
     public var acceptThreshold: Int { max(0, soft - Self.reserve) }
+    /// Sessions that fit (each holds one descriptor): as many as are accepted.
+    public var sessionCapacity: Int { acceptThreshold }
 
     /// Plans the limits for `maxSessions` given the process' current limits: the soft limit
     /// becomes `min(hard, maxSessions + reserve + httpAllowance)`.

@@ -91,14 +91,12 @@ final class PageListener {
         uv_poll_stop(poll)
     }
 
-    /// Whether the listener is watched.
-    var isAccepting: Bool { watching }
-
     /// Takes the next waiting connection: its descriptor, or the errno of the failure.
     func acceptOne() -> Result<Int32, AcceptFailure> {
-        // (lws makes the socket non-blocking when it adopts it.)
         let s = accept(fd, nil, nil)
         if s >= 0 {
+            // (Blocking as accepted: RequestLineCheck's uv_poll_init and lws' adoption each
+            // make it non-blocking before reading it.)
             // What lws' own listener would set (lws_plat_set_socket_options is not exported):
             // Nagle off, or a frame written right after another waits for the peer's
             // delayed ACK (up to 40 ms) and closes can lose their close frame.

@@ -125,7 +125,6 @@ extension ServiceLoop {
     private func writeAnswersNow(_ socket: WebSocketState) {
         guard socket.forcedClose == nil, !socket.pingDue, !stopping, lws_partial_buffered(socket.wsi) == 0 else { return }
         for _ in 0..<2 {
-            guard socket.connection.hasPendingOutput else { return }
             switch socket.connection.nextAction() {
             case .write(let frame)?:
                 guard write(socket.wsi, frame), lws_partial_buffered(socket.wsi) == 0 else {

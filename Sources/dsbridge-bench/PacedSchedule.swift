@@ -45,7 +45,4 @@ struct PacedSchedule {
         }
         return due
     }
-
-    /// Sessions scheduled.
-    var count: Int { heap.count }
 }
