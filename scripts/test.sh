@@ -3,7 +3,7 @@
 # Installs everything the tests need (system packages, Chromium, selenium), builds, and
 # runs every test: Swift unit and integration tests, the fault-injection run (random cuts
 # during a mixed workload), the browser end-to-end tests in headless Chromium (also over
-# https/wss), TLS, the attack suite against a running daemon, the daemon under a
+# https/wss), TLS, HTTP rules on kept-alive connections, the attack suite against a running daemon, the daemon under a
 # 512-descriptor limit with 1,000 pages (overload_test.py), the deploy kit check, and a
 # smoke run of the load
 # test (the full one is scripts/load-test.sh) and 60 s of libFuzzer over the decoder.
@@ -31,6 +31,7 @@ run "$python_bin" scripts/fault_browser_test.py --daemon "$daemon"
 run "$python_bin" scripts/browser_test.py --daemon "$daemon"
 run "$python_bin" scripts/browser_test.py --daemon "$daemon" --tls --page /index.html
 run "$python_bin" scripts/tls_test.py --daemon "$daemon"
+run "$python_bin" scripts/http_keepalive_test.py --daemon "$daemon"
 run "$python_bin" scripts/attack_suite.py --daemon "$daemon"
 run "$python_bin" scripts/overload_test.py --daemon "$daemon"
 run scripts/check-deploy.sh

@@ -6,7 +6,11 @@ import Dispatch
 /// answer once it is known.
 final class HTTPExchange {
     let id: UInt64
-    let wsi: OpaquePointer
+    /// The libwebsockets connection carrying it (TLS, the admin listener), or `nil` when
+    /// dsbridged reads it itself (``connection``).
+    let wsi: OpaquePointer?
+    /// The plain-HTTP connection carrying it (page port without TLS).
+    weak var connection: PlainHTTPConnection?
     let method: HTTPMethod
     let path: String
     /// What to do with the body once it is complete.
@@ -36,12 +40,12 @@ final class HTTPExchange {
     let peer: String
     /// The query's arguments as lws split and decoded them (`a=1`, `b= c`).
     var queryArguments: [String] = []
-    /// The request target as sent, when ``RequestLineCheck`` saw this request's line.
+    /// The request target as sent (plain HTTP; under TLS libwebsockets has normalised it).
     var rawTarget: RawRequestTarget?
     /// The request came to the admin listener.
     var adminListener = false
 
-    init(id: UInt64, wsi: OpaquePointer, method: HTTPMethod, path: String, peer: String) {
+    init(id: UInt64, wsi: OpaquePointer?, method: HTTPMethod, path: String, peer: String) {
         self.id = id
         self.wsi = wsi
         self.method = method

@@ -95,7 +95,7 @@ final class PageListener {
     func acceptOne() -> Result<Int32, AcceptFailure> {
         let s = accept(fd, nil, nil)
         if s >= 0 {
-            // (Blocking as accepted: RequestLineCheck's uv_poll_init and lws' adoption each
+            // (Blocking as accepted: PlainHTTPConnection's uv_poll_init and lws' adoption each
             // make it non-blocking before reading it.)
             // What lws' own listener would set (lws_plat_set_socket_options is not exported):
             // Nagle off, or a frame written right after another waits for the peer's

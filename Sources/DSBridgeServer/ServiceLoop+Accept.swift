@@ -19,8 +19,8 @@ extension ServiceLoop {
             let decision: AcceptGate.Decision
             switch listener.acceptOne() {
             case .success(let fd):
-                if let check = requestLineCheck {
-                    check.watch(fd)
+                if servesPlainHTTP {
+                    servePlainHTTP(fd)
                 } else if lws_adopt_socket_vhost(vhost, fd) == nil {
                     // (lws closed the socket itself.)
                     logger.debug("libwebsockets refused an accepted connection")

@@ -62,7 +62,6 @@ extension ServiceLoop {
                 if let v = header(wsi, token) { exchange.headers[name] = v }
             }
             exchange.queryArguments = queryArguments(wsi)
-            if !admin { exchange.rawTarget = requestLineCheck?.rawTargets.removeValue(forKey: lws_get_socket_fd(wsi)) }
             for name in ["x-dsbridge-token", "x-dsbridge-after", "x-dsbridge-auth"] {
                 if let v = customHeader(wsi, name) { exchange.headers[name] = v }
             }
@@ -163,11 +162,13 @@ extension ServiceLoop {
         return a
     }
 
-    /// Sets the answer and asks for WRITEABLE (service thread).
+    /// Sets the answer and has it written (service thread): at once on a plain-HTTP
+    /// connection, else from lws' WRITEABLE.
     func respond(_ exchange: HTTPExchange, _ answer: HTTPAnswer) {
         exchange.answer = answer
+        if let connection = exchange.connection { return plainAnswerReady(connection, exchange) }
         // (The callback that is running writes it when it returns.)
-        if answeringInCallback != exchange.id { lws_callback_on_writable(exchange.wsi) }
+        if answeringInCallback != exchange.id, let wsi = exchange.wsi { lws_callback_on_writable(wsi) }
     }
 
     /// Answers from another thread.
@@ -216,7 +217,7 @@ extension ServiceLoop {
     func bodyDeadlinePassed(_ exchange: HTTPExchange, now: UInt64) {
         if let lingering = exchange.lingering {
             // Outside any lws callback: close synchronously (see livenessDue).
-            if now >= lingering.deadline { lws_set_timeout(exchange.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_SYNC) }
+            if now >= lingering.deadline, let wsi = exchange.wsi { lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_SYNC) }
             return
         }
         guard exchange.onBody != nil, let deadline = exchange.bodyDeadline, now >= deadline else { return }
@@ -232,8 +233,7 @@ extension ServiceLoop {
     static let inlineBodyBytes = 16 << 10
 
     private func writeAnswer(_ exchange: HTTPExchange) -> Int32 {
-        guard let answer = exchange.answer else { return 0 }
-        let wsi = exchange.wsi
+        guard let answer = exchange.answer, let wsi = exchange.wsi else { return 0 }
         // No answer to HEAD has a body, whatever its status (RFC 9110 9.3.2).
         let omitBody = answer.omitBody || exchange.method == .head
         if !exchange.headersSent {
@@ -295,7 +295,7 @@ extension ServiceLoop {
     private func finishTransaction(_ exchange: HTTPExchange, _ answer: HTTPAnswer) -> Int32 {
         if answer.closeAfter, !exchange.bodyComplete, let length = exchange.headers["content-length"].flatMap(Int.init), length > 0 {
             // The body is still coming: linger instead of resetting the connection over it.
-            shutdown(lws_get_socket_fd(exchange.wsi), Int32(SHUT_WR))
+            if let wsi = exchange.wsi { shutdown(lws_get_socket_fd(wsi), Int32(SHUT_WR)) }
             exchange.onBody = nil
             exchange.body = []
             let lingering = Lingering(now: loopNow)
@@ -306,6 +306,7 @@ extension ServiceLoop {
         }
         exchanges.removeValue(forKey: exchange.id)
         if answer.closeAfter { return -1 }
-        return lws_http_transaction_completed(exchange.wsi) != 0 ? -1 : 0
+        guard let wsi = exchange.wsi else { return -1 }
+        return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
     }
 }

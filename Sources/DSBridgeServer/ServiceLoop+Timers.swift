@@ -14,8 +14,8 @@ enum TimerSubject {
     case acceptRetry
     /// A socket that sent its close frame has lingered long enough.
     case lingerEnd(UInt64)
-    /// A look again at a connection whose request line is incomplete (``RequestLineCheck``).
-    case gate(UInt64)
+    /// A plain-HTTP connection's next deadline or recheck (ServiceLoop+PlainHTTP).
+    case plain(UInt64)
 }
 
 /// Timers of the service thread: one libuv timer at the earliest entry of a heap of
@@ -57,8 +57,8 @@ extension ServiceLoop {
                 acceptRetryDue(now: now)
             case .lingerEnd(let id):
                 if let socket = sockets[id] { lws_set_timeout(socket.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_SYNC) }
-            case .gate(let id):
-                requestLineCheck?.recheck(id, now: now)
+            case .plain(let id):
+                plainDeadlineDue(id, deadline: deadline, now: now)
             }
         }
         eventLoop?.setTimer(deadline: deadlines.earliest)

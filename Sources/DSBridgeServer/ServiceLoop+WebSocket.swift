@@ -23,7 +23,6 @@ extension ServiceLoop {
             drainInbox()
             return 0
         case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
-            requestLineCheck?.rawTargets.removeValue(forKey: lws_get_socket_fd(wsi))  // an upgrade: no static answer
             if stopping { return -1 }
             guard requestURI(wsi, token: WSI_TOKEN_GET_URI) == "/dsbridge" else { return -1 }
             guard origins.allows(header(wsi, WSI_TOKEN_ORIGIN)) else {

@@ -28,8 +28,13 @@ final class ServiceLoop {
     /// Sockets that received frames this loop pass (ServiceLoop+WebSocket).
     var flushSoon: [WebSocketState] = []
     var exchanges: [UInt64: HTTPExchange] = [:]
-    /// Plain HTTP: looks at each new connection's first request line as sent.
-    var requestLineCheck: RequestLineCheck?
+    /// Plain-HTTP connections of the page port that dsbridged serves itself (no TLS).
+    var plainConnections: [UInt64: PlainHTTPConnection] = [:]
+    /// Whether the page port's connections are served here until they upgrade (no TLS).
+    var servesPlainHTTP = false
+    /// Where plain-HTTP requests are read into (service thread only; larger than the
+    /// largest request head allowed).
+    let plainScratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 17, alignment: 16)
     /// Sessions whose socket a drain closed: admin calls into them answer 503 at once.
     var drainClosedSessions = Set<String>()
     var nextID: UInt64 = 1
@@ -159,16 +164,8 @@ final class ServiceLoop {
             return .failure(.listenFailed(host: config.host, port: config.port))
         }
         pageListener = listener
-        if tls == nil {
-            // Plain HTTP: each connection's first request line is looked at as sent, before
-            // lws normalises it (RequestLineCheck), then handed to lws.
-            let check = RequestLineCheck(loop: events.loop)
-            check.adopt = { fd in lws_adopt_socket_vhost(main, fd) != nil }
-            check.closed = { [unowned self] in pageConnectionClosed() }
-            check.now = { [unowned self] in loopNow }
-            check.schedule = { [unowned self] id, at in deadlines.schedule(.gate(id), at: at) }
-            requestLineCheck = check
-        }
+        // Plain HTTP is served here (ServiceLoop+PlainHTTP); upgrades and TLS go to lws.
+        servesPlainHTTP = tls == nil
         guard let admin = makeVhost(name: "admin", host: config.adminHost, port: config.adminPort, protocols: adminProtocols!) else {
             closeContextAndLoop()
             return .failure(.listenFailed(host: config.adminHost, port: config.adminPort))
@@ -244,6 +241,7 @@ final class ServiceLoop {
         adminProtocols?.deallocate()
         retryPolicy?.deallocate()
         contextHolder.deallocate()
+        plainScratch.deallocate()
     }
 
     /// Work done once per loop pass, before it waits: what the service thread posted to
@@ -264,8 +262,7 @@ final class ServiceLoop {
     /// Destroys the lws context (with a foreign loop its teardown is asynchronous: the
     /// loop runs until lws' handles have closed) and closes the loop.
     private func closeContextAndLoop() {
-        requestLineCheck?.close()
-        requestLineCheck = nil
+        closePlainConnections()
         pageListener?.close()
         pageListener = nil
         if let ctx = contextHolder.pointee { lws_context_destroy(ctx) }
@@ -307,8 +304,7 @@ final class ServiceLoop {
             case .httpAnswer(let id, let answer):
                 guard let exchange = exchanges[id], exchange.answer == nil, exchange.awaitingAnswer else { continue }
                 exchange.awaitingAnswer = false
-                exchange.answer = answer
-                lws_callback_on_writable(exchange.wsi)
+                respond(exchange, answer)
             case .stop:
                 beginStop()
             }
@@ -324,7 +320,7 @@ final class ServiceLoop {
     /// After many connections went away, hands the allocator's free memory back to the
     /// system (glibc keeps it otherwise, and RSS would only ever grow after bursts).
     func trimHeapAfterBursts() {
-        let open = sockets.count + exchanges.count
+        let open = sockets.count + exchanges.count + plainConnections.count
         connectionsPeakSinceTrim = max(connectionsPeakSinceTrim, open)
         guard connectionsPeakSinceTrim - open >= 1_000 else { return }
         connectionsPeakSinceTrim = open

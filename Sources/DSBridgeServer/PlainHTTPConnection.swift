@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: MIT
+import CLibWebSockets
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One plain-HTTP connection of the page port, served by dsbridged itself (service thread
+/// only): its socket, its libuv poll handle, where it is in the request cycle and what is
+/// left to write. ``ServiceLoop`` drives it (ServiceLoop+PlainHTTP); a WebSocket upgrade
+/// is handed to libwebsockets unread.
+///
+/// Why not libwebsockets for these: lws 4.1 normalises the request path before anyone sees
+/// it (PROTOCOL.md 1.2 judges the path as sent, on every request of a kept-alive
+/// connection), and on libuv it re-arms the socket's events about six times per keep-alive
+/// request (each `epoll_ctl`); here a request costs a peek, a read and a write.
+final class PlainHTTPConnection {
+    /// Where the connection is in its request cycle.
+    enum Phase: Equatable {
+        /// Waiting for (the rest of) a request head.
+        case head
+        /// Reading the current request's body (``bodyRemaining`` bytes to go).
+        case body
+        /// The request is read; its answer is being decided or written.
+        case answering
+        /// A closing answer went out before the body was read: reading and dropping the
+        /// rest until the peer closes (``Lingering``).
+        case lingering
+    }
+
+    let id: UInt64
+    let fd: Int32
+    /// The TCP peer's address (IPv4-mapped IPv6 as IPv4).
+    let peer: String
+    var phase: Phase = .head
+    /// Requests completed on this connection.
+    var completedRequests = 0
+    /// The request being served.
+    var exchange: HTTPExchange?
+    /// Body bytes of the current request not read yet.
+    var bodyRemaining = 0
+    /// Another request may follow the current one.
+    var keepAlive = true
+    /// The current request's answer has been handed to ``write(_:)`` in full.
+    var answerWritten = false
+    /// Close (lingering if needed) once the answer is written.
+    var closeAfterAnswer = false
+    /// Bytes handed to ``write(_:)`` that the kernel has not taken yet.
+    private var unsent: [UInt8] = []
+    private var unsentOffset = 0
+    /// When the connection is closed unless it makes progress (loop clock, ms).
+    var deadline: UInt64
+    /// When a head seen incomplete is looked at again (it stays unread until complete).
+    var recheckAt: UInt64?
+    /// The deadline entry queued for it, if any (older entries are stale).
+    var armedDeadline: UInt64?
+    var lingering: Lingering?
+    /// When the first bytes of the current head were seen (it must be complete
+    /// ``ServiceLoop/headMs`` later).
+    var headStartedAt: UInt64?
+    /// Input arrived while an answer was pending (a pipelined request): not polled for
+    /// until the answer is out.
+    var inputHeld = false
+    private(set) var closed = false
+
+    private let poll: UnsafeMutablePointer<uv_poll_t>
+    /// The events polled for now (`UV_READABLE` / `UV_WRITABLE`).
+    private var polledEvents: Int32 = 0
+    /// Called with this connection when its socket is readable or writable.
+    private let onEvent: (PlainHTTPConnection, _ readable: Bool, _ writable: Bool) -> Void
+
+    /// Takes `fd` (an accepted socket); `nil` when libuv cannot watch it (the socket is
+    /// closed then).
+    init?(id: UInt64, fd: Int32, loop: UnsafeMutablePointer<uv_loop_t>, deadline: UInt64,
+          onEvent: @escaping (PlainHTTPConnection, Bool, Bool) -> Void) {
+        let poll = UnsafeMutablePointer<uv_poll_t>.allocate(capacity: 1)
+        // (uv_poll_init makes the socket non-blocking.)
+        guard uv_poll_init(loop, poll, fd) == 0 else {
+            poll.deallocate()
+            Glibc.close(fd)
+            return nil
+        }
+        self.id = id
+        self.fd = fd
+        self.poll = poll
+        self.deadline = deadline
+        self.onEvent = onEvent
+        self.peer = Self.peerAddress(fd)
+        poll.pointee.data = Unmanaged.passRetained(self).toOpaque()
+    }
+
+    // MARK: Polling
+
+    /// Polls for what the phase needs: input unless an answer is pending with a request
+    /// already read (pipelined input waits), output while bytes are unsent.
+    func updatePolling(readable: Bool) {
+        guard !closed else { return }
+        var events: Int32 = 0
+        if readable { events |= Int32(UV_READABLE.rawValue) }
+        if unsentOffset < unsent.count { events |= Int32(UV_WRITABLE.rawValue) }
+        guard events != polledEvents else { return }
+        polledEvents = events
+        if events == 0 {
+            uv_poll_stop(poll)
+            return
+        }
+        uv_poll_start(poll, events) { handle, status, events in
+            guard let data = handle?.pointee.data else { return }
+            let connection = Unmanaged<PlainHTTPConnection>.fromOpaque(data).takeUnretainedValue()
+            // An error (status < 0) shows up as a failing read.
+            let readable = status < 0 || events & Int32(UV_READABLE.rawValue) != 0
+            connection.onEvent(connection, readable, events & Int32(UV_WRITABLE.rawValue) != 0)
+        }
+    }
+
+    /// Whether input is polled for now.
+    var pollsInput: Bool { polledEvents & Int32(UV_READABLE.rawValue) != 0 }
+
+    // MARK: Input
+
+    /// What a read returned.
+    enum ReadResult {
+        case bytes(Int)
+        /// Nothing to read now.
+        case wouldBlock
+        /// The peer closed or the socket failed.
+        case ended
+    }
+
+    /// Copies up to `buffer.count` waiting bytes without consuming them (`MSG_PEEK`).
+    func peek(into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
+        read(into: buffer, flags: Int32(MSG_PEEK))
+    }
+
+    /// Reads (consumes) up to `buffer.count` bytes.
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
+        read(into: buffer, flags: 0)
+    }
+
+    private func read(into buffer: UnsafeMutableRawBufferPointer, flags: Int32) -> ReadResult {
+        while true {
+            let n = recv(fd, buffer.baseAddress, buffer.count, flags)
+            if n > 0 { return .bytes(n) }
+            if n == 0 { return .ended }
+            if errno == EINTR { continue }
+            return errno == EAGAIN || errno == EWOULDBLOCK ? .wouldBlock : .ended
+        }
+    }
+
+    // MARK: Output
+
+    /// Sends `bytes` after whatever is still unsent; what the kernel does not take now is
+    /// kept and sent when the socket is writable. `false` when the socket failed.
+    func write(_ bytes: [UInt8]) -> Bool {
+        if unsentOffset < unsent.count {
+            unsent.append(contentsOf: bytes)
+            return true
+        }
+        unsent = bytes
+        unsentOffset = 0
+        return flush()
+    }
+
+    /// Sends what is unsent; `false` when the socket failed.
+    func flush() -> Bool {
+        while unsentOffset < unsent.count {
+            let n = unsent.withUnsafeBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return send(fd, base + unsentOffset, buffer.count - unsentOffset, Int32(MSG_NOSIGNAL))
+            }
+            if n > 0 {
+                unsentOffset += n
+                continue
+            }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return true }
+            return false
+        }
+        unsent = []
+        unsentOffset = 0
+        return true
+    }
+
+    /// Everything handed to ``write(_:)`` has gone to the kernel.
+    var isFlushed: Bool { unsentOffset >= unsent.count }
+
+    /// No more output: the peer reads what was sent, then end of stream.
+    func shutdownOutput() {
+        shutdown(fd, Int32(SHUT_WR))
+    }
+
+    // MARK: Ending
+
+    /// Stops watching the socket and frees the poll handle; closes the socket unless it is
+    /// being handed to libwebsockets (`keepSocket`).
+    func close(keepSocket: Bool = false) {
+        guard !closed else { return }
+        closed = true
+        uv_poll_stop(poll)
+        uv_close(UnsafeMutableRawPointer(poll).assumingMemoryBound(to: uv_handle_t.self)) { handle in
+            guard let handle else { return }
+            if let data = handle.pointee.data { Unmanaged<PlainHTTPConnection>.fromOpaque(data).release() }
+            UnsafeMutableRawPointer(handle).assumingMemoryBound(to: uv_poll_t.self).deallocate()
+        }
+        if !keepSocket { Glibc.close(fd) }
+    }
+
+    /// The peer's address as text (`unknown` if the socket has none).
+    private static func peerAddress(_ fd: Int32) -> String {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let named = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) }
+        }
+        guard named == 0 else { return "unknown" }
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        switch Int32(storage.ss_family) {
+        case AF_INET:
+            var address = withUnsafeBytes(of: storage) { $0.load(fromByteOffset: 4, as: in_addr.self) }
+            guard inet_ntop(AF_INET, &address, &text, socklen_t(text.count)) != nil else { return "unknown" }
+        case AF_INET6:
+            var address = withUnsafeBytes(of: storage) { $0.load(fromByteOffset: 8, as: in6_addr.self) }
+            guard inet_ntop(AF_INET6, &address, &text, socklen_t(text.count)) != nil else { return "unknown" }
+        default:
+            return "unknown"
+        }
+        let address = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // An IPv4 client of a dual-stack socket counts as IPv4 (PROTOCOL.md 2.5).
+        if address.hasPrefix("::ffff:"), address.contains(".") { return String(address.dropFirst(7)) }
+        return address
+    }
+}

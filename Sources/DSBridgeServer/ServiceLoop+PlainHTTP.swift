@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: MIT
+import CLibWebSockets
+import DSBridge
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Plain HTTP on the page port, served by dsbridged itself (service thread): each request
+/// head is peeked at as sent, judged (PROTOCOL.md 1.2: the path as sent, on every request
+/// of a kept-alive connection) and routed like a request libwebsockets parsed
+/// (``routeMain(_:)``); a WebSocket upgrade goes to libwebsockets unread
+/// (`lws_adopt_socket_vhost`). Under TLS every connection goes to libwebsockets.
+extension ServiceLoop {
+    /// How long a new connection may take to send its first request head.
+    static let firstHeadMs: UInt64 = 10_000
+    /// How long a kept-alive connection may wait for its next request.
+    static let keepAliveIdleMs: UInt64 = 60_000
+    /// How long a request head may take once its first byte has arrived.
+    static let headMs: UInt64 = 10_000
+    /// How soon a head seen incomplete is looked at again (it stays unread until complete,
+    /// so polling for input meanwhile would report the same bytes again at once).
+    static let headRecheckMs: UInt64 = 5
+
+    /// Takes an accepted socket of the page port.
+    func servePlainHTTP(_ fd: Int32) {
+        guard let events = eventLoop else {
+            Glibc.close(fd)
+            return
+        }
+        let id = makeID()
+        guard let connection = PlainHTTPConnection(
+            id: id, fd: fd, loop: events.loop, deadline: loopNow + Self.firstHeadMs,
+            onEvent: { [unowned self] c, readable, writable in plainEvent(c, readable: readable, writable: writable) })
+        else {
+            pageConnectionClosed()
+            return
+        }
+        plainConnections[id] = connection
+        connection.updatePolling(readable: true)
+        armPlainTimer(connection)
+    }
+
+    /// Closes every plain connection (the loop is closing).
+    func closePlainConnections() {
+        for connection in plainConnections.values { connection.close() }
+        plainConnections.removeAll()
+    }
+
+    // MARK: Events
+
+    private func plainEvent(_ c: PlainHTTPConnection, readable: Bool, writable: Bool) {
+        if writable {
+            guard c.flush() else { return closePlain(c) }
+            if c.isFlushed { advancePlain(c) }
+            guard !c.closed else { return }
+        }
+        if readable {
+            switch c.phase {
+            case .head: readHead(c)
+            case .body: readBody(c)
+            case .answering: inputWhileAnswering(c)
+            case .lingering: dropLingeringInput(c)
+            }
+        }
+        if !c.closed { c.updatePolling(readable: wantsInput(c)) }
+    }
+
+    private func wantsInput(_ c: PlainHTTPConnection) -> Bool {
+        switch c.phase {
+        case .head: c.recheckAt == nil
+        case .body, .lingering: true
+        case .answering: !c.inputHeld
+        }
+    }
+
+    // MARK: Reading a request
+
+    private func readHead(_ c: PlainHTTPConnection) {
+        let limit = config.maxHeaderBytes
+        let scratch = plainScratch
+        let window = UnsafeMutableRawBufferPointer(rebasing: scratch[..<min(scratch.count, limit + 1)])
+        let seen: Int
+        switch c.peek(into: window) {
+        case .ended: return closePlain(c)
+        case .wouldBlock: return
+        case .bytes(let n): seen = n
+        }
+        let now = loopNow
+        guard let end = HTTPRequestHead.endOfHead(in: UnsafeRawBufferPointer(rebasing: scratch[..<seen])) else {
+            if seen > limit { return refuseHead(c, .tooLarge(limit: limit), consuming: seen) }
+            // Incomplete: look again shortly, within the head's own deadline.
+            if c.headStartedAt == nil {
+                c.headStartedAt = now
+                c.deadline = min(c.deadline, now + Self.headMs)
+            }
+            c.recheckAt = now + Self.headRecheckMs
+            armPlainTimer(c)
+            return
+        }
+        guard end <= limit else { return refuseHead(c, .tooLarge(limit: limit), consuming: end) }
+        let head: HTTPRequestHead
+        do {
+            head = try HTTPRequestHead(parsing: UnsafeRawBufferPointer(rebasing: scratch[..<end]))
+        } catch {
+            return refuseHead(c, error, consuming: end)
+        }
+        if head.isWebSocketUpgrade {
+            guard origins.allows(head.header("origin")) else {
+                // Refused here, so the answer says the connection closes (lws would answer as
+                // if it stayed open, then close it).
+                logger.info("WebSocket refused: origin not allowed", metadata: ["bridge.peer": "\(c.peer)"])
+                return refuseHead(c, .forbiddenOrigin, consuming: end)
+            }
+            return handToLibWebSockets(c)
+        }
+        guard let contentLength = head.contentLength else {
+            return refuseHead(c, .malformed("Content-Length is not one decimal number"), consuming: end)
+        }
+        // A body not framed by Content-Length (chunked) cannot be skipped: the connection
+        // ends after the answer (the endpoints answer 411).
+        let framed = head.header("transfer-encoding") == nil
+        let bodyLength = framed ? contentLength : 0
+        let bodyNow = min(bodyLength, seen - end)
+        // Consume the head and what of the body came with it (the bytes just peeked).
+        guard case .bytes(end + bodyNow) = c.read(into: UnsafeMutableRawBufferPointer(rebasing: scratch[..<(end + bodyNow)])) else {
+            return closePlain(c)
+        }
+        let exchange = makePlainExchange(c, head: head, contentLength: framed ? contentLength : nil)
+        c.exchange = exchange
+        c.keepAlive = head.keepsAlive && framed && !stopping
+        c.closeAfterAnswer = !c.keepAlive
+        c.answerWritten = false
+        c.bodyRemaining = bodyLength
+        c.headStartedAt = nil
+        c.recheckAt = nil
+        c.phase = bodyLength > 0 ? .body : .answering
+        c.deadline = bodyLength > 0 ? now + UInt64(max(0, config.bodyTimeoutMs)) + 1_000 : .max
+        exchanges[exchange.id] = exchange
+        if head.target.isRefusedStaticPath {
+            respond(exchange, .text(404, "not found"))
+        } else {
+            routeMain(exchange)
+        }
+        guard !c.closed, c.exchange === exchange else { return }
+        if bodyLength > 0, exchange.onBody != nil, exchange.answer == nil,
+           head.header("expect")?.lowercased() == "100-continue", bodyNow < bodyLength {
+            guard c.write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) else { return closePlain(c) }
+        }
+        if bodyNow > 0 {
+            deliverBody(c, UnsafeRawBufferPointer(rebasing: scratch[end..<(end + bodyNow)]))
+        } else if bodyLength == 0 {
+            bodyCompleted(c)
+        }
+        if !c.closed { armPlainTimer(c) }
+    }
+
+    /// The exchange of a request read here, shaped like one libwebsockets parsed.
+    private func makePlainExchange(_ c: PlainHTTPConnection, head: HTTPRequestHead, contentLength: Int?) -> HTTPExchange {
+        let path = String(decoding: head.target.decodedPath, as: UTF8.self)
+        let peer = clientAddresses.resolve(peer: c.peer, forwardedFor: head.header("x-forwarded-for"))
+        let exchange = HTTPExchange(id: makeID(), wsi: nil, method: HTTPMethod(rawValue: head.methodToken) ?? .other,
+                                    path: path, peer: peer)
+        exchange.connection = c
+        exchange.bodyLimit = bridge.configuration.maxMessageBytes
+        exchange.rawTarget = head.target
+        var headers: [String: String] = [:]
+        for field in head.fields {
+            headers[field.name] = headers[field.name].map { $0 + ", " + field.value } ?? field.value
+        }
+        if let contentLength, headers["content-length"] != nil { headers["content-length"] = String(contentLength) }
+        exchange.headers = headers
+        return exchange
+    }
+
+    private func readBody(_ c: PlainHTTPConnection) {
+        let scratch = plainScratch
+        let window = UnsafeMutableRawBufferPointer(rebasing: scratch[..<min(scratch.count, c.bodyRemaining)])
+        switch c.read(into: window) {
+        case .ended: closePlain(c)
+        case .wouldBlock: return
+        case .bytes(let n): deliverBody(c, UnsafeRawBufferPointer(rebasing: scratch[..<n]))
+        }
+    }
+
+    /// Body bytes of the current request: kept for its handler, or dropped (answered
+    /// already, or over the limit: 413 once complete).
+    private func deliverBody(_ c: PlainHTTPConnection, _ bytes: UnsafeRawBufferPointer) {
+        c.bodyRemaining -= bytes.count
+        if let exchange = c.exchange, !c.answerWritten, exchange.onBody != nil, !exchange.bodyTooLarge {
+            if exchange.body.count + bytes.count > exchange.bodyLimit {
+                exchange.bodyTooLarge = true
+                exchange.body = []
+            } else {
+                exchange.body.append(contentsOf: bytes)
+            }
+        }
+        if c.bodyRemaining == 0 { bodyCompleted(c) }
+    }
+
+    /// The current request is read whole: its handler runs (as in lws' body completion).
+    private func bodyCompleted(_ c: PlainHTTPConnection) {
+        if let exchange = c.exchange, !c.answerWritten {
+            exchange.bodyDeadline = nil
+            exchange.bodyComplete = true
+            if let handler = exchange.onBody {
+                exchange.onBody = nil
+                if exchange.bodyTooLarge { respond(exchange, tooLarge(exchange)) } else { handler(exchange) }
+            }
+        }
+        guard !c.closed else { return }
+        if c.phase == .body { c.phase = .answering }
+        advancePlain(c)
+    }
+
+    /// Input while an answer is pending: the next request (pipelined) waits until the
+    /// answer is out; the end of input closes the connection.
+    private func inputWhileAnswering(_ c: PlainHTTPConnection) {
+        var probe: UInt8 = 0
+        switch withUnsafeMutableBytes(of: &probe, { c.peek(into: $0) }) {
+        case .ended: closePlain(c)
+        case .wouldBlock: break
+        case .bytes: c.inputHeld = true
+        }
+    }
+
+    private func dropLingeringInput(_ c: PlainHTTPConnection) {
+        switch c.read(into: plainScratch) {
+        case .ended: closePlain(c)
+        case .wouldBlock: break
+        case .bytes(let n):
+            if c.lingering?.drop(n) == false { closePlain(c) }
+        }
+    }
+
+    // MARK: Answering
+
+    /// `exchange`'s answer is set: written now.
+    func plainAnswerReady(_ c: PlainHTTPConnection, _ exchange: HTTPExchange) {
+        guard !c.closed, c.exchange === exchange, !c.answerWritten, let answer = exchange.answer else { return }
+        c.answerWritten = true
+        exchanges.removeValue(forKey: exchange.id)
+        if answer.closeAfter { c.closeAfterAnswer = true }
+        let bytes = answer.encoded(extraHeaders: exchange.extraHeaders, omitBody: exchange.method == .head,
+                                   closing: c.closeAfterAnswer)
+        guard c.write(bytes) else { return closePlain(c) }
+        advancePlain(c)
+        if !c.closed { c.updatePolling(readable: wantsInput(c)) }
+    }
+
+    /// Moves the current request on once its answer is written and its body read: the
+    /// next request (keep-alive), a lingering close, or waiting for what is missing.
+    private func advancePlain(_ c: PlainHTTPConnection) {
+        guard c.exchange != nil, c.answerWritten else { return }
+        if c.closeAfterAnswer {
+            // Closing: once the kernel has everything, end output and read what the
+            // client still sends until it closes too (no reset over the answer).
+            guard c.isFlushed else { return }
+            c.shutdownOutput()
+            c.exchange = nil
+            c.phase = .lingering
+            let lingering = Lingering(now: loopNow)
+            c.lingering = lingering
+            c.deadline = lingering.deadline
+            c.recheckAt = nil
+            armPlainTimer(c)
+            return
+        }
+        // The rest of the body is read (and dropped) before the next request.
+        guard c.bodyRemaining == 0 else {
+            c.phase = .body
+            return
+        }
+        c.exchange = nil
+        c.completedRequests += 1
+        c.phase = .head
+        c.inputHeld = false
+        c.deadline = loopNow + Self.keepAliveIdleMs
+        armPlainTimer(c)
+    }
+
+    /// Answers a head that cannot be served (400, 431) and closes, lingering.
+    private func refuseHead(_ c: PlainHTTPConnection, _ failure: HTTPRequestHead.Failure, consuming count: Int) {
+        _ = c.read(into: UnsafeMutableRawBufferPointer(rebasing: plainScratch[..<min(count, plainScratch.count)]))
+        let exchange = HTTPExchange(id: makeID(), wsi: nil, method: .other, path: "", peer: c.peer)
+        exchange.connection = c
+        c.exchange = exchange
+        c.closeAfterAnswer = true
+        c.answerWritten = false
+        c.bodyRemaining = 0
+        c.phase = .answering
+        exchanges[exchange.id] = exchange
+        var answer = HTTPAnswer.text(failure.status, failure.reason)
+        answer.closeAfter = true
+        respond(exchange, answer)
+        if !c.closed { c.updatePolling(readable: wantsInput(c)) }
+    }
+
+    /// A WebSocket upgrade: the socket goes to libwebsockets with the request unread.
+    private func handToLibWebSockets(_ c: PlainHTTPConnection) {
+        plainConnections.removeValue(forKey: c.id)
+        c.close(keepSocket: true)
+        guard let vhost = mainVhost, lws_adopt_socket_vhost(vhost, c.fd) != nil else {
+            // (lws closed the socket itself.)
+            logger.debug("libwebsockets refused an upgrade's connection")
+            pageConnectionClosed()
+            return
+        }
+    }
+
+    /// Closes `c` now; a request still in it is dropped (its late answer finds nothing).
+    private func closePlain(_ c: PlainHTTPConnection) {
+        guard !c.closed else { return }
+        c.close()
+        plainConnections.removeValue(forKey: c.id)
+        if let exchange = c.exchange, exchanges[exchange.id] === exchange { exchanges.removeValue(forKey: exchange.id) }
+        c.exchange = nil
+        pageConnectionClosed()
+        trimHeapAfterBursts()
+    }
+
+    // MARK: Deadlines
+
+    /// Queues `c`'s next deadline if it is earlier than the one already queued.
+    private func armPlainTimer(_ c: PlainHTTPConnection) {
+        let next = min(c.recheckAt ?? .max, c.deadline)
+        guard next != .max else { return }
+        if let armed = c.armedDeadline, armed <= next { return }
+        c.armedDeadline = next
+        deadlines.schedule(.plain(c.id), at: next)
+    }
+
+    /// A deadline of connection `id` came (stale entries are ignored).
+    func plainDeadlineDue(_ id: UInt64, deadline: UInt64, now: UInt64) {
+        guard let c = plainConnections[id], c.armedDeadline == deadline else { return }
+        c.armedDeadline = nil
+        if now >= c.deadline {
+            // A head or body that did not come in time, an idle keep-alive connection, or
+            // a lingering close that ran out: closed without an answer.
+            return closePlain(c)
+        }
+        if let recheck = c.recheckAt, now >= recheck {
+            c.recheckAt = nil
+            c.updatePolling(readable: wantsInput(c))
+        }
+        armPlainTimer(c)
+    }
+}
