@@ -132,7 +132,10 @@ class Run:
 
     def run(self):
         args = ["--demo", "--host", "127.0.0.1", "--port", "0", "--admin-host", "127.0.0.1", "--admin-port", "0",
-                "--admin-token", ADMIN_TOKEN, "--web-root", os.path.join(ROOT, "web"), "--log-level", "info"]
+                "--admin-token", ADMIN_TOKEN, "--web-root", os.path.join(ROOT, "web"), "--log-level", "info",
+                # Long enough that no grace period expires and no silent socket is cut during
+                # the run: only the budget ends sessions here.
+                "--grace-ms", "300000", "--heartbeat-ms", "150000"]
         if not self.omit_flag:
             args += ["--memory-budget", str(self.budget)]
         self.log_path = "/tmp/dsbridged-memory-budget.log"
