@@ -15,6 +15,7 @@ public struct SessionRefusal: Error, Sendable, Equatable {
 
     static let authRefused = SessionRefusal(code: 1008, reason: "auth refused")
     static let unknownSession = SessionRefusal(code: 4004, reason: "unknown session")
+    static let memoryBudget = SessionRefusal(code: 4029, reason: "memory budget")
 }
 
 /// The keystone of dsbridged: the interfaces, the sessions and the rules that tie them,
@@ -31,6 +32,8 @@ public final class Bridge: Sendable {
     /// Runs delayed work (grace periods, timeouts).
     public let scheduler: any BridgeScheduler
     let metrics = BridgeMetrics()
+    /// The daemon-wide count of bytes held for sessions against `memoryBudget` (PROTOCOL.md 2.6).
+    public let memory: MemoryBudget
     /// Watches `@nonblocking` methods the network thread runs.
     let networkThreadGuard = NetworkThreadGuard()
     /// Decides who may open sessions; `nil` lets everyone in.
@@ -67,6 +70,8 @@ public final class Bridge: Sendable {
         self.registry = registry
         self.logger = logger
         self.lifecycle = lifecycle
+        memory = MemoryBudget(limit: configuration.memoryBudget)
+        memory.whenOverBudget { [weak self] in self?.shedMemory() }
     }
 
     /// Registers `interface` under `namespace` (`nil`/`""` = none); replaces an earlier one.
@@ -126,6 +131,11 @@ public final class Bridge: Sendable {
     }
 
     private func makeSession(peerAddress: String, origin: String?) throws(SessionRefusal) -> BridgeSession {
+        // Over 90% of the memory budget no new session opens (resumes are not new).
+        guard memory.admitsNewSessions else {
+            if let line = memory.recordRefused(nowMs: scheduler.uptimeMilliseconds) { logger.warning("\(line)") }
+            throw .memoryBudget
+        }
         let address = Self.normalizedAddress(peerAddress)
         let session = BridgeSession(
             bridge: self, id: SessionSecrets.publicID(), token: SessionSecrets.token(),
@@ -264,6 +274,24 @@ public final class Bridge: Sendable {
     /// Finishes a sync HTTP call ``startSyncCall(token:request:)`` could not answer.
     public func finishSyncCall(_ call: SyncCallContinuation) async -> Result<JSONValue, CallFailure> {
         await call.session.syncCall(call.request, tokenWait: call.tokenWait)
+    }
+
+    // MARK: memory budget
+
+    /// One shedding pass (PROTOCOL.md 2.6), on ``SheddingThread``, started when the count crosses the
+    /// budget: ends the largest holders (``MemoryShedding``) until the count is under 90%
+    /// of the budget or every session is within its fair share. It looks at every session,
+    /// so it runs only while over the budget, and never on the network thread.
+    func shedMemory() {
+        let sessions = store.withLock { Array($0.byID.values) }
+        let holdings = sessions.map(\.memoryHeld)
+        let victims = MemoryShedding.victims(holdings: holdings, total: memory.held, budget: memory.limit)
+        for i in victims {
+            let session = sessions[i]
+            guard session.endForMemoryBudget() else { continue }
+            if let line = memory.recordEnded(bytes: holdings[i], nowMs: scheduler.uptimeMilliseconds) { logger.warning("\(line)") }
+        }
+        memory.passFinished(endedAny: !victims.isEmpty)
     }
 
     /// Ends every session (shutdown).

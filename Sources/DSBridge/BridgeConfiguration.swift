@@ -31,6 +31,10 @@ public struct BridgeConfiguration: Sendable {
     public var replayMaxMessages: Int = 10_000
     /// Unacknowledged bytes kept per session (`replayMaxBytes`, default 8 MiB).
     public var replayMaxBytes: Int = 8 << 20
+    /// Bytes held for all sessions together before the largest holders are ended
+    /// (`memoryBudget`, PROTOCOL.md 2.6; ``MemoryBudget``). The library's default is no
+    /// budget (`Int.max`); the daemon's is a quarter of the memory it may use.
+    public var memoryBudget: Int = .max
     /// The shared secret every `hello` must carry as `auth` (`nil` = no check).
     public var authToken: String? = nil
 

@@ -24,6 +24,8 @@ public final class BridgeConnection: Sendable {
     struct State: Sendable {
         var inbox = Deque<[UInt8]>()
         var inboxBytes = 0
+        /// Bytes of a frame whose calls wait for the session's call rate.
+        var rateWaitBytes = 0
         var processing = false
         var helloSeen = false
         var session: BridgeSession?
@@ -80,6 +82,7 @@ public final class BridgeConnection: Sendable {
             }
             s.inbox.append(frame)
             s.inboxBytes += frame.count
+            bridge.memory.add(frame.count)
             var pause = false
             if !s.pausedForInbox, s.inbox.count > limit.frames || s.inboxBytes > limit.bytes {
                 s.pausedForInbox = true
@@ -105,7 +108,7 @@ public final class BridgeConnection: Sendable {
             return
         }
         if let routes = InlineDispatchPolicy.routes(for: messages, session: session, registry: bridge.registry) {
-            if let wait = dispatch(messages[...], session: session, checkRate: true, inlineRoutes: routes) {
+            if let wait = dispatch(messages[...], session: session, checkRate: true, frameBytes: frame.count, inlineRoutes: routes) {
                 waitForRate(wait)
             } else {
                 resumeAfterProcessing()
@@ -113,7 +116,7 @@ public final class BridgeConnection: Sendable {
             return
         }
         DispatchQueue.global().async { [self] in
-            if let wait = dispatch(messages[...], session: session, checkRate: true) {
+            if let wait = dispatch(messages[...], session: session, checkRate: true, frameBytes: frame.count) {
                 waitForRate(wait)
             } else {
                 processInbox()
@@ -159,6 +162,18 @@ public final class BridgeConnection: Sendable {
         return pending || (session?.hasUnsentFrame(for: self) ?? false)
     }
 
+    /// Bytes read from the socket whose calls have not started: frames waiting to be
+    /// processed, and a frame waiting for the call rate (counted in ``Bridge/memory``).
+    var unprocessedBytes: Int { state.withLock { $0.inboxBytes + $0.rateWaitBytes } }
+
+    /// Drops the frames waiting to be processed (under the lock), giving their bytes back to
+    /// the memory budget.
+    private func clearInbox(_ s: inout State) {
+        s.inbox.removeAll()
+        bridge.memory.add(-s.inboxBytes)
+        s.inboxBytes = 0
+    }
+
     /// Whether the bridge wants the transport to stop reading this socket (backpressure).
     public var wantsReadsPaused: Bool { state.withLock { $0.readsPaused } }
 
@@ -180,8 +195,7 @@ public final class BridgeConnection: Sendable {
     public func socketClosed() {
         let session = state.withLock { s -> BridgeSession? in
             s.socketClosed = true
-            s.inbox.removeAll()
-            s.inboxBytes = 0
+            clearInbox(&s)
             let session = s.session
             s.session = nil
             return session
@@ -196,8 +210,7 @@ public final class BridgeConnection: Sendable {
         let changed = state.withLock { s -> Bool in
             if s.close != nil { return false }
             s.close = (code, reason)
-            s.inbox.removeAll()
-            s.inboxBytes = 0
+            clearInbox(&s)
             return true
         }
         if changed { waker.wake() }
@@ -248,6 +261,8 @@ public final class BridgeConnection: Sendable {
         let milliseconds: Int
         let messages: ArraySlice<PageMessage>
         let session: BridgeSession
+        /// Size of the frame they came in (counted against the memory budget meanwhile).
+        let frameBytes: Int
     }
 
     private func processInbox() {
@@ -260,6 +275,7 @@ public final class BridgeConnection: Sendable {
                     return nil
                 }
                 s.inboxBytes -= frame.count
+                bridge.memory.add(-frame.count)
                 var resume = false
                 if s.pausedForInbox, s.inbox.isEmpty {
                     s.pausedForInbox = false
@@ -270,7 +286,7 @@ public final class BridgeConnection: Sendable {
             guard let (frame, helloSeen, session, resume) = next else { return }
             if resume { waker.wake() }
             guard let messages = decode(frame, helloSeen: helloSeen) else { continue }
-            if let wait = dispatch(messages[...], session: session, checkRate: true) {
+            if let wait = dispatch(messages[...], session: session, checkRate: true, frameBytes: frame.count) {
                 waitForRate(wait)
                 return
             }
@@ -281,8 +297,14 @@ public final class BridgeConnection: Sendable {
     /// allows, then goes on with the inbox (the connection stays `processing` meanwhile).
     private func waitForRate(_ wait: RateWait) {
         setPaused(\.pausedForRate, true)
+        state.withLock { $0.rateWaitBytes = wait.frameBytes }
+        bridge.memory.add(wait.frameBytes)
         bridge.scheduler.schedule(afterMilliseconds: wait.milliseconds) { [self] in
-            let open = state.withLock { $0.close == nil && !$0.socketClosed }
+            let open = state.withLock { s in
+                s.rateWaitBytes = 0
+                return s.close == nil && !s.socketClosed
+            }
+            bridge.memory.add(-wait.frameBytes)
             // A closed socket drops them unread: lastCall did not move, the page resends.
             if open { _ = dispatch(wait.messages, session: wait.session, checkRate: false) }
             setPaused(\.pausedForRate, false)
@@ -306,7 +328,7 @@ public final class BridgeConnection: Sendable {
     /// `inlineRoutes`: the transport's thread runs them, with their calls already resolved
     /// (``InlineDispatchPolicy``).
     private func dispatch(
-        _ messages: ArraySlice<PageMessage>, session: BridgeSession?, checkRate: Bool,
+        _ messages: ArraySlice<PageMessage>, session: BridgeSession?, checkRate: Bool, frameBytes: Int = 0,
         inlineRoutes: [Result<CallRoute, CallFailure>?]? = nil
     ) -> RateWait? {
         let inlineStarted = inlineRoutes == nil ? 0 : DispatchTime.now().uptimeNanoseconds
@@ -329,13 +351,13 @@ public final class BridgeConnection: Sendable {
                 // of it goes to a worker (its calls were already counted against the rate).
                 if inlineRoutes != nil, ranInline, let s = current,
                    DispatchTime.now().uptimeNanoseconds - inlineStarted > UInt64(InlineDispatchPolicy.budgetNanoseconds) {
-                    return RateWait(milliseconds: 0, messages: messages[index...], session: s)
+                    return RateWait(milliseconds: 0, messages: messages[index...], session: s, frameBytes: frameBytes)
                 }
                 if checkRate, let s = current {
                     checkRate = false
                     let calls = messages[index...].count { if case .call = $0 { true } else { false } }
                     let wait = s.takeCallTokens(calls)
-                    if wait > 0 { return RateWait(milliseconds: wait, messages: messages[index...], session: s) }
+                    if wait > 0 { return RateWait(milliseconds: wait, messages: messages[index...], session: s, frameBytes: frameBytes) }
                 }
                 current?.receiveCall(call, from: self, onNetworkThread: inlineRoutes != nil, route: inlineRoutes?[index] ?? nil)
                 ranInline = inlineRoutes != nil

@@ -68,6 +68,26 @@ public final class BridgeSession: Sendable {
         var cancellable: [Int64: (call: AsyncCall, task: Task<Void, Never>?)] = [:]
         /// The session's call rate (`maxCallsPerSecond`), made at its first call.
         var rate: CallRateLimiter?
+        /// Bytes of sync-call requests (`POST /dsbridge/call` bodies) held while their call
+        /// waits or runs.
+        var syncBodyBytes = 0
+        /// What this session has counted in the daemon-wide ``MemoryBudget`` (``settle()``).
+        var counted = 0
+        let memory: MemoryBudget
+
+        /// The bytes this session holds for the memory budget: its replay and queued
+        /// messages, held invokes and sync-call bodies (0 once ended).
+        var holding: Int { ended ? 0 : log.keptBytes + heldBytes + syncBodyBytes }
+
+        /// Brings the daemon-wide count up to date with ``holding`` (O(1); call after every
+        /// change of what it sums). Once the session has ended it has given everything back
+        /// and counts nothing more.
+        mutating func settle() {
+            let now = holding
+            guard now != counted else { return }
+            memory.add(now - counted)
+            counted = now
+        }
     }
 
     init(bridge: Bridge, id: String, token: String, peerAddress: String, origin: String?) {
@@ -78,7 +98,7 @@ public final class BridgeSession: Sendable {
         self.origin = origin
         self.createdAt = Date()
         let c = bridge.configuration
-        state = Mutex(State(log: OutboundLog(maxMessages: c.replayMaxMessages, maxBytes: c.replayMaxBytes)))
+        state = Mutex(State(log: OutboundLog(maxMessages: c.replayMaxMessages, maxBytes: c.replayMaxBytes), memory: bridge.memory))
     }
 
     // MARK: status
@@ -91,6 +111,13 @@ public final class BridgeSession: Sendable {
     public var isEnded: Bool { state.withLock { $0.ended } }
     /// Bytes of unacknowledged messages kept for replay.
     public var replayBytes: Int { state.withLock { $0.log.keptBytes } }
+    /// Bytes this session holds for the memory budget (PROTOCOL.md 2.6): unacknowledged
+    /// and queued messages, held invokes, sync-call bodies, and frames its socket read but
+    /// did not process yet. 0 once the session has ended.
+    public var memoryHeld: Int {
+        let (own, connection) = state.withLock { ($0.counted, $0.ended ? nil : $0.connection) }
+        return own + (connection?.unprocessedBytes ?? 0)
+    }
     /// Messages held (before `dsinit`) or not yet acknowledged.
     public var queuedCount: Int { state.withLock { $0.held.count + $0.log.keptCount } }
     /// No sync call of the socket is running and everything queued went to `connection`
@@ -119,6 +146,7 @@ public final class BridgeSession: Sendable {
             s.connection = connection
             s.detachGeneration += 1
             s.log.rewind(toAck: ack)
+            s.settle()
             let welcome = ServerMessage.welcome(
                 session: id, token: token, lastCall: s.lastCall, resumed: resumed,
                 heartbeatMs: bridge.configuration.heartbeatMs
@@ -177,13 +205,31 @@ public final class BridgeSession: Sendable {
 
     /// The page processed every message up to `seq`.
     func acknowledge(_ seq: Int64) {
-        state.withLock { $0.log.acknowledge(seq) }
+        state.withLock { s in
+            s.log.acknowledge(seq)
+            s.settle()
+        }
     }
 
     // MARK: ending
 
     /// Ends the session: native calls fail, the socket closes with `closeCode` (if any).
     public func end(reason: String, closeCode: Int? = 1000) {
+        finish(reason: reason, closeCode: closeCode, dropQueued: false)
+    }
+
+    /// Ends the session for the memory budget (PROTOCOL.md 2.6): an attached socket is
+    /// closed 4008 `memory budget` at once (messages not yet written are dropped, not
+    /// written first), a session in its grace period ends silently.
+    /// - Returns: whether this call ended it (`false`: it had ended already).
+    func endForMemoryBudget() -> Bool {
+        finish(reason: "memory budget", closeCode: 4008, dropQueued: true)
+    }
+
+    /// Ends the session; `dropQueued`: frees its queued and replay messages now instead of
+    /// writing what is unsent before the close.
+    @discardableResult
+    private func finish(reason: String, closeCode: Int?, dropQueued: Bool) -> Bool {
         typealias Ending = (
             connection: BridgeConnection?, handlers: [NativeCallHandler], waiters: [@Sendable (Bool) -> Void],
             tasks: [Task<Void, Never>], instances: [any ExposedInterface]
@@ -191,6 +237,8 @@ public final class BridgeSession: Sendable {
         let ending = state.withLock { s -> Ending? in
             if s.ended { return nil }
             s.ended = true
+            s.settle()  // every byte it counted goes back to the budget
+            if dropQueued { s.log = OutboundLog(maxMessages: s.log.maxMessages, maxBytes: s.log.maxBytes) }
             let handlers = Array(s.nativeCalls.values)
             s.nativeCalls.removeAll()
             s.held.removeAll()
@@ -204,7 +252,7 @@ public final class BridgeSession: Sendable {
             s.instances.removeAll()
             return (s.connection, handlers, waiters, tasks, instances)
         }
-        guard let ending else { return }
+        guard let ending else { return false }
         let (connection, handlers, waiters) = (ending.connection, ending.handlers, ending.waiters)
         // Outside the lock (see the lock order on `BridgeSession`): a cancellation handler
         // may complete its call, and an interface's deinit may call back into the session.
@@ -217,6 +265,7 @@ public final class BridgeSession: Sendable {
         if let connection, let closeCode { connection.requestClose(code: closeCode, reason: CloseReason.clipped(reason)) }
         for h in handlers { h(.failed(.sessionEnded)) }
         for w in waiters { w(false) }
+        return true
     }
 
     // MARK: outbound
@@ -232,6 +281,7 @@ public final class BridgeSession: Sendable {
 
     /// Appends under the lock; returns whom to wake and what went wrong.
     private static func append(_ message: ServerMessage, to s: inout State) -> (BridgeConnection?, OutboundLog.AppendError?) {
+        defer { s.settle() }
         if s.ended { return (nil, nil) }
         do throws(OutboundLog.AppendError) {
             _ = try s.log.append(message)
@@ -253,6 +303,7 @@ public final class BridgeSession: Sendable {
 
     /// Appends an invoke encoded off the lock, under it.
     private static func append(_ invoke: EncodedInvoke, callbackId: Int64, to s: inout State) -> (BridgeConnection?, OutboundLog.AppendError?) {
+        defer { s.settle() }
         if s.ended { return (nil, nil) }
         do throws(OutboundLog.AppendError) {
             _ = try s.log.append { invoke.bytes(seq: $0, callbackId: callbackId) }
@@ -317,6 +368,8 @@ public final class BridgeSession: Sendable {
     ///   already counted the call (``syncCallOnNetworkThread(_:)``).
     /// - Returns: the call's result for the `{"code","data"}` answer.
     func syncCall(_ request: SyncCallRequest, tokenWait: Int? = nil) async -> Result<JSONValue, CallFailure> {
+        holdSyncBody(request.bodyBytes)
+        defer { holdSyncBody(-request.bodyBytes) }
         if tokenWait == nil { bridge.metrics.httpSyncCall() }
         let wait = tokenWait ?? takeCallTokens(1)
         if wait > 0 { await bridge.scheduler.sleep(milliseconds: wait) }
@@ -358,12 +411,25 @@ public final class BridgeSession: Sendable {
         let wait = takeCallTokens(1)
         if wait > 0 { return .needsWorker(tokenWait: wait) }
         let answer = SyncCallAnswer()
-        run(method: request.method, arg: request.arg, reply: .http({ answer.deliver($0) }),
-            onNetworkThread: true, resolved: resolved)
+        let bodyBytes = request.bodyBytes
+        holdSyncBody(bodyBytes)
+        run(method: request.method, arg: request.arg, reply: .http({ [self] result in
+            holdSyncBody(-bodyBytes)
+            answer.deliver(result)
+        }), onNetworkThread: true, resolved: resolved)
         // A @nonblocking synchronous method answers before `run` returns; one written by hand
         // might still suspend.
         if let result = answer.result { return .answered(result) }
         return .later(answer)
+    }
+
+    /// Counts `bytes` more (negative: fewer) of sync-call bodies held for this session.
+    private func holdSyncBody(_ bytes: Int) {
+        guard bytes != 0 else { return }
+        state.withLock { s in
+            s.syncBodyBytes += bytes
+            s.settle()
+        }
     }
 
     /// Where a call's answer goes.
@@ -753,6 +819,7 @@ public final class BridgeSession: Sendable {
             let held = s.held
             s.held.removeAll()
             s.heldBytes = 0
+            defer { s.settle() }
             // Encoded when they were made: numbering them here only copies bytes.
             let outcomes = held.map { h in
                 let (c, e) = Self.append(h.invoke, callbackId: h.callbackId, to: &s)
@@ -900,6 +967,7 @@ public final class BridgeSession: Sendable {
                 }
                 s.held.append((callbackId, invoke, bytes))
                 s.heldBytes += bytes
+                s.settle()
                 return .queued(callbackId, nil, nil)
             }
             let (c, e) = Self.append(invoke, callbackId: callbackId, to: &s)
@@ -938,6 +1006,7 @@ public final class BridgeSession: Sendable {
             if let i = s.held.firstIndex(where: { $0.callbackId == callbackId }) {
                 s.heldBytes -= s.held[i].bytes
                 s.held.remove(at: i)
+                s.settle()
             }
             return s.nativeCalls.removeValue(forKey: callbackId)
         }

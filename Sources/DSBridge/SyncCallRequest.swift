@@ -7,14 +7,23 @@ public struct SyncCallRequest: Sendable, Equatable {
     public var arg: JSONValue?
     /// Highest socket call id the page had sent; the call waits until those started.
     public var after: Int64
+    /// Size of the request body, counted against the memory budget while the call is held
+    /// or runs (PROTOCOL.md 2.6).
+    public var bodyBytes: Int
 
     /// Largest `X-DSBridge-After` accepted: 2^53 - 1.
     public static let maxAfter: Int64 = (1 << 53) - 1
 
-    public init(method: String, arg: JSONValue?, after: Int64) {
+    /// Requests are equal when they ask the same (their body's size is bookkeeping).
+    public static func == (a: SyncCallRequest, b: SyncCallRequest) -> Bool {
+        a.method == b.method && a.arg == b.arg && a.after == b.after
+    }
+
+    public init(method: String, arg: JSONValue?, after: Int64, bodyBytes: Int = 0) {
         self.method = method
         self.arg = arg
         self.after = after
+        self.bodyBytes = bodyBytes
     }
 
     /// Parses and checks a request.
@@ -40,7 +49,7 @@ public struct SyncCallRequest: Sendable, Equatable {
         guard case .string(let method)? = members["method"] else {
             throw ProtocolViolation("body needs a string \"method\"")
         }
-        self.init(method: method, arg: members["arg"], after: after)
+        self.init(method: method, arg: members["arg"], after: after, bodyBytes: body.count)
     }
 
     static func parseAfter(_ text: String) -> Int64? {

@@ -26,7 +26,8 @@ extension ServiceLoop {
             let bridge = self.bridge
             OffloadedWork.queue.async {
                 TransportMetrics.recordSessionGauges(bridge.sessions)
-                reply(HTTPAnswer(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: render()))
+                let body = render() + MemoryBudgetMetrics.render(bridge.memory)
+                reply(HTTPAnswer(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: body))
             }
         case (.get, 2) where parts[0] == "admin" && parts[1] == "sessions":
             let reply = respondLater(exchange)

@@ -96,6 +96,10 @@ extension ServiceLoop {
             } else {
                 handler(exchange)
             }
+            // Every handler reads the body at once (into a request it keeps, counted against
+            // the memory budget where it is held): the raw bytes are not kept while the
+            // answer waits (an admin call may wait minutes).
+            exchange.body = []
             answeringInCallback = nil
             if exchange.answer != nil, !exchange.headersSent, exchanges[exchange.id] === exchange {
                 return writeAnswer(exchange)

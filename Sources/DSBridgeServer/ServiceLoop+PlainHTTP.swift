@@ -205,6 +205,9 @@ extension ServiceLoop {
             if let handler = exchange.onBody {
                 exchange.onBody = nil
                 if exchange.bodyTooLarge { respond(exchange, tooLarge(exchange)) } else { handler(exchange) }
+                // The handler has read the body into what it keeps (counted against the
+                // memory budget there): the raw bytes are not kept while the answer waits.
+                exchange.body = []
             }
         }
         guard !c.closed else { return }

@@ -51,6 +51,8 @@ struct DaemonCommand: ParsableCommand {
     @Option(help: "Largest HTTP request head (request line + headers) in bytes, 1024-65535.") var maxHeaderBytes: Int?
     @Option(help: "Unacknowledged messages kept per session.") var replayMaxMessages: Int?
     @Option(help: "Unacknowledged bytes kept per session.") var replayMaxBytes: Int?
+    @Option(help: "Bytes held for all sessions together before the largest holders are ended (default: a quarter of cgroup memory.max, else of physical memory).")
+    var memoryBudget: Int?
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel: String?
     @Flag(help: "Check the settings (flags, environment, config file), print the effective ones and exit.") var checkConfig = false
 
@@ -88,6 +90,7 @@ struct DaemonCommand: ParsableCommand {
         lifecycle.dismissed = { session in
             logger.info("page closed itself (window.close)", metadata: ["bridge.session": "\(session.id)"])
         }
+        logger.notice("memory budget \(settings.bridge.memoryBudget) bytes (\(settings.memoryBudgetOrigin)): above it the sessions holding the most are ended, above 90% of it new sessions are refused")
         let bridge = Bridge(configuration: settings.bridge, logger: logger, lifecycle: lifecycle)
         if settings.demo { DemoInterfaces.register(on: bridge, tickMs: settings.demoTickMs) }
         let server = BridgeServer(bridge: bridge, configuration: settings.server, logger: logger,

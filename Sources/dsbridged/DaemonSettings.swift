@@ -22,11 +22,14 @@ struct DaemonSettings {
     var demo = false
     var demoTickMs = 1000
     var logLevel = Logger.Level.info
+    /// Where `bridge.memoryBudget` came from, for the log line at start.
+    var memoryBudgetOrigin = "set"
 
     /// Precedence: flags, then `DSBRIDGED_*` environment variables (`--max-depth` is
     /// `DSBRIDGED_MAX_DEPTH`), then the `--config` file, then the defaults.
     static func resolve(
-        flags: DaemonCommand, environment: [String: String] = ProcessInfo.processInfo.environment
+        flags: DaemonCommand, environment: [String: String] = ProcessInfo.processInfo.environment,
+        memoryLimit: () -> MemoryLimit = { MemoryLimit.current() }
     ) throws(SettingsError) -> DaemonSettings {
         var s = DaemonSettings()
         let configPath = flags.config ?? environment["DSBRIDGED_CONFIG"]
@@ -124,6 +127,16 @@ struct DaemonSettings {
         }
         try positive(flags.replayMaxMessages, "replay-max-messages") { s.bridge.replayMaxMessages = $0 }
         try positive(flags.replayMaxBytes, "replay-max-bytes") { s.bridge.replayMaxBytes = $0 }
+        var budgetSet = false
+        try positive(flags.memoryBudget, "memory-budget") {
+            s.bridge.memoryBudget = $0
+            budgetSet = true
+        }
+        if !budgetSet {
+            let limit = memoryLimit()
+            s.bridge.memoryBudget = limit.defaultBudget
+            s.memoryBudgetOrigin = "a quarter of \(limit.bytes) bytes of \(limit.sourceDescription)"
+        }
         if let level = try value(flags.logLevel, "log-level", string) {
             guard let l = Logger.Level(rawValue: level) else {
                 throw SettingsError(description: "--log-level must be one of trace, debug, info, notice, warning, error, critical; got \(level)")
@@ -162,7 +175,7 @@ enum ConfigFile {
             "host", "port", "admin-host", "admin-port", "admin-token", "web-root", "demo", "demo-tick-ms",
             "allowed-origin", "trusted-proxy", "grace-ms", "hello-timeout-ms", "heartbeat-ms", "after-timeout-ms",
             "max-message-bytes", "drain-ms", "auth-token", "tls-cert", "tls-key", "max-sessions", "max-sessions-per-address",
-            "max-calls-pending", "max-async-calls", "max-depth", "max-calls-per-second", "max-header-bytes", "body-timeout-ms", "replay-max-messages", "replay-max-bytes", "log-level",
+            "max-calls-pending", "max-async-calls", "max-depth", "max-calls-per-second", "max-header-bytes", "body-timeout-ms", "replay-max-messages", "replay-max-bytes", "memory-budget", "log-level",
         ]
         for key in members.keys where !known.contains(key) {
             throw SettingsError(description: "config file \(path): unknown key \"\(key)\"")

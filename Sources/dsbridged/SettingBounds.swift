@@ -12,6 +12,7 @@ enum SettingBounds {
         switch key {
         case "max-message-bytes": return (1 << 30, "1 GiB")
         case "replay-max-bytes": return (1 << 36, "64 GiB")
+        case "memory-budget": return (1 << 50, "1 PiB")
         case "max-depth": return (1_000, "deeper JSON would exhaust a thread's stack")
         case "replay-max-messages", "max-sessions", "max-sessions-per-address": return (100_000_000, "a hundred million")
         case "max-calls-pending", "max-async-calls", "max-calls-per-second": return (10_000_000, "ten million")

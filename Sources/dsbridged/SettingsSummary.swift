@@ -25,6 +25,7 @@ enum SettingsSummary {
             ("max-sessions-per-address", "\(b.maxSessionsPerAddress)"),
             ("max-calls-pending", "\(b.maxCallsPending)"), ("max-async-calls", "\(b.maxAsyncCalls)"),
             ("replay-max-messages", "\(b.replayMaxMessages)"), ("replay-max-bytes", "\(b.replayMaxBytes)"),
+            ("memory-budget", "\(b.memoryBudget) (\(s.memoryBudgetOrigin))"),
             ("log-level", s.logLevel.rawValue), ("demo", "\(s.demo)"), ("demo-tick-ms", "\(s.demoTickMs)"),
         ]
         let width = pairs.map(\.0.count).max() ?? 0

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: MIT
+import Dispatch
+import Synchronization
+
+/// The daemon-wide count of bytes held for sessions, against the memory budget
+/// (PROTOCOL.md 2.6): unacknowledged replay and queued outbound messages, frames read but
+/// not yet processed, held invokes, sync-call bodies while their call is held or runs.
+///
+/// Whoever adds or frees such bytes reports the difference with ``add(_:)``: one atomic
+/// add, from any thread, never a walk over sessions. Crossing the budget starts one
+/// shedding pass on the shedding thread (``SheddingThread``; the handler given to
+/// ``whenOverBudget(_:)``); while a pass is pending or running, further crossings start nothing.
+public final class MemoryBudget: Sendable {
+    /// The budget in bytes (`memoryBudget`).
+    public let limit: Int
+    /// Above this count new sessions are refused: 90% of ``limit``.
+    public let admissionLimit: Int
+    private let counted = Atomic<Int>(0)
+    /// A shedding pass is scheduled or running.
+    private let passPending = Atomic<Bool>(false)
+    private let ended = Atomic<Int>(0)
+    private let refused = Atomic<Int>(0)
+    private let handler = Mutex<(@Sendable () -> Void)?>(nil)
+    private let log = Mutex(LogWindow())
+
+    /// What happened since the last log line (at most one a second).
+    private struct LogWindow {
+        var lastLineMs: Int64 = .min
+        var ended = 0
+        var endedBytes = 0
+        var refused = 0
+    }
+
+    /// - Parameter limit: the budget in bytes (`Int.max`: no budget).
+    public init(limit: Int) {
+        self.limit = max(1, limit)
+        admissionLimit = MemoryShedding.admissionLimit(budget: self.limit)
+    }
+
+    /// Bytes counted now (never negative: every byte added is taken back once).
+    public var held: Int { counted.load(ordering: .relaxed) }
+
+    /// Sessions ended by the budget so far.
+    public var sessionsEnded: Int { ended.load(ordering: .relaxed) }
+    /// New sessions refused by the budget so far.
+    public var sessionsRefused: Int { refused.load(ordering: .relaxed) }
+
+    /// Whether a new session may open: the count is not over 90% of the budget.
+    public var admitsNewSessions: Bool { held <= admissionLimit }
+
+    /// Sets the work a crossing of the budget starts (on the shedding thread).
+    func whenOverBudget(_ body: @escaping @Sendable () -> Void) {
+        handler.withLock { $0 = body }
+    }
+
+    /// Counts `delta` bytes more (negative: fewer). Safe under any lock: it only adds, and
+    /// on crossing the budget hands the shedding pass to the shedding thread.
+    func add(_ delta: Int) {
+        guard delta != 0 else { return }
+        let now = counted.wrappingAdd(delta, ordering: .relaxed).newValue
+        if delta > 0, now > limit { startPass(after: 0) }
+    }
+
+    /// Schedules a shedding pass unless one is pending.
+    private func startPass(after milliseconds: Int) {
+        guard !passPending.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard let body = handler.withLock({ $0 }) else {
+            passPending.store(false, ordering: .releasing)
+            return
+        }
+        if milliseconds == 0 {
+            SheddingThread.shared.post(body)
+        } else {
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { SheddingThread.shared.post(body) }
+        }
+    }
+
+    /// A pass is over; `endedAny`: it ended sessions. Still over the budget, another pass
+    /// follows: at once after progress, after 100 ms when every session was within its fair
+    /// share (so a daemon kept over budget by many fair sessions does not walk them
+    /// continuously).
+    func passFinished(endedAny: Bool) {
+        passPending.store(false, ordering: .releasing)
+        if held > limit { startPass(after: endedAny ? 0 : 100) }
+    }
+
+    /// Counts a session ended by the budget.
+    /// - Returns: a log line when one is due (at most one a second), with counts.
+    func recordEnded(bytes: Int, nowMs: Int64) -> String? {
+        ended.add(1, ordering: .relaxed)
+        return log.withLock { w in
+            w.ended += 1
+            w.endedBytes += bytes
+            return line(&w, nowMs: nowMs)
+        }
+    }
+
+    /// Counts a new session refused by the budget.
+    /// - Returns: a log line when one is due (at most one a second), with counts.
+    func recordRefused(nowMs: Int64) -> String? {
+        refused.add(1, ordering: .relaxed)
+        return log.withLock { w in
+            w.refused += 1
+            return line(&w, nowMs: nowMs)
+        }
+    }
+
+    private func line(_ w: inout LogWindow, nowMs: Int64) -> String? {
+        guard w.lastLineMs == .min || nowMs - w.lastLineMs >= 1_000 else { return nil }
+        w.lastLineMs = nowMs
+        let text = "memory budget: \(held) of \(limit) bytes held; ended \(w.ended) sessions holding \(w.endedBytes) bytes "
+            + "and refused \(w.refused) new sessions since the last line (\(sessionsEnded) ended, \(sessionsRefused) refused in all)"
+        w.ended = 0
+        w.endedBytes = 0
+        w.refused = 0
+        return text
+    }
+}
