@@ -12,9 +12,13 @@
 //   dsBridge.on (connection events) and dsBridge.reconnect.
 // - After the original dsbridge.js 3.1.4 (window._dsf already set): leaves the original's
 //   globals alone.
-// In the last two modes it installs window._dsbridge, the native hook the original checks
+// - Channel only (the script tag has a data-dsbridged-channel attribute; web/wvjb.js loads it
+//   so): the session channel and window._dsbridge, without the DSBridge globals. A later
+//   dsbridge.js installs the DSBridge API over that channel.
+// In the last three modes it installs window._dsbridge, the native hook the original checks
 // first, so an original library loaded before or after this script (a bundled npm
-// "dsbridge") runs unchanged over dsbridged.
+// "dsbridge") runs unchanged over dsbridged. The hook also carries the channel API that the
+// other bridges' shims use (request, handleInvokes, holdReady, releaseReady; see installHook).
 //
 // Transport: one WebSocket per page session (subprotocol dsbridge.v1) for calls with a
 // callback, completions and native-initiated calls; a synchronous XMLHttpRequest to
@@ -24,7 +28,12 @@
   'use strict';
 
   var script = document.currentScript;
-  if ((window.dsBridge && window.dsBridge.__dsbridged) || (window._dsbridge && window._dsbridge.__dsbridged)) return;
+  if (window.dsBridge && window.dsBridge.__dsbridged) return;
+  if (window._dsbridge && window._dsbridge.__dsbridged) {
+    // A channel another shim started (channel only): the DSBridge API over it, as in an app.
+    if (!window._dsf) installAppBridge();
+    return;
+  }
   var inApp =
     !!window._dsbridge || !!window._dswk || (navigator.userAgent || '').indexOf('_dsbridge') !== -1;
   if (inApp) {
@@ -32,6 +41,7 @@
     return;
   }
   var hookMode = !!window._dsf; // the original dsbridge.js ran first
+  var channelOnly = !!(script && script.hasAttribute && script.hasAttribute('data-dsbridged-channel'));
 
   // ---------------------------------------------------------------------------------------
   // Configuration
@@ -124,6 +134,9 @@
     session: null, // public session id
     generation: 0, // counts sessions: a new one starts after sessionLost or reconnect()
     dsinitGeneration: -1, // the generation whose _dsb.dsinit is queued or sent
+    dsinitId: 0, // the call id of that _dsb.dsinit
+    readyWanted: false, // a shim asked for _dsb.dsinit (releaseReady); DSBridge uses window._dsInit
+    channelStubs: 0, // stubs of channel requests (hook.request): "_dsbridgedN"
     heartbeat: 20000,
     ws: null,
     welcomed: false, // the current socket got its welcome: calls may go out
@@ -645,11 +658,75 @@
     return false;
   }
 
+  /**
+   * Ready holds: shims that must run the page's setup before native calls are released (wvjb.js
+   * runs the queued WVJBCallbacks first) count themselves in window._dsbridgeReadyHolds, also
+   * before this script has run; _dsb.dsinit waits until the count is back to 0.
+   */
+  function readyHolds() {
+    return window._dsbridgeReadyHolds | 0;
+  }
+
   /** Queues _dsb.dsinit once per session when the page has registered handlers. */
   function ensureDsinit() {
-    if (!window._dsInit || state.dsinitGeneration === state.generation) return;
+    if (!(window._dsInit || state.readyWanted) || readyHolds() > 0) return;
+    if (state.dsinitGeneration === state.generation) return;
     state.dsinitGeneration = state.generation;
-    socketCall('_dsb.dsinit', '{"data":null}');
+    state.dsinitId = socketCall('_dsb.dsinit', '{"data":null}');
+  }
+
+  /** hook.holdReady: one more hold; a _dsb.dsinit not sent yet is taken back. */
+  function holdReady() {
+    window._dsbridgeReadyHolds = readyHolds() + 1;
+    if (state.dsinitGeneration === state.generation && unqueue(state.dsinitId)) state.dsinitGeneration = -1;
+  }
+
+  /** hook.releaseReady: one hold less; the page is ready once none is left. */
+  function releaseReady() {
+    if (readyHolds() > 0) window._dsbridgeReadyHolds = readyHolds() - 1;
+    state.readyWanted = true;
+    ensureDsinit();
+  }
+
+  // Native-initiated calls in namespaces other shims own (hook.handleInvokes): namespace ->
+  // function (method, args, reply); reply(value) or reply(undefined, errorText), once.
+  var invokeHandlers = new Map();
+
+  function runShimInvoke(handler, m) {
+    var answered = false;
+    function reply(value, error) {
+      if (answered) return;
+      answered = true;
+      if (error !== undefined) returnValue({ id: m.callbackId, complete: true, error: String(error) });
+      else returnValue({ id: m.callbackId, data: value === undefined ? null : value, complete: true });
+    }
+    try {
+      handler(m.method, Array.isArray(m.args) ? m.args : [], reply);
+    } catch (e) {
+      reply(undefined, errorText(e));
+      reportPageError('handler of "' + m.method + '" threw', e);
+    }
+  }
+
+  /**
+   * hook.request: a socket call of `method` with `data`. With `done`, the call carries a stub
+   * and done(null, value) runs once with its final value, or done(error) with {kind, message}
+   * (a ret with code -1 is also logged as a warning); without, no stub (fire and forget).
+   */
+  function channelRequest(method, data, done) {
+    var stub = typeof done === 'function' ? '_dsbridged' + ++state.channelStubs : null;
+    var text = envelopeText(data, stub);
+    if (stub) {
+      stubHandlers.set(stub, {
+        data: function (value, complete) {
+          if (complete) done(null, value);
+        },
+        error: function (error) {
+          done(error);
+        }
+      });
+    }
+    socketCall(method, text, stub);
   }
 
   function scheduleAck() {
@@ -917,6 +994,12 @@
    * WebView, so code that wraps it sees the call.
    */
   function onInvoke(m) {
+    var dot = String(m.method).lastIndexOf('.');
+    var shim = dot > 0 ? invokeHandlers.get(String(m.method).slice(0, dot)) : undefined;
+    if (shim) {
+      runShimInvoke(shim, m);
+      return;
+    }
     var args = m.args || [];
     if (!findHandler(m.method)) {
       // The original would drop it silently and leave the native caller waiting.
@@ -975,7 +1058,15 @@
       reconnect: reconnect,
       get session() {
         return state.session;
-      }
+      },
+      // The channel API of the other bridges' shims (web/wvjb.js).
+      request: channelRequest,
+      /** Native-initiated calls of `namespace.*` go to fn(method, args, reply). */
+      handleInvokes: function (namespace, fn) {
+        invokeHandlers.set(String(namespace), fn);
+      },
+      holdReady: holdReady,
+      releaseReady: releaseReady
     };
     Object.defineProperty(hook, '__dsbridged', { value: true });
     window._dsbridge = hook;
@@ -983,7 +1074,7 @@
 
   installHook();
 
-  if (hookMode) {
+  if (hookMode || channelOnly) {
     // The original sends _dsb.dsinit from a timer set when it loaded; when the browser ran
     // that timer before this script arrived, it went nowhere. Queue it now.
     ensureDsinit();
@@ -1207,10 +1298,19 @@
           app.call(method, args, resolve);
         });
       },
-      on: function () {},
-      off: function () {},
-      reconnect: function () {},
-      session: null
+      // Over a dsbridged channel (channel only mode), its events; in an app, nothing.
+      on: function (event, fn) {
+        if (window._dsbridge && window._dsbridge.__dsbridged) window._dsbridge.on(event, fn);
+      },
+      off: function (event, fn) {
+        if (window._dsbridge && window._dsbridge.__dsbridged) window._dsbridge.off(event, fn);
+      },
+      reconnect: function () {
+        if (window._dsbridge && window._dsbridge.__dsbridged) window._dsbridge.reconnect();
+      },
+      get session() {
+        return window._dsbridge && window._dsbridge.__dsbridged ? window._dsbridge.session : null;
+      }
     };
     var appGlobals = {
       _dsf: { _obs: {} },

@@ -20,15 +20,28 @@ public final class InterfaceRegistry: Sendable {
         var nonblocking: Set<String>
     }
 
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries: Mutex<[String: Entry]>
     private let factoryIDs = Atomic<Int>(0)
+    /// The WebViewJavascriptBridge handlers pages reach through `_wvjb.call` (PROTOCOL.md 9.1).
+    public let webViewJavascriptBridgeHandlers: WVJBHandlerRegistry
 
-    public init() {}
+    public init() {
+        let handlers = WVJBHandlerRegistry()
+        webViewJavascriptBridgeHandlers = handlers
+        let wvjb = WVJBCallInterface(handlers: handlers)
+        entries = Mutex([
+            MethodName.webViewJavascriptBridgeNamespace: Entry(
+                source: .shared(wvjb), methods: WVJBCallInterface.exposedMethods, nonblocking: [])
+        ])
+    }
 
     /// Registers `interface` under `namespace` (`nil` or `""` = no namespace; multi-level
     /// names such as `"a.b"` are allowed). Re-adding a namespace replaces its interface.
-    public func addInterface(_ interface: any ExposedInterface, by namespace: String? = nil) {
+    /// - Throws: ``InterfaceRegistrationError/reservedNamespace(_:)`` for `_dsb`, `_wvjb`,
+    ///   `_webkit` and `_page` (``MethodName/reservedNamespaces``).
+    public func addInterface(_ interface: any ExposedInterface, by namespace: String? = nil) throws(InterfaceRegistrationError) {
         let key = namespace ?? ""
+        if MethodName.isReserved(namespace: key) { throw .reservedNamespace(key) }
         let kind = type(of: interface)
         let entry = Entry(source: .shared(interface), methods: kind.exposedMethods, nonblocking: kind.nonblockingMethods)
         entries.withLock { $0[key] = entry }
@@ -36,9 +49,11 @@ public final class InterfaceRegistry: Sendable {
 
     /// Registers a factory under `namespace`: each session gets its own instance, made by
     /// `make` on its first call into the namespace, so the interface can keep per-page state.
+    /// - Throws: ``InterfaceRegistrationError/reservedNamespace(_:)`` as ``addInterface(_:by:)``.
     public func addInterfaceFactory<Interface: ExposedInterface>(
         by namespace: String? = nil, _ make: @escaping @Sendable (BridgeSession) -> Interface
-    ) {
+    ) throws(InterfaceRegistrationError) {
+        if MethodName.isReserved(namespace: namespace ?? "") { throw .reservedNamespace(namespace ?? "") }
         let id = factoryIDs.add(1, ordering: .relaxed).newValue
         let entry = Entry(
             source: .perSession(id: id, make: { make($0) }), methods: Interface.exposedMethods,
@@ -46,8 +61,10 @@ public final class InterfaceRegistry: Sendable {
         entries.withLock { $0[namespace ?? ""] = entry }
     }
 
-    /// Removes the interface of `namespace` (`nil` or `""` = no namespace).
+    /// Removes the interface of `namespace` (`nil` or `""` = no namespace). A reserved
+    /// namespace (``MethodName/reservedNamespaces``) is left alone.
     public func removeInterface(by namespace: String? = nil) {
+        if MethodName.isReserved(namespace: namespace ?? "") { return }
         _ = entries.withLock { $0.removeValue(forKey: namespace ?? "") }
     }
 
@@ -99,8 +116,8 @@ public final class InterfaceRegistry: Sendable {
         }
     }
 
-    /// The namespaces that have an interface, sorted.
+    /// The namespaces that have an interface, sorted (the reserved ones left out).
     public var namespaces: [String] {
-        entries.withLock { $0.keys.sorted() }
+        entries.withLock { $0.keys.filter { !MethodName.isReserved(namespace: $0) }.sorted() }
     }
 }

@@ -11,6 +11,13 @@ public struct MethodName: Sendable, Hashable, CustomStringConvertible {
     /// The namespace of the internal API (`_dsb.dsinit`, ...).
     public static let internalNamespace = "_dsb"
 
+    /// The namespace of WebViewJavascriptBridge's internal method `_wvjb.call` (PROTOCOL.md 9.1).
+    public static let webViewJavascriptBridgeNamespace = "_wvjb"
+
+    /// Namespaces no interface may be registered under (PROTOCOL.md 5 and 9): the internal
+    /// API and the internal methods of the other bridges' page shims.
+    public static let reservedNamespaces: Set<String> = [internalNamespace, webViewJavascriptBridgeNamespace, "_webkit", "_page"]
+
     /// Resolves `raw`; `nil` when it is empty, starts or ends with a dot, contains `..` or
     /// whitespace (such a call is `methodNotFound`). Names are not trimmed.
     public init?(_ raw: String) {
@@ -50,4 +57,9 @@ public struct MethodName: Sendable, Hashable, CustomStringConvertible {
 
     /// True for `_dsb.*`.
     public var isInternal: Bool { namespace == Self.internalNamespace }
+
+    /// Whether `namespace` is reserved (``reservedNamespaces``), compared byte for byte.
+    public static func isReserved(namespace: String) -> Bool {
+        reservedNamespaces.contains { InterfaceRegistry.sameBytes($0, namespace) }
+    }
 }

@@ -78,7 +78,11 @@ struct BridgeHarness {
         var config = BridgeConfiguration()
         configure(&config)
         bridge = Bridge(configuration: config, lifecycle: SessionLifecycle(dismissed: dismissal), scheduler: scheduler)
-        bridge.addInterface(probe, by: "p")
+        do {
+            try bridge.addInterface(probe, by: "p")
+        } catch {
+            fatalError("the probe's namespace is not reserved: \(error)")
+        }
         connection = bridge.connect(peerAddress: "127.0.0.1", origin: nil, waker: CountingWaker())
     }
 

@@ -13,7 +13,11 @@ public final class CorePipeline {
     private var log = OutboundLog()
 
     public init() {
-        registry.addInterface(BenchEchoAPI(), by: "echo")
+        do {
+            try registry.addInterface(BenchEchoAPI(), by: "echo")
+        } catch {
+            fatalError("\(error)")  // "echo" is not reserved
+        }
     }
 
     /// Runs `name` on `interface` on this thread; the echo methods never suspend.

@@ -17,7 +17,11 @@ public enum Workloads {
     public static let dispatch: [Workload] = [
         Workload(group: "dispatch", name: "resolve echo.syn") {
             let registry = InterfaceRegistry()
-            registry.addInterface(BenchEchoAPI(), by: "echo")
+            do {
+                try registry.addInterface(BenchEchoAPI(), by: "echo")
+            } catch {
+                fatalError("\(error)")  // "echo" is not reserved
+            }
             return .sync { sink(try? CallRoute.resolve("echo.syn", in: registry)) }
         },
         Workload(group: "dispatch", name: "core pipeline echo.syn, no session") {

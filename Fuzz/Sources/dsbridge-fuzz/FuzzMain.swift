@@ -402,9 +402,13 @@ let registered: [(String, String, ExposedMethodKind)] = [
 
 let registry: InterfaceRegistry = {
     let r = InterfaceRegistry()
-    r.addInterface(RootAPI())
-    r.addInterface(NestedAPI(), by: "a.b")
-    r.addInterface(AccentedAPI(), by: "caf\u{E9}")
+    do {
+        try r.addInterface(RootAPI())
+        try r.addInterface(NestedAPI(), by: "a.b")
+        try r.addInterface(AccentedAPI(), by: "caf\u{E9}")
+    } catch {
+        fatalError("\(error)")  // none of these namespaces is reserved
+    }
     return r
 }()
 
