@@ -347,7 +347,7 @@ fi
 
 # --- table ------------------------------------------------------------------------------------
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
-python3 - "$results" "$mode" "$fd_limit" "$idle_sessions" "$strict" "$failures" "$load_before" "$load_after" "$(nproc)" "${held_names[*]}" <<'PY'
+LOAD_TEST_BASELINE="$baseline_daemon" python3 - "$results" "$mode" "$fd_limit" "$idle_sessions" "$strict" "$failures" "$load_before" "$load_after" "$(nproc)" "${held_names[*]}" <<'PY'
 import json, os, sys
 results, mode, fd_limit, idle_sessions, strict, failures = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5] == "1", int(sys.argv[6])
 load_before, load_after, cores = sys.argv[7], sys.argv[8], sys.argv[9]
@@ -362,8 +362,8 @@ def load(name):
 
 r = {n: load(n) for n in ["echo-throughput", "syn-throughput", "echo-latency", "syn-latency", "worker-throughput",
                           "worker-latency", "async", "invoke",
-                          "invoke-frames", "http", "connect", "resume", "echo-idle", "idle", "paced",
-                          "syn-budget-1", "syn-budget-2", "syn-baseline-1", "syn-baseline-2"]
+                          "invoke-frames", "http", "connect", "resume", "echo-idle", "idle", "paced", "syn-budget-1"]
+                          + (["syn-budget-2", "syn-baseline-1", "syn-baseline-2"] if os.environ.get("LOAD_TEST_BASELINE") else [])
                           + ([] if mode == "smoke" else ["echo-paced"]) + held_names}
 
 def fmt(v, unit=""):
