@@ -6,7 +6,8 @@
 # https/wss), TLS, HTTP rules on kept-alive connections, the attack suite against a running
 # daemon, the daemon under a 512-descriptor limit with 1,000 pages (overload_test.py), the
 # daemon under a 64 MiB memory budget with abusive sessions (memory_budget_test.py), the
-# deploy kit check, and a
+# systemd watchdog with a stopped network thread (watchdog_test.py), the deploy kit check,
+# and a
 # smoke run of the load
 # test (the full one is scripts/load-test.sh) and 60 s of libFuzzer over the decoder.
 set -euo pipefail
@@ -37,6 +38,7 @@ run "$python_bin" scripts/http_keepalive_test.py --daemon "$daemon"
 run "$python_bin" scripts/attack_suite.py --daemon "$daemon"
 run "$python_bin" scripts/overload_test.py --daemon "$daemon"
 run "$python_bin" scripts/memory_budget_test.py --daemon "$daemon"
+run "$python_bin" scripts/watchdog_test.py --daemon "$daemon"
 run scripts/check-deploy.sh
 run scripts/load-test.sh --smoke
 run scripts/fuzz.sh 60

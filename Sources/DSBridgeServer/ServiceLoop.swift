@@ -307,6 +307,8 @@ final class ServiceLoop {
                 respond(exchange, answer)
             case .stop:
                 beginStop()
+            case .liveness(let number):
+                server.answerLiveness(number)
             }
         }
     }
