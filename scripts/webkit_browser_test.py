@@ -10,6 +10,7 @@ WKWebView script message handlers, in headless Chromium against a real dsbridged
   (not a function, own properties only, functions that run source text, a throwing or
   rejecting function), webkitBridge.allowFunctionCalls(false) and prefixes.
 - dsbridge.js and webkit.js on one page, in both orders: one session, both APIs.
+- Inside a real WKWebView (window.webkit.messageHandlers already there) it steps aside.
 - Replay across socket cuts (scripts/fault_proxy.py): postMessage calls and a page function
   call in flight while the page's WebSocket is cut; each settles once, the session stays.
 
@@ -214,6 +215,33 @@ def check_both(driver, daemon, t, page, title, path_to_call):
     t.check(status == 200, "%s: DSBridge's own invoke path still answers (HTTP %s %s)" % (title, status, answer))
 
 
+def check_in_app(driver, daemon, t):
+    """Inside a real WKWebView (messageHandlers already there) webkit.js steps aside."""
+    driver.get("http://127.0.0.1:%d/webkit-in-app-test" % daemon.port)  # any page of the origin (a 404)
+    got = run_js(driver, """
+        var native = {posted: [], postMessage: function (b) { native.posted.push(b); }};
+        window.webkit = {messageHandlers: {nativeApp: native}};
+        window.__sockets = 0;
+        var RealWS = window.WebSocket;
+        window.WebSocket = function (u, p) { window.__sockets++; return new RealWS(u, p); };
+        var s = document.createElement('script');
+        s.src = '/webkit.js';
+        s.onload = function () {
+          setTimeout(function () {
+            window.webkit.messageHandlers.nativeApp.postMessage({name: 'hello'});
+            done({same: window.webkit.messageHandlers.nativeApp === native, posted: native.posted,
+                  other: typeof window.webkit.messageHandlers.other, inApp: webkitBridge.inApp,
+                  sockets: window.__sockets, scripts: document.querySelectorAll('script[src*="dsbridge"]').length,
+                  noop: webkitBridge.allowFunctionCalls(false) === undefined});
+          }, 300);
+        };
+        document.documentElement.appendChild(s);
+    """)
+    t.check(got == {"same": True, "posted": [{"name": "hello"}], "other": "undefined", "inApp": True, "sockets": 0,
+                    "scripts": 0, "noop": True},
+            "inside a real WKWebView webkit.js steps aside: the app's handlers stay, no socket, no dsbridge.js (%s)" % got)
+
+
 def check_cuts(driver, t, binary):
     proxy = FaultProxy(0, seed=3, faults=False)
     proxy.start()
@@ -298,6 +326,7 @@ def main():
                                         (["bridge.sayHello"], "hello from the page")),
                      lambda: check_both(driver, daemon, t, "/tests/webkit-both-late.html", "webkit.js then dsbridge.js",
                                         (["app.add", 20, 22], 42)),
+                     lambda: check_in_app(driver, daemon, t),
                      lambda: check_cuts(driver, t, binary)):
             try:
                 step()
