@@ -3,7 +3,8 @@
 # Installs everything the tests need (system packages, Chromium, selenium), builds, and
 # runs every test: Swift unit and integration tests, the fault-injection run (random cuts
 # during a mixed workload), the browser end-to-end tests in headless Chromium (also over
-# https/wss), TLS, HTTP rules on kept-alive connections, the attack suite against a running
+# https/wss, and the WKWebView message-handler pages: webkit_browser_test.py), TLS, HTTP
+# rules on kept-alive connections, the attack suite against a running
 # daemon, the daemon under a 512-descriptor limit with 1,000 pages (overload_test.py), the
 # daemon under a 64 MiB memory budget with abusive sessions (memory_budget_test.py), the
 # systemd watchdog with a stopped network thread (watchdog_test.py), the deploy kit check,
@@ -33,6 +34,7 @@ run "$python_bin" scripts/fault_run.py --daemon "$daemon" --cuts 200 --seed "${F
 run "$python_bin" scripts/fault_browser_test.py --daemon "$daemon"
 run "$python_bin" scripts/browser_test.py --daemon "$daemon"
 run "$python_bin" scripts/browser_test.py --daemon "$daemon" --tls --page /index.html
+run "$python_bin" scripts/webkit_browser_test.py --daemon "$daemon"
 run "$python_bin" scripts/tls_test.py --daemon "$daemon"
 run "$python_bin" scripts/http_keepalive_test.py --daemon "$daemon"
 run "$python_bin" scripts/attack_suite.py --daemon "$daemon"

@@ -12,9 +12,13 @@
 //   dsBridge.on (connection events) and dsBridge.reconnect.
 // - After the original dsbridge.js 3.1.4 (window._dsf already set): leaves the original's
 //   globals alone.
-// In the last two modes it installs window._dsbridge, the native hook the original checks
+// - Channel only (the script element has a data-channel-only attribute; web/webkit.js loads
+//   it so): installs only window._dsbridge, the session channel, for another page API.
+// In the last three modes it installs window._dsbridge, the native hook the original checks
 // first, so an original library loaded before or after this script (a bundled npm
-// "dsbridge") runs unchanged over dsbridged.
+// "dsbridge") runs unchanged over dsbridged. Other shims use the same hook as their channel:
+// request (a call whose ret settles a promise), serve (answers native-initiated calls of a
+// method) and ready (the page counts as ready).
 //
 // Transport: one WebSocket per page session (subprotocol dsbridge.v1) for calls with a
 // callback, completions and native-initiated calls; a synchronous XMLHttpRequest to
@@ -24,7 +28,14 @@
   'use strict';
 
   var script = document.currentScript;
-  if ((window.dsBridge && window.dsBridge.__dsbridged) || (window._dsbridge && window._dsbridge.__dsbridged)) return;
+  var channelOnly = !!(script && script.hasAttribute && script.hasAttribute('data-channel-only'));
+  if ((window.dsBridge && window.dsBridge.__dsbridged) || (window._dsbridge && window._dsbridge.__dsbridged)) {
+    if (!channelOnly && window._dsbridge && window._dsbridge.__channelOnly && !window.dsBridge && window.console) {
+      console.warn('[dsbridge] dsbridge.js came after webkit.js started the session channel, so the DSBridge ' +
+        'API is not installed: load dsbridge.js before the document is parsed (a plain script tag)');
+    }
+    return;
+  }
   var inApp =
     !!window._dsbridge || !!window._dswk || (navigator.userAgent || '').indexOf('_dsbridge') !== -1;
   if (inApp) {
@@ -124,6 +135,7 @@
     session: null, // public session id
     generation: 0, // counts sessions: a new one starts after sessionLost or reconnect()
     dsinitGeneration: -1, // the generation whose _dsb.dsinit is queued or sent
+    pageReady: false, // a shim on this channel said the page is ready (hook.ready)
     heartbeat: 20000,
     ws: null,
     welcomed: false, // the current socket got its welcome: calls may go out
@@ -152,6 +164,8 @@
   var stubHandlers = new Map();
   // Stubs of window callbacks whose call has not ended yet.
   var windowStubs = new Set();
+  // method -> function(args) answering native-initiated calls of it (hook.serve).
+  var servedMethods = new Map();
 
   function nextStubName() {
     return 'dscb' + window.dscb++;
@@ -257,6 +271,8 @@
         }
         if (parsed && parsed.code !== 0) {
           callFailed(record, parsed.error || { kind: 'failed', message: 'not handled' });
+        } else if (record.reply) {
+          record.reply.resolve(parsed ? parsed.data : null);
         }
         // code 0: completions of a call with a stub arrive as cb on the socket.
       } else {
@@ -442,6 +458,7 @@
     records.forEach(function (record) {
       callsById.delete(record.id);
       if (record.stub) finishStubWithError(record.stub, error, record.method);
+      else if (record.reply) record.reply.reject(error);
     });
     // Calls started earlier whose completions were still to come.
     Array.from(stubHandlers.keys())
@@ -486,6 +503,7 @@
     lost.forEach(function (record) {
       callsById.delete(record.id);
       if (record.stub) finishStubWithError(record.stub, error, record.method);
+      else if (record.reply) record.reply.reject(error);
     });
     // Calls started earlier whose completions were still to come are lost too.
     Array.from(stubHandlers.keys())
@@ -582,10 +600,11 @@
 
   /**
    * Starts a socket call; `stub` is the envelope's _dscbstub, if any; `argText` is the
-   * envelope's JSON (serialized now: later changes of the page's objects do not show).
+   * envelope's JSON (serialized now: later changes of the page's objects do not show);
+   * `reply` ({resolve, reject}, for a call without stub) is settled by the call's ret.
    * Returns the call id (after close codes the call fails on the next microtask).
    */
-  function socketCall(method, argText, stub) {
+  function socketCall(method, argText, stub, reply) {
     method = String(method);
     var id = state.nextId++;
     var record = {
@@ -594,7 +613,8 @@
       stub: stub || null,
       argText: argText,
       text: '{"t":"call","id":' + id + ',"method":' + JSON.stringify(method) + ',"arg":' + argText + '}',
-      alone: false
+      alone: false,
+      reply: reply || null
     };
     callsById.set(id, record);
     if (stub && !stubHandlers.has(stub)) windowStubs.add(stub);
@@ -618,6 +638,7 @@
   /** A call that will not run (or whose outcome is unknown): its stub fails. */
   function callFailed(record, error) {
     if (record.stub) finishStubWithError(record.stub, error, record.method);
+    else if (record.reply) record.reply.reject(error);
     else warn('call of "' + record.method + '" failed (' + error.kind + '): ' + error.message);
   }
 
@@ -647,7 +668,7 @@
 
   /** Queues _dsb.dsinit once per session when the page has registered handlers. */
   function ensureDsinit() {
-    if (!window._dsInit || state.dsinitGeneration === state.generation) return;
+    if (!(window._dsInit || state.pageReady) || state.dsinitGeneration === state.generation) return;
     state.dsinitGeneration = state.generation;
     socketCall('_dsb.dsinit', '{"data":null}');
   }
@@ -783,6 +804,11 @@
     var call = callsById.get(m.id);
     callsById.delete(m.id);
     if (!call) return;
+    if (call.reply) {
+      if (m.code === 0) call.reply.resolve(m.data);
+      else call.reply.reject(m.error || { kind: 'failed', message: 'not handled' });
+      return;
+    }
     if (m.code !== 0) {
       var error = m.error || { kind: 'failed', message: 'not handled' };
       warn('call ' + m.id + ' ("' + call.method + '") failed (' + error.kind + '): ' + error.message);
@@ -918,6 +944,11 @@
    */
   function onInvoke(m) {
     var args = m.args || [];
+    var served = servedMethods.get(m.method);
+    if (served) {
+      runServed(served, m.callbackId, Array.isArray(args) ? args : [args]);
+      return;
+    }
     if (!findHandler(m.method)) {
       // The original would drop it silently and leave the native caller waiting.
       returnValue({ id: m.callbackId, complete: true, error: 'method "' + m.method + '" is not registered' });
@@ -935,6 +966,67 @@
       returnValue({ id: m.callbackId, complete: true, error: errorText(e) });
       reportPageError('handler "' + m.method + '" threw', e);
     }
+  }
+
+  /**
+   * Runs a method another shim serves (hook.serve) and answers with its result, a promise
+   * awaited, or with the text of what it threw or rejected with.
+   */
+  function runServed(fn, callbackId, args) {
+    var value;
+    try {
+      value = fn(args);
+    } catch (e) {
+      returnValue({ id: callbackId, complete: true, error: errorText(e) });
+      return;
+    }
+    Promise.resolve(value).then(
+      function (result) {
+        returnValue({ id: callbackId, data: result, complete: true });
+      },
+      function (e) {
+        returnValue({ id: callbackId, complete: true, error: errorText(e) });
+      }
+    );
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Channel API for other shims (web/webkit.js): on window._dsbridge, next to the hook.
+
+  /** An Error for a failed call, with the wire's `kind` (as dsBridge.invoke rejects). */
+  function callError(error) {
+    var e = new Error(error.message || error.kind);
+    e.kind = error.kind;
+    return e;
+  }
+
+  /**
+   * A socket call of `method` with `data` and no stub: resolves with its ret's data, rejects
+   * with an Error carrying `kind` (the ret's error, or closed, sessionLost, rejected).
+   * `data` is serialized now; a value JSON cannot hold throws.
+   */
+  function request(method, data) {
+    var text = JSON.stringify({ data: data === undefined ? null : data });
+    return new Promise(function (resolve, reject) {
+      socketCall(String(method), text, null, {
+        resolve: resolve,
+        reject: function (error) {
+          reject(callError(error));
+        }
+      });
+    });
+  }
+
+  /** Answers native-initiated calls (invoke) of `method` with fn(args): a value or a promise. */
+  function serve(method, fn) {
+    if (typeof fn === 'function') servedMethods.set(String(method), fn);
+    else servedMethods.delete(String(method));
+  }
+
+  /** The page is ready (PROTOCOL 5, _dsb.dsinit), in this session and every later one. */
+  function pageReady() {
+    state.pageReady = true;
+    ensureDsinit();
   }
 
   // ---------------------------------------------------------------------------------------
@@ -973,15 +1065,24 @@
       on: on,
       off: off,
       reconnect: reconnect,
+      request: request,
+      serve: serve,
+      ready: pageReady,
       get session() {
         return state.session;
       }
     };
     Object.defineProperty(hook, '__dsbridged', { value: true });
+    if (channelOnly) Object.defineProperty(hook, '__channelOnly', { value: true });
     window._dsbridge = hook;
   }
 
   installHook();
+
+  if (channelOnly) {
+    connect();
+    return;
+  }
 
   if (hookMode) {
     // The original sends _dsb.dsinit from a timer set when it loaded; when the browser ran

@@ -36,6 +36,14 @@ public enum CallRoute: Sendable {
             }
             return (.internalMethod(m), false)
         }
+        if name.isReserved {
+            // `_webkit.postMessage` runs like a synchronous interface method (off the network
+            // thread); nothing else of the reserved namespaces is callable from a page.
+            if name.isScriptMessage, name.name.utf8.elementsEqual(ScriptMessageDispatch.methodName.utf8) {
+                return (.synchronous(.shared(registry.scriptMessages), name: ScriptMessageDispatch.methodName), false)
+            }
+            throw CallFailure(.methodNotFound, "no internal method \"\(name)\"")
+        }
         guard let (source, kind, isNonblocking) = registry.resolve(name) else {
             throw CallFailure(.methodNotFound, "no native method \"\(name)\"")
         }

@@ -22,13 +22,27 @@ public final class InterfaceRegistry: Sendable {
 
     private let entries = Mutex<[String: Entry]>([:])
     private let factoryIDs = Atomic<Int>(0)
+    /// The script message handlers behind `_webkit.postMessage` (PROTOCOL.md 9.2).
+    let scriptMessages = ScriptMessageDispatch()
 
     public init() {}
 
+    /// Stops a registration under a namespace the bridge owns (``MethodName/reservedNamespaces``):
+    /// a programming error, reported where it is made rather than by calls that would
+    /// never reach the interface.
+    private static func refuseReserved(_ namespace: String, function: StaticString = #function) {
+        precondition(
+            !MethodName.isReserved(namespace: namespace),
+            "\(function): namespace \"\(namespace)\" is reserved for the bridge (\(MethodName.reservedNamespaces.sorted().joined(separator: ", "))); register the interface under another name")
+    }
+
     /// Registers `interface` under `namespace` (`nil` or `""` = no namespace; multi-level
     /// names such as `"a.b"` are allowed). Re-adding a namespace replaces its interface.
+    /// - Precondition: `namespace` is not reserved (`_dsb`, `_wvjb`, `_webkit`, `_page`,
+    ///   or a name inside one of them); registering there stops the program with a message.
     public func addInterface(_ interface: any ExposedInterface, by namespace: String? = nil) {
         let key = namespace ?? ""
+        Self.refuseReserved(key)
         let kind = type(of: interface)
         let entry = Entry(source: .shared(interface), methods: kind.exposedMethods, nonblocking: kind.nonblockingMethods)
         entries.withLock { $0[key] = entry }
@@ -36,9 +50,11 @@ public final class InterfaceRegistry: Sendable {
 
     /// Registers a factory under `namespace`: each session gets its own instance, made by
     /// `make` on its first call into the namespace, so the interface can keep per-page state.
+    /// - Precondition: `namespace` is not reserved (as ``addInterface(_:by:)``).
     public func addInterfaceFactory<Interface: ExposedInterface>(
         by namespace: String? = nil, _ make: @escaping @Sendable (BridgeSession) -> Interface
     ) {
+        Self.refuseReserved(namespace ?? "")
         let id = factoryIDs.add(1, ordering: .relaxed).newValue
         let entry = Entry(
             source: .perSession(id: id, make: { make($0) }), methods: Interface.exposedMethods,

@@ -2,7 +2,8 @@
 import DSBridge
 
 /// The interfaces of DSBridge's own demo (PROTOCOL.md 8), so its demo pages run unchanged,
-/// plus two test helpers. `register(on:)` adds them all.
+/// plus two test helpers, and the script message handlers of PROTOCOL.md 9.3.
+/// `register(on:)` adds them all.
 public enum DemoInterfaces {
     /// Registers every demo interface on `bridge`; `tickMs` paces `callProgress`.
     public static func register(on bridge: Bridge, tickMs: Int = 1000) {
@@ -10,6 +11,7 @@ public enum DemoInterfaces {
         bridge.addInterface(SwiftDemoAPI(), by: "swift")
         bridge.addInterface(EchoAPI(), by: "echo")
         bridge.addInterface(TestAPI(), by: "test")
+        DemoScriptMessageHandlers.register(on: bridge)
     }
 }
 
