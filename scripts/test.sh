@@ -37,6 +37,7 @@ run "$python_bin" scripts/browser_test.py --daemon "$daemon" --tls --page /index
 run "$python_bin" scripts/webkit_browser_test.py --daemon "$daemon"
 run "$python_bin" scripts/tls_test.py --daemon "$daemon"
 run "$python_bin" scripts/http_keepalive_test.py --daemon "$daemon"
+run "$python_bin" scripts/http_keepalive_test.py --daemon "$daemon" --tls
 run "$python_bin" scripts/attack_suite.py --daemon "$daemon"
 run "$python_bin" scripts/overload_test.py --daemon "$daemon"
 run "$python_bin" scripts/memory_budget_test.py --daemon "$daemon"
