@@ -32,6 +32,7 @@ follow-ups.
 
 Usage (from the repository root):
     python3 scripts/http_keepalive_test.py --daemon .build-release/release/dsbridged
+    python3 scripts/http_keepalive_test.py --daemon .build/debug/dsbridged --tls   # over TLS
 
 Prints `PASS name` / `FAIL name: why` per case (lines starting `#` are notes), then
 `N passed, M failed`; exits 1 if any case failed. Starts its own daemon on 127.0.0.1
@@ -48,6 +49,7 @@ import select
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -131,9 +133,18 @@ class Resp:
 
 class Conn:
     def __init__(self, port, timeout=SOCK_TIMEOUT):
-        self.sock = socket.create_connection((HOST, port), timeout=timeout)
+        raw = socket.create_connection((HOST, port), timeout=timeout)
+        raw.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        if Env.tls:
+            # --tls: the same cases over TLS, as a browser negotiates it (ALPN h2 and
+            # http/1.1 offered; the daemon picks http/1.1). The certificate is throwaway.
+            ctx = ssl.create_default_context()
+            ctx.check_hostname = False
+            ctx.verify_mode = ssl.CERT_NONE
+            ctx.set_alpn_protocols(["h2", "http/1.1"])
+            raw = ctx.wrap_socket(raw, server_hostname=HOST)
+        self.sock = raw
         self.sock.settimeout(timeout)
-        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.buf = b""
         self.port = port
         self.eof = False
@@ -277,6 +288,7 @@ class Conn:
 
 
 class Env:
+    tls = False
     port = 0
     admin_port = 0
     web = ""
@@ -618,7 +630,7 @@ def error_order_cases():
     evil = "Origin: http://evil.example"
     big = b"x" * 65536
     over = b'{"method":"echo.syn","arg":{"data":"' + b"y" * (MAX_MESSAGE_BYTES + 200) + b'"}}'
-    ok_origin = "Origin: http://127.0.0.1:%d" % Env.port
+    ok_origin = "Origin: %s://127.0.0.1:%d" % ("https" if Env.tls else "http", Env.port)
     tok = lambda: ["X-DSBridge-Token: " + (eo.token or "none")]  # noqa: E731
     J = "Content-Type: application/json"
 
@@ -887,11 +899,24 @@ def make_web_root(tmp):
     return web
 
 
+def make_cert(folder):
+    """A throwaway self-signed certificate for 127.0.0.1 (openssl CLI)."""
+    cert, key = os.path.join(folder, "cert.pem"), os.path.join(folder, "key.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                    "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+                   check=True, capture_output=True, timeout=60)
+    return cert, key
+
+
 def start_daemon(daemon, web, log):
+    tls = []
+    if Env.tls:
+        cert, key = make_cert(os.path.dirname(web))
+        tls = ["--tls-cert", cert, "--tls-key", key]
     proc = subprocess.Popen(
         [daemon, "--host", HOST, "--port", "0", "--admin-host", HOST, "--admin-port", "0",
          "--admin-token", ADMIN_TOKEN, "--demo", "--web-root", web,
-         "--max-message-bytes", str(MAX_MESSAGE_BYTES), "--drain-ms", "1000"],
+         "--max-message-bytes", str(MAX_MESSAGE_BYTES), "--drain-ms", "1000"] + tls,
         stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL)
     line = b""
     deadline = time.time() + 15
@@ -1018,7 +1043,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--daemon", required=True, help="path of the dsbridged binary")
     ap.add_argument("--keep", action="store_true", help="keep the temporary web root and log")
+    ap.add_argument("--tls", action="store_true", help="run every case over TLS (--tls-cert, a throwaway certificate)")
     args = ap.parse_args()
+    Env.tls = args.tls
     daemon = os.path.abspath(args.daemon)
 
     def on_alarm(signum, frame):

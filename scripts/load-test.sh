@@ -22,6 +22,10 @@
 #                       10000; --smoke: 500; 0 skips them)
 #   --daemon PATH       the dsbridged binary to measure (e.g. an older build, for a
 #                       before/after comparison; default: the one built here)
+#   --baseline-daemon PATH
+#                       a build without the memory budget's accounting (e.g. commit
+#                       9cd8003): the budget group runs 64 x 8 on it and on the daemon,
+#                       alternating, and checks the accounting costs at most 3% CPU per call
 #   --only LIST         run only these groups: main, budget, idle, held, paced (default: all)
 #   --no-build          use the binaries already built
 # Everything started here listens on 127.0.0.1 only, runs under `timeout`, and is stopped
@@ -39,6 +43,7 @@ idle_sessions=10000
 held_list=""
 paced_sessions=""
 daemon_override=""
+baseline_daemon=""
 only="main budget idle held paced"
 build=1
 while [ $# -gt 0 ]; do
@@ -54,6 +59,7 @@ while [ $# -gt 0 ]; do
     --held) held_list="$2"; shift ;;
     --paced) paced_sessions="$2"; shift ;;
     --daemon) daemon_override="$2"; shift ;;
+    --baseline-daemon) baseline_daemon="$2"; shift ;;
     --only) only="$2"; shift ;;
     --no-build) build=0 ;;
     -h|--help) sed -n '3,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
@@ -222,14 +228,25 @@ run resume "$daemon_port" "$daemon_pid" resume --sessions "$sessions" "${sources
 stop_server "$daemon_pid"
 fi
 
-# The memory budget's accounting (issue 20) under the 64 x 8 load: it is always on, so this
-# is the same echo.syn run as syn-throughput on a daemon whose budget (1 PiB) never sheds;
-# compare its CPU µs per call with syn-throughput's and with the README's figure, or run
-# `--only main --daemon OLDER_BUILD` for a build without the accounting.
+# The memory budget's accounting (issue 20) under the 64 x 8 load. It is always on, so its
+# cost shows only against a build without it (--baseline-daemon): both run the same
+# echo.syn 64 x 8, alternating twice, and the best CPU µs per call of each is compared.
+# Without a baseline the row is the daemon's own figure (budget 1 PiB: it never sheds).
 if wants budget; then
-start_daemon daemon-budget --memory-budget 1125899906842624
-run syn-budget-high "$daemon_port" "$daemon_pid" syn --sessions "$sessions" --inflight 8 --payload 64
-stop_server "$daemon_pid"
+budget_rounds=1
+if [ -n "$baseline_daemon" ]; then budget_rounds=2; fi
+for round in $(seq 1 "$budget_rounds"); do
+  if [ -n "$baseline_daemon" ]; then
+    saved_daemon=$daemon_bin; daemon_bin=$baseline_daemon
+    start_daemon "daemon-baseline-$round"
+    daemon_bin=$saved_daemon
+    run "syn-baseline-$round" "$daemon_port" "$daemon_pid" syn --sessions "$sessions" --inflight 8 --payload 64
+    stop_server "$daemon_pid"
+  fi
+  start_daemon "daemon-budget-$round" --memory-budget 1125899906842624
+  run "syn-budget-$round" "$daemon_port" "$daemon_pid" syn --sessions "$sessions" --inflight 8 --payload 64
+  stop_server "$daemon_pid"
+done
 fi
 
 # Idle sessions: a fresh daemon (RSS before = an unused daemon), and the echo server.
@@ -330,7 +347,7 @@ fi
 
 # --- table ------------------------------------------------------------------------------------
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
-python3 - "$results" "$mode" "$fd_limit" "$idle_sessions" "$strict" "$failures" "$load_before" "$load_after" "$(nproc)" "${held_names[*]}" <<'PY'
+LOAD_TEST_BASELINE="$baseline_daemon" python3 - "$results" "$mode" "$fd_limit" "$idle_sessions" "$strict" "$failures" "$load_before" "$load_after" "$(nproc)" "${held_names[*]}" <<'PY'
 import json, os, sys
 results, mode, fd_limit, idle_sessions, strict, failures = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5] == "1", int(sys.argv[6])
 load_before, load_after, cores = sys.argv[7], sys.argv[8], sys.argv[9]
@@ -345,7 +362,8 @@ def load(name):
 
 r = {n: load(n) for n in ["echo-throughput", "syn-throughput", "echo-latency", "syn-latency", "worker-throughput",
                           "worker-latency", "async", "invoke",
-                          "invoke-frames", "http", "connect", "resume", "echo-idle", "idle", "paced", "syn-budget-high"]
+                          "invoke-frames", "http", "connect", "resume", "echo-idle", "idle", "paced", "syn-budget-1"]
+                          + (["syn-budget-2", "syn-baseline-1", "syn-baseline-2"] if os.environ.get("LOAD_TEST_BASELINE") else [])
                           + ([] if mode == "smoke" else ["echo-paced"]) + held_names}
 
 def fmt(v, unit=""):
@@ -449,11 +467,19 @@ b, e = get("syn-throughput", "server", "cpuMicrosPerOperation"), get("echo-throu
 check("server CPU µs per round trip (64x8)", b, e, "reported", None)
 b = get("syn-latency", "server", "cpuMicrosPerOperation"); e = get("echo-latency", "server", "cpuMicrosPerOperation")
 check("server CPU µs per round trip (1x1)", b, e, "reported", None)
-# The accounting is always on: compare with the 64x8 row above, the README's figure, or a
-# run of an older build (--daemon); issue 20 allows it 3%.
-check("memory accounting: CPU µs/call 64x8 (budget 1 PiB)", get("syn-budget-high", "server", "cpuMicrosPerOperation"), None, "reported", None)
-b = get("syn-budget-high", "throughput")
-check("memory accounting: 64x8 round trips/s (budget 1 PiB)", b, None, "reported", None)
+# The memory budget's accounting against a build without it (issue 20 allows 3%): the best
+# of each side's runs, so one noisy run does not decide.
+def best(prefix, key):
+    values = [get(f"{prefix}-{i}", *key) for i in (1, 2)]
+    values = [v for v in values if v is not None]
+    if not values: return None
+    return min(values) if key[-1] == "cpuMicrosPerOperation" else max(values)
+b, e = best("syn-budget", ("server", "cpuMicrosPerOperation")), best("syn-baseline", ("server", "cpuMicrosPerOperation"))
+rows.append(("memory accounting: CPU µs/call 64x8 (C echo column: a build without it)", fmt(b) if b is not None else "-", fmt(e) if e is not None else "-",
+             f"{ratio(b, e):.3f}x" if ratio(b, e) is not None else "-", "<= 1.03x without" if e is not None else "reported",
+             "-" if ratio(b, e) is None else ("PASS" if ratio(b, e) <= 1.03 else "MISS")))
+b, e = best("syn-budget", ("throughput",)), best("syn-baseline", ("throughput",))
+check("memory accounting: 64x8 round trips/s", b, e, "reported", None)
 for name, label in [("async", "server CPU µs per cb"), ("invoke", "server CPU µs per invoke"), ("http", "server CPU µs per HTTP call"),
                     ("connect", "server CPU µs per session opened"), ("resume", "server CPU µs per resume")]:
     check(label, get(name, "server", "cpuMicrosPerOperation"), None, "reported", None)

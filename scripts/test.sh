@@ -3,10 +3,13 @@
 # Installs everything the tests need (system packages, Chromium, selenium), builds, and
 # runs every test: Swift unit and integration tests, the fault-injection run (random cuts
 # during a mixed workload), the browser end-to-end tests in headless Chromium (also over
-# https/wss; WebViewJavascriptBridge's own pages through wvjb.js), TLS, HTTP rules on kept-alive connections, the attack suite against a running
+# https/wss, WebViewJavascriptBridge's own pages through wvjb.js: wvjb_browser_test.py, and the
+# WKWebView message-handler pages: webkit_browser_test.py), TLS, HTTP
+# rules on kept-alive connections, the attack suite against a running
 # daemon, the daemon under a 512-descriptor limit with 1,000 pages (overload_test.py), the
 # daemon under a 64 MiB memory budget with abusive sessions (memory_budget_test.py), the
-# deploy kit check, and a
+# systemd watchdog with a stopped network thread (watchdog_test.py), the deploy kit check,
+# and a
 # smoke run of the load
 # test (the full one is scripts/load-test.sh) and 60 s of libFuzzer over the decoder.
 set -euo pipefail
@@ -33,11 +36,14 @@ run "$python_bin" scripts/fault_browser_test.py --daemon "$daemon"
 run "$python_bin" scripts/browser_test.py --daemon "$daemon"
 run "$python_bin" scripts/browser_test.py --daemon "$daemon" --tls --page /index.html
 run "$python_bin" scripts/wvjb_browser_test.py --daemon "$daemon"
+run "$python_bin" scripts/webkit_browser_test.py --daemon "$daemon"
 run "$python_bin" scripts/tls_test.py --daemon "$daemon"
 run "$python_bin" scripts/http_keepalive_test.py --daemon "$daemon"
+run "$python_bin" scripts/http_keepalive_test.py --daemon "$daemon" --tls
 run "$python_bin" scripts/attack_suite.py --daemon "$daemon"
 run "$python_bin" scripts/overload_test.py --daemon "$daemon"
 run "$python_bin" scripts/memory_budget_test.py --daemon "$daemon"
+run "$python_bin" scripts/watchdog_test.py --daemon "$daemon"
 run scripts/check-deploy.sh
 run scripts/load-test.sh --smoke
 run scripts/fuzz.sh 60

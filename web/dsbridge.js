@@ -12,13 +12,16 @@
 //   dsBridge.on (connection events) and dsBridge.reconnect.
 // - After the original dsbridge.js 3.1.4 (window._dsf already set): leaves the original's
 //   globals alone.
-// - Channel only (the script tag has a data-dsbridged-channel attribute; web/wvjb.js loads it
-//   so): the session channel and window._dsbridge, without the DSBridge globals. A later
-//   dsbridge.js installs the DSBridge API over that channel.
+// - Channel only (the script element has a data-channel-only attribute; web/webkit.js and
+//   web/wvjb.js load it so): installs only window._dsbridge, the session channel, for
+//   another page API.
 // In the last three modes it installs window._dsbridge, the native hook the original checks
 // first, so an original library loaded before or after this script (a bundled npm
-// "dsbridge") runs unchanged over dsbridged. The hook also carries the channel API that the
-// other bridges' shims use (request, handleInvokes, holdReady, releaseReady; see installHook).
+// "dsbridge") runs unchanged over dsbridged. Other shims use the same hook as their channel:
+// request (a call settling a promise: by its ret, or with {callback: true} by its final
+// completion), serve (answers native-initiated calls of a method), ready (the page counts
+// as ready) and holdReady/releaseReady (defer that until the shim's own setup has run; see
+// "Channel API" below).
 //
 // Transport: one WebSocket per page session (subprotocol dsbridge.v1) for calls with a
 // callback, completions and native-initiated calls; a synchronous XMLHttpRequest to
@@ -28,10 +31,12 @@
   'use strict';
 
   var script = document.currentScript;
-  if (window.dsBridge && window.dsBridge.__dsbridged) return;
-  if (window._dsbridge && window._dsbridge.__dsbridged) {
-    // A channel another shim started (channel only): the DSBridge API over it, as in an app.
-    if (!window._dsf) installAppBridge();
+  var channelOnly = !!(script && script.hasAttribute && script.hasAttribute('data-channel-only'));
+  if ((window.dsBridge && window.dsBridge.__dsbridged) || (window._dsbridge && window._dsbridge.__dsbridged)) {
+    if (!channelOnly && window._dsbridge && window._dsbridge.__channelOnly && !window.dsBridge && window.console) {
+      console.warn('[dsbridge] dsbridge.js came after webkit.js or wvjb.js started the session channel, so the ' +
+        'DSBridge API is not installed: load dsbridge.js before the document is parsed (a plain script tag)');
+    }
     return;
   }
   var inApp =
@@ -41,7 +46,6 @@
     return;
   }
   var hookMode = !!window._dsf; // the original dsbridge.js ran first
-  var channelOnly = !!(script && script.hasAttribute && script.hasAttribute('data-dsbridged-channel'));
 
   // ---------------------------------------------------------------------------------------
   // Configuration
@@ -134,9 +138,9 @@
     session: null, // public session id
     generation: 0, // counts sessions: a new one starts after sessionLost or reconnect()
     dsinitGeneration: -1, // the generation whose _dsb.dsinit is queued or sent
-    dsinitId: 0, // the call id of that _dsb.dsinit
-    readyWanted: false, // a shim asked for _dsb.dsinit (releaseReady); DSBridge uses window._dsInit
-    channelStubs: 0, // stubs of channel requests (hook.request): "_dsbridgedN"
+    dsinitId: 0, // the call id of that _dsb.dsinit (taken back by hook.holdReady while queued)
+    pageReady: false, // a shim on this channel said the page is ready (hook.ready)
+    channelStubs: 0, // channel requests made with {callback: true} (their stubs: "_dsbridgedN")
     heartbeat: 20000,
     ws: null,
     welcomed: false, // the current socket got its welcome: calls may go out
@@ -165,6 +169,15 @@
   var stubHandlers = new Map();
   // Stubs of window callbacks whose call has not ended yet.
   var windowStubs = new Set();
+  // method -> function(args) answering native-initiated calls of it (hook.serve).
+  var servedMethods = new Map();
+
+  // Stubs of channel requests made with {callback: true} (hook.request): CHANNEL_STUB + n.
+  var CHANNEL_STUB = '_dsbridged';
+
+  function isChannelStub(stub) {
+    return typeof stub === 'string' && stub.indexOf(CHANNEL_STUB) === 0;
+  }
 
   function nextStubName() {
     return 'dscb' + window.dscb++;
@@ -270,6 +283,8 @@
         }
         if (parsed && parsed.code !== 0) {
           callFailed(record, parsed.error || { kind: 'failed', message: 'not handled' });
+        } else if (record.reply) {
+          record.reply.resolve(parsed ? parsed.data : null);
         }
         // code 0: completions of a call with a stub arrive as cb on the socket.
       } else {
@@ -455,6 +470,7 @@
     records.forEach(function (record) {
       callsById.delete(record.id);
       if (record.stub) finishStubWithError(record.stub, error, record.method);
+      else if (record.reply) record.reply.reject(error);
     });
     // Calls started earlier whose completions were still to come.
     Array.from(stubHandlers.keys())
@@ -499,6 +515,7 @@
     lost.forEach(function (record) {
       callsById.delete(record.id);
       if (record.stub) finishStubWithError(record.stub, error, record.method);
+      else if (record.reply) record.reply.reject(error);
     });
     // Calls started earlier whose completions were still to come are lost too.
     Array.from(stubHandlers.keys())
@@ -595,10 +612,11 @@
 
   /**
    * Starts a socket call; `stub` is the envelope's _dscbstub, if any; `argText` is the
-   * envelope's JSON (serialized now: later changes of the page's objects do not show).
+   * envelope's JSON (serialized now: later changes of the page's objects do not show);
+   * `reply` ({resolve, reject}, for a call without stub) is settled by the call's ret.
    * Returns the call id (after close codes the call fails on the next microtask).
    */
-  function socketCall(method, argText, stub) {
+  function socketCall(method, argText, stub, reply) {
     method = String(method);
     var id = state.nextId++;
     var record = {
@@ -607,7 +625,8 @@
       stub: stub || null,
       argText: argText,
       text: '{"t":"call","id":' + id + ',"method":' + JSON.stringify(method) + ',"arg":' + argText + '}',
-      alone: false
+      alone: false,
+      reply: reply || null
     };
     callsById.set(id, record);
     if (stub && !stubHandlers.has(stub)) windowStubs.add(stub);
@@ -631,6 +650,7 @@
   /** A call that will not run (or whose outcome is unknown): its stub fails. */
   function callFailed(record, error) {
     if (record.stub) finishStubWithError(record.stub, error, record.method);
+    else if (record.reply) record.reply.reject(error);
     else warn('call of "' + record.method + '" failed (' + error.kind + '): ' + error.message);
   }
 
@@ -659,74 +679,24 @@
   }
 
   /**
-   * Ready holds: shims that must run the page's setup before native calls are released (wvjb.js
-   * runs the queued WVJBCallbacks first) count themselves in window._dsbridgeReadyHolds, also
-   * before this script has run; _dsb.dsinit waits until the count is back to 0.
+   * Ready holds (hook.holdReady/releaseReady): shims whose page setup must run before native
+   * calls are released (wvjb.js runs the queued WVJBCallbacks first) count themselves in
+   * window._dsbridgeReadyHolds, also before this script has run; _dsb.dsinit waits while
+   * the count is above 0.
    */
   function readyHolds() {
     return window._dsbridgeReadyHolds | 0;
   }
 
-  /** Queues _dsb.dsinit once per session when the page has registered handlers. */
+  /**
+   * Queues _dsb.dsinit once per session when the page has registered handlers (DSBridge) or
+   * a shim said it is ready (hook.ready), and no ready hold is left.
+   */
   function ensureDsinit() {
-    if (!(window._dsInit || state.readyWanted) || readyHolds() > 0) return;
+    if (!(window._dsInit || state.pageReady) || readyHolds() > 0) return;
     if (state.dsinitGeneration === state.generation) return;
     state.dsinitGeneration = state.generation;
     state.dsinitId = socketCall('_dsb.dsinit', '{"data":null}');
-  }
-
-  /** hook.holdReady: one more hold; a _dsb.dsinit not sent yet is taken back. */
-  function holdReady() {
-    window._dsbridgeReadyHolds = readyHolds() + 1;
-    if (state.dsinitGeneration === state.generation && unqueue(state.dsinitId)) state.dsinitGeneration = -1;
-  }
-
-  /** hook.releaseReady: one hold less; the page is ready once none is left. */
-  function releaseReady() {
-    if (readyHolds() > 0) window._dsbridgeReadyHolds = readyHolds() - 1;
-    state.readyWanted = true;
-    ensureDsinit();
-  }
-
-  // Native-initiated calls in namespaces other shims own (hook.handleInvokes): namespace ->
-  // function (method, args, reply); reply(value) or reply(undefined, errorText), once.
-  var invokeHandlers = new Map();
-
-  function runShimInvoke(handler, m) {
-    var answered = false;
-    function reply(value, error) {
-      if (answered) return;
-      answered = true;
-      if (error !== undefined) returnValue({ id: m.callbackId, complete: true, error: String(error) });
-      else returnValue({ id: m.callbackId, data: value === undefined ? null : value, complete: true });
-    }
-    try {
-      handler(m.method, Array.isArray(m.args) ? m.args : [], reply);
-    } catch (e) {
-      reply(undefined, errorText(e));
-      reportPageError('handler of "' + m.method + '" threw', e);
-    }
-  }
-
-  /**
-   * hook.request: a socket call of `method` with `data`. With `done`, the call carries a stub
-   * and done(null, value) runs once with its final value, or done(error) with {kind, message}
-   * (a ret with code -1 is also logged as a warning); without, no stub (fire and forget).
-   */
-  function channelRequest(method, data, done) {
-    var stub = typeof done === 'function' ? '_dsbridged' + ++state.channelStubs : null;
-    var text = envelopeText(data, stub);
-    if (stub) {
-      stubHandlers.set(stub, {
-        data: function (value, complete) {
-          if (complete) done(null, value);
-        },
-        error: function (error) {
-          done(error);
-        }
-      });
-    }
-    socketCall(method, text, stub);
   }
 
   function scheduleAck() {
@@ -860,9 +830,16 @@
     var call = callsById.get(m.id);
     callsById.delete(m.id);
     if (!call) return;
+    if (call.reply) {
+      if (m.code === 0) call.reply.resolve(m.data);
+      else call.reply.reject(m.error || { kind: 'failed', message: 'not handled' });
+      return;
+    }
     if (m.code !== 0) {
       var error = m.error || { kind: 'failed', message: 'not handled' };
-      warn('call ' + m.id + ' ("' + call.method + '") failed (' + error.kind + '): ' + error.message);
+      if (!isChannelStub(call.stub)) {
+        warn('call ' + m.id + ' ("' + call.method + '") failed (' + error.kind + '): ' + error.message);
+      }
       if (call.stub) finishStubWithError(call.stub, error, call.method);
     }
   }
@@ -994,13 +971,12 @@
    * WebView, so code that wraps it sees the call.
    */
   function onInvoke(m) {
-    var dot = String(m.method).lastIndexOf('.');
-    var shim = dot > 0 ? invokeHandlers.get(String(m.method).slice(0, dot)) : undefined;
-    if (shim) {
-      runShimInvoke(shim, m);
+    var args = m.args || [];
+    var served = servedMethods.get(m.method);
+    if (served) {
+      runServed(served, m.callbackId, Array.isArray(args) ? args : [args]);
       return;
     }
-    var args = m.args || [];
     if (!findHandler(m.method)) {
       // The original would drop it silently and leave the native caller waiting.
       returnValue({ id: m.callbackId, complete: true, error: 'method "' + m.method + '" is not registered' });
@@ -1018,6 +994,107 @@
       returnValue({ id: m.callbackId, complete: true, error: errorText(e) });
       reportPageError('handler "' + m.method + '" threw', e);
     }
+  }
+
+  /**
+   * Runs a method another shim serves (hook.serve) and answers with its result, a promise
+   * awaited, or with the text of what it threw or rejected with.
+   */
+  function runServed(fn, callbackId, args) {
+    var value;
+    try {
+      value = fn(args);
+    } catch (e) {
+      returnValue({ id: callbackId, complete: true, error: errorText(e) });
+      return;
+    }
+    Promise.resolve(value).then(
+      function (result) {
+        returnValue({ id: callbackId, data: result, complete: true });
+      },
+      function (e) {
+        returnValue({ id: callbackId, complete: true, error: errorText(e) });
+      }
+    );
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Channel API for other shims (web/webkit.js, web/wvjb.js): on window._dsbridge, next to
+  // the hook.
+
+  /** The envelope's JSON, through JSON like the original: functions and undefined vanish. */
+  function envelopeText(args, stub) {
+    var arg = { data: args === undefined ? null : args };
+    if (stub) arg._dscbstub = stub;
+    return JSON.stringify(arg);
+  }
+
+  /** An Error for a failed call, with the wire's `kind` (as dsBridge.invoke rejects). */
+  function callError(error) {
+    var e = new Error(error.message || error.kind);
+    e.kind = error.kind;
+    return e;
+  }
+
+  /**
+   * A socket call of `method` with `data`. Without a stub (the default) the promise resolves
+   * with its ret's data: for sync methods (_webkit.postMessage). With options {callback: true}
+   * the call carries a stub, as a DSBridge call with a callback does, and the promise
+   * resolves with the data of its final cb (progress values are ignored): for async methods
+   * (_wvjb.call). Either way it rejects with an Error carrying `kind` (the ret's error, or
+   * closed, sessionLost, rejected, cancelled); the channel logs nothing, the shim decides.
+   * `data` is serialized now; a value JSON cannot hold throws.
+   */
+  function request(method, data, options) {
+    var stub = options && options.callback ? CHANNEL_STUB + ++state.channelStubs : null;
+    var text = envelopeText(data, stub);
+    return new Promise(function (resolve, reject) {
+      if (!stub) {
+        socketCall(String(method), text, null, {
+          resolve: resolve,
+          reject: function (error) {
+            reject(callError(error));
+          }
+        });
+        return;
+      }
+      stubHandlers.set(stub, {
+        data: function (value, complete) {
+          if (complete) resolve(value);
+        },
+        error: function (error) {
+          reject(callError(error));
+        }
+      });
+      socketCall(String(method), text, stub);
+    });
+  }
+
+  /** Answers native-initiated calls (invoke) of `method` with fn(args): a value or a promise. */
+  function serve(method, fn) {
+    if (typeof fn === 'function') servedMethods.set(String(method), fn);
+    else servedMethods.delete(String(method));
+  }
+
+  /**
+   * The page is ready (PROTOCOL 5, _dsb.dsinit), in this session and every later one; sent
+   * once no ready hold is left.
+   */
+  function pageReady() {
+    state.pageReady = true;
+    ensureDsinit();
+  }
+
+  /** One more ready hold; a _dsb.dsinit still queued (not sent) is taken back. */
+  function holdReady() {
+    window._dsbridgeReadyHolds = readyHolds() + 1;
+    if (state.dsinitGeneration === state.generation && unqueue(state.dsinitId)) state.dsinitGeneration = -1;
+  }
+
+  /** One ready hold less; _dsb.dsinit goes out once none is left and the page is ready. */
+  function releaseReady() {
+    if (readyHolds() > 0) window._dsbridgeReadyHolds = readyHolds() - 1;
+    ensureDsinit();
   }
 
   // ---------------------------------------------------------------------------------------
@@ -1056,25 +1133,28 @@
       on: on,
       off: off,
       reconnect: reconnect,
+      request: request,
+      serve: serve,
+      ready: pageReady,
+      holdReady: holdReady,
+      releaseReady: releaseReady,
       get session() {
         return state.session;
-      },
-      // The channel API of the other bridges' shims (web/wvjb.js).
-      request: channelRequest,
-      /** Native-initiated calls of `namespace.*` go to fn(method, args, reply). */
-      handleInvokes: function (namespace, fn) {
-        invokeHandlers.set(String(namespace), fn);
-      },
-      holdReady: holdReady,
-      releaseReady: releaseReady
+      }
     };
     Object.defineProperty(hook, '__dsbridged', { value: true });
+    if (channelOnly) Object.defineProperty(hook, '__channelOnly', { value: true });
     window._dsbridge = hook;
   }
 
   installHook();
 
-  if (hookMode || channelOnly) {
+  if (channelOnly) {
+    connect();
+    return;
+  }
+
+  if (hookMode) {
     // The original sends _dsb.dsinit from a timer set when it loaded; when the browser ran
     // that timer before this script arrived, it went nowhere. Queue it now.
     ensureDsinit();
@@ -1084,13 +1164,6 @@
 
   // ---------------------------------------------------------------------------------------
   // The DSBridge API (3.1.4 semantics) plus invoke/on/reconnect
-
-  /** The envelope's JSON, through JSON like the original: functions and undefined vanish. */
-  function envelopeText(args, stub) {
-    var arg = { data: args === undefined ? null : args };
-    if (stub) arg._dscbstub = stub;
-    return JSON.stringify(arg);
-  }
 
   var bridge = {
     call: function (method, args, cb) {
@@ -1298,19 +1371,10 @@
           app.call(method, args, resolve);
         });
       },
-      // Over a dsbridged channel (channel only mode), its events; in an app, nothing.
-      on: function (event, fn) {
-        if (window._dsbridge && window._dsbridge.__dsbridged) window._dsbridge.on(event, fn);
-      },
-      off: function (event, fn) {
-        if (window._dsbridge && window._dsbridge.__dsbridged) window._dsbridge.off(event, fn);
-      },
-      reconnect: function () {
-        if (window._dsbridge && window._dsbridge.__dsbridged) window._dsbridge.reconnect();
-      },
-      get session() {
-        return window._dsbridge && window._dsbridge.__dsbridged ? window._dsbridge.session : null;
-      }
+      on: function () {},
+      off: function () {},
+      reconnect: function () {},
+      session: null
     };
     var appGlobals = {
       _dsf: { _obs: {} },

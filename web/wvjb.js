@@ -11,10 +11,12 @@
 // handlers they registered.
 //
 // The session channel (resume, replay, acks, heartbeats, limits) is web/dsbridge.js's: this
-// script uses the channel API of its window._dsbridge hook. When the page loads dsbridge.js
-// itself (in any order, before DOMContentLoaded), both APIs share its one session; otherwise
-// this script loads dsbridge.js from its own directory in channel-only mode (no DSBridge
-// globals).
+// script uses the channel API of its window._dsbridge hook (request, serve, ready, and a
+// ready hold so _dsb.dsinit waits for the WVJBCallbacks). When the page loads dsbridge.js
+// itself (a plain script tag, in any order), both APIs share its one session; otherwise,
+// once the document is parsed, this script loads dsbridge.js from its own directory (or the
+// URL in its data-dsbridge attribute) with data-channel-only (no DSBridge globals), as
+// web/webkit.js does.
 //
 // Inside a real app that injected the original bridge (window.WebViewJavascriptBridge exists
 // when this script runs or when the document has been parsed), it steps aside and opens no
@@ -28,6 +30,9 @@
 
   var script = document.currentScript;
   if (window.WebViewJavascriptBridge) return; // the app's original, or this script ran already
+
+  var CALL_METHOD = '_wvjb.call'; // page -> native handler
+  var HANDLE_METHOD = '_wvjb.handle'; // native -> page handler
 
   function warn() {
     if (window.console && console.warn) {
@@ -52,16 +57,21 @@
   /** dsbridge.js's hook when its channel API is there (dsbridged's, not an app's). */
   function channel() {
     var hook = window._dsbridge;
-    return hook && hook.__dsbridged && typeof hook.handleInvokes === 'function' ? hook : null;
+    return hook && hook.__dsbridged && typeof hook.request === 'function' && typeof hook.holdReady === 'function'
+      ? hook
+      : null;
   }
 
-  // Hold the page's readiness until the WVJBCallbacks ran (dsbridge.js reads the count).
+  // Hold the page's readiness until the WVJBCallbacks ran: a channel already there takes the
+  // hold (and takes back a _dsb.dsinit it has not sent); a later one reads the count.
   if (channel()) channel().holdReady();
   else window._dsbridgeReadyHolds = (window._dsbridgeReadyHolds | 0) + 1;
 
-  function releaseHold() {
+  /** Gives the hold back; with `ready`, the page is ready too (its setup has run). */
+  function releaseHold(ready) {
     var hook = channel();
     if (hook) {
+      if (ready) hook.ready();
       hook.releaseReady();
     } else if ((window._dsbridgeReadyHolds | 0) > 0) {
       window._dsbridgeReadyHolds--;
@@ -86,67 +96,67 @@
       data = null;
     }
     var message = { handlerName: String(handlerName), data: data === undefined ? null : data };
-    var done = null;
-    if (typeof responseCallback === 'function') {
-      done = function (error, value) {
-        // No handler (methodNotFound): the channel logged a warning; like the original, the
-        // callback is not called. Other errors (session lost, closed) are logged here.
-        if (error) {
-          if (error.kind !== 'methodNotFound') {
-            warn('callHandler("' + message.handlerName + '") failed (' + error.kind + '): ' + error.message);
-          }
-          return;
-        }
+    var withCallback = typeof responseCallback === 'function';
+    // With a callback the call carries a stub and the promise resolves with the handler's
+    // response (its final cb); without, the ret "" resolves it and the response is dropped.
+    bridgeChannel.request(CALL_METHOD, message, { callback: withCallback }).then(
+      function (value) {
+        if (!withCallback) return;
         try {
           responseCallback(value);
         } catch (e) {
           reportPageError('responseCallback of "' + message.handlerName + '" threw', e);
         }
-      };
-    }
-    bridgeChannel.request('_wvjb.call', message, done);
+      },
+      function (error) {
+        // Like the original, the callback is not called; the failure is logged.
+        if (error.kind === 'methodNotFound') warn('no native handler for message from JS:', message.handlerName);
+        else warn('callHandler("' + message.handlerName + '") failed (' + error.kind + '): ' + error.message);
+      }
+    );
   }
 
-  /** An invoke of _wvjb.handle: runs the page's handler; its first response answers. */
-  function onNativeCall(method, args, reply) {
-    if (method !== '_wvjb.handle') {
-      reply(undefined, 'no method ' + method);
-      return;
-    }
+  /**
+   * An invoke of _wvjb.handle (served through the channel): runs the page's handler; its
+   * first response answers (the promise), an error answers with its text.
+   */
+  function onNativeCall(args) {
     var message = args[0] && typeof args[0] === 'object' ? args[0] : {};
     var name = String(message.handlerName);
-    function run() {
-      var handler = handlers.get(name);
-      if (typeof handler !== 'function') {
-        warn('no handler for message from native:', message);
-        reply(undefined, 'no handler ' + name);
-        return;
-      }
-      var responded = false;
-      try {
-        handler(message.data === undefined ? null : message.data, function (responseData) {
-          if (responded) return;
-          responded = true;
-          reply(responseData === undefined ? null : responseData);
-        });
-      } catch (e) {
-        if (!responded) {
-          responded = true;
-          reply(undefined, errorText(e));
+    return new Promise(function (resolve, reject) {
+      function run() {
+        var handler = handlers.get(name);
+        if (typeof handler !== 'function') {
+          warn('no handler for message from native:', message);
+          reject(new Error('no handler ' + name));
+          return;
         }
-        reportPageError('handler "' + name + '" threw', e);
+        var responded = false;
+        try {
+          handler(message.data === undefined ? null : message.data, function (responseData) {
+            if (responded) return;
+            responded = true;
+            resolve(responseData === undefined ? null : responseData);
+          });
+        } catch (e) {
+          if (!responded) {
+            responded = true;
+            reject(new Error(errorText(e)));
+          }
+          reportPageError('handler "' + name + '" threw', e);
+        }
       }
-    }
-    // The original dispatches on a new task unless the safety timeout is disabled.
-    if (dispatchWithTimeoutSafety) setTimeout(run, 0);
-    else run();
+      // The original dispatches on a new task unless the safety timeout is disabled.
+      if (dispatchWithTimeoutSafety) setTimeout(run, 0);
+      else run();
+    });
   }
 
   var bridgeChannel = null;
 
   function install(hook) {
     bridgeChannel = hook;
-    hook.handleInvokes('_wvjb', onNativeCall);
+    hook.serve(HANDLE_METHOD, onNativeCall);
     var bridge = {
       registerHandler: registerHandler,
       callHandler: callHandler,
@@ -176,16 +186,21 @@
           }
         }
       }
-      releaseHold(); // the page is ready: held native calls go out now
+      releaseHold(true); // the page is ready: held native calls go out now
     }, 0);
   }
 
-  /** Loads dsbridge.js from this script's directory in channel-only mode. */
+  /** Loads dsbridge.js (channel only) from data-dsbridge or this script's directory. */
   function loadChannel(done) {
     var s = document.createElement('script');
     var base = script && script.src ? script.src : window.location.href;
-    s.src = new URL('dsbridge.js', base).href;
-    s.setAttribute('data-dsbridged-channel', '');
+    try {
+      s.src = new URL((script && script.getAttribute('data-dsbridge')) || 'dsbridge.js', base).href;
+    } catch (e) {
+      done(null);
+      return;
+    }
+    s.setAttribute('data-channel-only', '');
     ['data-server', 'data-auth'].forEach(function (name) {
       if (script && script.hasAttribute(name)) s.setAttribute(name, script.getAttribute(name));
     });

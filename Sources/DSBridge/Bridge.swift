@@ -75,18 +75,16 @@ public final class Bridge: Sendable {
     }
 
     /// Registers `interface` under `namespace` (`nil`/`""` = none); replaces an earlier one.
-    /// - Throws: ``InterfaceRegistrationError`` for a reserved namespace (`_dsb`, `_wvjb`, ...).
-    public func addInterface(_ interface: any ExposedInterface, by namespace: String? = nil) throws(InterfaceRegistrationError) {
-        try registry.addInterface(interface, by: namespace)
+    public func addInterface(_ interface: any ExposedInterface, by namespace: String? = nil) {
+        registry.addInterface(interface, by: namespace)
     }
 
     /// Registers a per-session interface factory under `namespace` (see
     /// ``InterfaceRegistry/addInterfaceFactory(by:_:)``).
-    /// - Throws: ``InterfaceRegistrationError`` for a reserved namespace (`_dsb`, `_wvjb`, ...).
     public func addInterfaceFactory<Interface: ExposedInterface>(
         by namespace: String? = nil, _ make: @escaping @Sendable (BridgeSession) -> Interface
-    ) throws(InterfaceRegistrationError) {
-        try registry.addInterfaceFactory(by: namespace, make)
+    ) {
+        registry.addInterfaceFactory(by: namespace, make)
     }
 
     /// Removes the interface of `namespace`.

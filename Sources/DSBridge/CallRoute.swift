@@ -36,6 +36,18 @@ public enum CallRoute: Sendable {
             }
             return (.internalMethod(m), false)
         }
+        if name.isReserved {
+            // `_webkit.postMessage` runs like a synchronous interface method and `_wvjb.call`
+            // like an asynchronous one (both off the network thread); nothing else of the
+            // reserved namespaces is callable from a page.
+            if name.isScriptMessage, name.name.utf8.elementsEqual(ScriptMessageDispatch.methodName.utf8) {
+                return (.synchronous(.shared(registry.scriptMessages), name: ScriptMessageDispatch.methodName), false)
+            }
+            if name.isWebViewJavascriptBridge, name.name.utf8.elementsEqual(WVJBCallInterface.methodName.utf8) {
+                return (.asynchronous(.shared(registry.webViewJavascriptBridgeCall), name: WVJBCallInterface.methodName), false)
+            }
+            throw CallFailure(.methodNotFound, "no internal method \"\(name)\"")
+        }
         guard let (source, kind, isNonblocking) = registry.resolve(name) else {
             throw CallFailure(.methodNotFound, "no native method \"\(name)\"")
         }

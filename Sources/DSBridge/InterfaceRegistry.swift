@@ -20,28 +20,37 @@ public final class InterfaceRegistry: Sendable {
         var nonblocking: Set<String>
     }
 
-    private let entries: Mutex<[String: Entry]>
+    private let entries = Mutex<[String: Entry]>([:])
     private let factoryIDs = Atomic<Int>(0)
+    /// The script message handlers behind `_webkit.postMessage` (PROTOCOL.md 9.2).
+    let scriptMessages = ScriptMessageDispatch()
     /// The WebViewJavascriptBridge handlers pages reach through `_wvjb.call` (PROTOCOL.md 9.1).
     public let webViewJavascriptBridgeHandlers: WVJBHandlerRegistry
+    /// The internal method `_wvjb.call`, over ``webViewJavascriptBridgeHandlers``.
+    let webViewJavascriptBridgeCall: WVJBCallInterface
 
     public init() {
         let handlers = WVJBHandlerRegistry()
         webViewJavascriptBridgeHandlers = handlers
-        let wvjb = WVJBCallInterface(handlers: handlers)
-        entries = Mutex([
-            MethodName.webViewJavascriptBridgeNamespace: Entry(
-                source: .shared(wvjb), methods: WVJBCallInterface.exposedMethods, nonblocking: [])
-        ])
+        webViewJavascriptBridgeCall = WVJBCallInterface(handlers: handlers)
+    }
+
+    /// Stops a registration under a namespace the bridge owns (``MethodName/reservedNamespaces``):
+    /// a programming error, reported where it is made rather than by calls that would
+    /// never reach the interface.
+    private static func refuseReserved(_ namespace: String, function: StaticString = #function) {
+        precondition(
+            !MethodName.isReserved(namespace: namespace),
+            "\(function): namespace \"\(namespace)\" is reserved for the bridge (\(MethodName.reservedNamespaces.sorted().joined(separator: ", "))); register the interface under another name")
     }
 
     /// Registers `interface` under `namespace` (`nil` or `""` = no namespace; multi-level
     /// names such as `"a.b"` are allowed). Re-adding a namespace replaces its interface.
-    /// - Throws: ``InterfaceRegistrationError/reservedNamespace(_:)`` for `_dsb`, `_wvjb`,
-    ///   `_webkit` and `_page` (``MethodName/reservedNamespaces``).
-    public func addInterface(_ interface: any ExposedInterface, by namespace: String? = nil) throws(InterfaceRegistrationError) {
+    /// - Precondition: `namespace` is not reserved (`_dsb`, `_wvjb`, `_webkit`, `_page`,
+    ///   or a name inside one of them); registering there stops the program with a message.
+    public func addInterface(_ interface: any ExposedInterface, by namespace: String? = nil) {
         let key = namespace ?? ""
-        if MethodName.isReserved(namespace: key) { throw .reservedNamespace(key) }
+        Self.refuseReserved(key)
         let kind = type(of: interface)
         let entry = Entry(source: .shared(interface), methods: kind.exposedMethods, nonblocking: kind.nonblockingMethods)
         entries.withLock { $0[key] = entry }
@@ -49,11 +58,11 @@ public final class InterfaceRegistry: Sendable {
 
     /// Registers a factory under `namespace`: each session gets its own instance, made by
     /// `make` on its first call into the namespace, so the interface can keep per-page state.
-    /// - Throws: ``InterfaceRegistrationError/reservedNamespace(_:)`` as ``addInterface(_:by:)``.
+    /// - Precondition: `namespace` is not reserved (as ``addInterface(_:by:)``).
     public func addInterfaceFactory<Interface: ExposedInterface>(
         by namespace: String? = nil, _ make: @escaping @Sendable (BridgeSession) -> Interface
-    ) throws(InterfaceRegistrationError) {
-        if MethodName.isReserved(namespace: namespace ?? "") { throw .reservedNamespace(namespace ?? "") }
+    ) {
+        Self.refuseReserved(namespace ?? "")
         let id = factoryIDs.add(1, ordering: .relaxed).newValue
         let entry = Entry(
             source: .perSession(id: id, make: { make($0) }), methods: Interface.exposedMethods,
@@ -61,10 +70,8 @@ public final class InterfaceRegistry: Sendable {
         entries.withLock { $0[namespace ?? ""] = entry }
     }
 
-    /// Removes the interface of `namespace` (`nil` or `""` = no namespace). A reserved
-    /// namespace (``MethodName/reservedNamespaces``) is left alone.
+    /// Removes the interface of `namespace` (`nil` or `""` = no namespace).
     public func removeInterface(by namespace: String? = nil) {
-        if MethodName.isReserved(namespace: namespace ?? "") { return }
         _ = entries.withLock { $0.removeValue(forKey: namespace ?? "") }
     }
 
@@ -116,8 +123,8 @@ public final class InterfaceRegistry: Sendable {
         }
     }
 
-    /// The namespaces that have an interface, sorted (the reserved ones left out).
+    /// The namespaces that have an interface, sorted.
     public var namespaces: [String] {
-        entries.withLock { $0.keys.filter { !MethodName.isReserved(namespace: $0) }.sorted() }
+        entries.withLock { $0.keys.sorted() }
     }
 }

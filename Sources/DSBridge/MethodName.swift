@@ -11,12 +11,21 @@ public struct MethodName: Sendable, Hashable, CustomStringConvertible {
     /// The namespace of the internal API (`_dsb.dsinit`, ...).
     public static let internalNamespace = "_dsb"
 
-    /// The namespace of WebViewJavascriptBridge's internal method `_wvjb.call` (PROTOCOL.md 9.1).
+    /// Namespaces the bridge owns (PROTOCOL.md 5, 9): `_dsb`, `_wvjb`, `_webkit` and
+    /// `_page`. Interfaces cannot be registered under them or under names inside them
+    /// (`_page.x`); page calls into them reach only the internal methods.
+    public static let reservedNamespaces: Set<String> = [internalNamespace, webViewJavascriptBridgeNamespace, "_webkit", "_page"]
+
+    /// The namespace of WebViewJavascriptBridge's internal methods: `_wvjb.call` (page to
+    /// native) and `_wvjb.handle` (native to page), PROTOCOL.md 9.1.
     public static let webViewJavascriptBridgeNamespace = "_wvjb"
 
-    /// Namespaces no interface may be registered under (PROTOCOL.md 5 and 9): the internal
-    /// API and the internal methods of the other bridges' page shims.
-    public static let reservedNamespaces: Set<String> = [internalNamespace, webViewJavascriptBridgeNamespace, "_webkit", "_page"]
+    /// Whether `namespace` is reserved or inside a reserved one (`_webkit`, `_webkit.a`).
+    public static func isReserved(namespace: String) -> Bool {
+        let head = namespace.utf8.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false).first
+        guard let head else { return false }
+        return reservedNamespaces.contains { $0.utf8.elementsEqual(head) }
+    }
 
     /// Resolves `raw`; `nil` when it is empty, starts or ends with a dot, contains `..` or
     /// whitespace (such a call is `methodNotFound`). Names are not trimmed.
@@ -58,8 +67,12 @@ public struct MethodName: Sendable, Hashable, CustomStringConvertible {
     /// True for `_dsb.*`.
     public var isInternal: Bool { namespace == Self.internalNamespace }
 
-    /// Whether `namespace` is reserved (``reservedNamespaces``), compared byte for byte.
-    public static func isReserved(namespace: String) -> Bool {
-        reservedNamespaces.contains { InterfaceRegistry.sameBytes($0, namespace) }
-    }
+    /// True when the namespace is `_webkit` (byte for byte): `_webkit.postMessage`.
+    var isScriptMessage: Bool { namespace.utf8.elementsEqual("_webkit".utf8) }
+
+    /// True when the namespace is `_wvjb` (byte for byte): `_wvjb.call`.
+    var isWebViewJavascriptBridge: Bool { namespace.utf8.elementsEqual(Self.webViewJavascriptBridgeNamespace.utf8) }
+
+    /// True for every name in a reserved namespace (``reservedNamespaces``).
+    var isReserved: Bool { Self.isReserved(namespace: namespace) }
 }

@@ -2,25 +2,18 @@
 import DSBridge
 
 /// The interfaces of DSBridge's own demo (PROTOCOL.md 8), so its demo pages run unchanged,
-/// plus two test helpers and the WebViewJavascriptBridge demo handlers (PROTOCOL.md 9.3).
+/// plus two test helpers, the WebViewJavascriptBridge handlers and the script message
+/// handlers of PROTOCOL.md 9.3.
 /// `register(on:)` adds them all.
 public enum DemoInterfaces {
     /// Registers every demo interface and handler on `bridge`; `tickMs` paces `callProgress`.
     public static func register(on bridge: Bridge, tickMs: Int = 1000) {
-        add(DemoAPI(tickMs: tickMs), by: nil, on: bridge)
-        add(SwiftDemoAPI(), by: "swift", on: bridge)
-        add(EchoAPI(), by: "echo", on: bridge)
-        add(TestAPI(), by: "test", on: bridge)
+        bridge.addInterface(DemoAPI(tickMs: tickMs))
+        bridge.addInterface(SwiftDemoAPI(), by: "swift")
+        bridge.addInterface(EchoAPI(), by: "echo")
+        bridge.addInterface(TestAPI(), by: "test")
         WVJBDemoHandlers.register(on: bridge)
-    }
-
-    /// The demo's namespaces are constants, none reserved: a refusal is a bug in this file.
-    private static func add(_ interface: any ExposedInterface, by namespace: String?, on bridge: Bridge) {
-        do {
-            try bridge.addInterface(interface, by: namespace)
-        } catch {
-            preconditionFailure("demo interface \(namespace ?? "(none)"): \(error)")
-        }
+        DemoScriptMessageHandlers.register(on: bridge)
     }
 }
 

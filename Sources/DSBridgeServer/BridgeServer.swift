@@ -50,6 +50,9 @@ public final class BridgeServer: Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let limits = Mutex<DescriptorLimit?>(nil)
     private let draining = Atomic<Bool>(false)
+    /// The last liveness question posted to the service thread, and the last it answered.
+    private let livenessAsked = Atomic<UInt64>(0)
+    private let livenessAnswered = Atomic<UInt64>(0)
     private let running = Atomic<Bool>(false)
 
     /// - Parameter metricsRenderer: renders the metrics backend's registry for `GET /metrics`
@@ -99,6 +102,26 @@ public final class BridgeServer: Sendable {
         inbox.post(.stop)
     }
 
+    /// For a watchdog (systemd's `WATCHDOG=1`): whether the service thread answered the
+    /// previous call's question, and a new question for the next call. The service thread
+    /// answers when it drains its inbox, which it does on every loop pass it makes, so a
+    /// thread stuck in one callback (or in application code wrongly run there) stops
+    /// answering and the watchdog stops pinging. Call it at a steady interval from one
+    /// thread; the first call answers `true`.
+    public func networkThreadAnswered() -> Bool {
+        let asked = livenessAsked.load(ordering: .acquiring)
+        let answered = livenessAnswered.load(ordering: .acquiring) == asked
+        let next = asked &+ 1
+        livenessAsked.store(next, ordering: .releasing)
+        inbox.post(.liveness(next))
+        return answered
+    }
+
+    /// The service thread answers liveness question `number` (ServiceLoop).
+    func answerLiveness(_ number: UInt64) {
+        livenessAnswered.store(number, ordering: .releasing)
+    }
+
     /// Blocks until the service thread has ended.
     public func waitUntilStopped() {
         guard running.load(ordering: .acquiring) else { return }
@@ -107,6 +130,9 @@ public final class BridgeServer: Sendable {
     }
 
     private func runServiceThread(descriptorLimit: DescriptorLimit) {
+        // The kernel's name of the thread (`top -H`, /proc/PID/task/TID/comm); Foundation's
+        // `Thread.name` set before start does not reach it on Linux.
+        CLibWebSockets_name_thread("lws-service")
         let loop = ServiceLoop(server: self, descriptorLimit: descriptorLimit)
         switch loop.open() {
         case .failure(let error):

@@ -29,8 +29,11 @@ final class PlainHTTPConnection {
 
     let id: UInt64
     let fd: Int32
-    /// The TCP peer's address (IPv4-mapped IPv6 as IPv4).
+    /// The client's address (IPv4-mapped IPv6 as IPv4): the TCP peer's, or the TLS
+    /// client's for a tunnel's inner end.
     let peer: String
+    /// The inner end of a ``TLSTunnel``'s pair (a Unix socket carrying plaintext).
+    let tunneled: Bool
     var phase: Phase = .head
     /// Requests completed on this connection.
     var completedRequests = 0
@@ -70,7 +73,7 @@ final class PlainHTTPConnection {
 
     /// Takes `fd` (an accepted socket); `nil` when libuv cannot watch it (the socket is
     /// closed then).
-    init?(id: UInt64, fd: Int32, loop: UnsafeMutablePointer<uv_loop_t>, deadline: UInt64,
+    init?(id: UInt64, fd: Int32, peer: String? = nil, loop: UnsafeMutablePointer<uv_loop_t>, deadline: UInt64,
           onEvent: @escaping (PlainHTTPConnection, Bool, Bool) -> Void) {
         let poll = UnsafeMutablePointer<uv_poll_t>.allocate(capacity: 1)
         // (uv_poll_init makes the socket non-blocking.)
@@ -84,7 +87,8 @@ final class PlainHTTPConnection {
         self.poll = poll
         self.deadline = deadline
         self.onEvent = onEvent
-        self.peer = Self.peerAddress(fd)
+        self.peer = peer ?? Self.peerAddress(fd)
+        self.tunneled = peer != nil
         poll.pointee.data = Unmanaged.passRetained(self).toOpaque()
     }
 

@@ -12,6 +12,9 @@ enum ServiceWork: Sendable {
     case httpAnswer(UInt64, HTTPAnswer)
     /// Begin a graceful stop.
     case stop
+    /// The watchdog asks whether the service thread still runs: it echoes the number
+    /// (``BridgeServer/networkThreadAnswered()``).
+    case liveness(UInt64)
 }
 
 /// The only door into the service thread: a locked list plus the loop's async handle

@@ -19,11 +19,10 @@ extension ServiceLoop {
             let decision: AcceptGate.Decision
             switch listener.acceptOne() {
             case .success(let fd):
-                if servesPlainHTTP {
+                if terminatesTLS {
+                    adoptTLS(fd)
+                } else {
                     servePlainHTTP(fd)
-                } else if lws_adopt_socket_vhost(vhost, fd) == nil {
-                    // (lws closed the socket itself.)
-                    logger.debug("libwebsockets refused an accepted connection")
                 }
                 decision = acceptGate.accepted(fd: fd, now: now)
                 if decision == .pause { pauseAccepting(now: now, openAtLeast: Int(fd) + 1) }

@@ -21,15 +21,16 @@ extension ServiceLoop {
     /// so polling for input meanwhile would report the same bytes again at once).
     static let headRecheckMs: UInt64 = 5
 
-    /// Takes an accepted socket of the page port.
-    func servePlainHTTP(_ fd: Int32) {
+    /// Takes an accepted socket of the page port, or the inner end of a ``TLSTunnel``'s
+    /// pair (`peer`: the TLS client's address; a Unix socket has none of its own).
+    func servePlainHTTP(_ fd: Int32, peer: String? = nil) {
         guard let events = eventLoop else {
             Glibc.close(fd)
             return
         }
         let id = makeID()
         guard let connection = PlainHTTPConnection(
-            id: id, fd: fd, loop: events.loop, deadline: loopNow + Self.firstHeadMs,
+            id: id, fd: fd, peer: peer, loop: events.loop, deadline: loopNow + Self.firstHeadMs,
             onEvent: { [unowned self] c, readable, writable in plainEvent(c, readable: readable, writable: writable) })
         else {
             pageConnectionClosed()
@@ -298,11 +299,16 @@ extension ServiceLoop {
         if !c.closed { c.updatePolling(readable: wantsInput(c)) }
     }
 
-    /// A WebSocket upgrade: the socket goes to libwebsockets with the request unread.
+    /// A WebSocket upgrade: the socket goes to libwebsockets with the request unread (as
+    /// plaintext: under TLS it is a tunnel's inner end, TLS is done outside).
     private func handToLibWebSockets(_ c: PlainHTTPConnection) {
         plainConnections.removeValue(forKey: c.id)
         c.close(keepSocket: true)
-        guard let vhost = mainVhost, lws_adopt_socket_vhost(vhost, c.fd) != nil else {
+        if c.tunneled { tunnelPeers[c.fd] = c.peer }
+        var descriptor = lws_sock_file_fd_type()
+        descriptor.sockfd = c.fd
+        let type = lws_adoption_type(LWS_ADOPT_SOCKET.rawValue | LWS_ADOPT_HTTP.rawValue)
+        guard let vhost = mainVhost, lws_adopt_descriptor_vhost(vhost, type, descriptor, nil, nil) != nil else {
             // (lws closed the socket itself.)
             logger.debug("libwebsockets refused an upgrade's connection")
             pageConnectionClosed()

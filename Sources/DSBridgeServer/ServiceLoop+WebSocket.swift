@@ -289,6 +289,8 @@ extension ServiceLoop {
     }
 
     func peerAddress(_ wsi: OpaquePointer) -> String {
+        // A WebSocket under TLS runs on a tunnel's Unix socket: its client is recorded.
+        if terminatesTLS, let peer = tunnelPeers[lws_get_socket_fd(wsi)] { return peer }
         var buf = [CChar](repeating: 0, count: 128)
         guard lws_get_peer_simple(wsi, &buf, buf.count) != nil else { return "unknown" }
         return Self.string(buf)

@@ -30,8 +30,15 @@ final class ServiceLoop {
     var exchanges: [UInt64: HTTPExchange] = [:]
     /// Plain-HTTP connections of the page port that dsbridged serves itself (no TLS).
     var plainConnections: [UInt64: PlainHTTPConnection] = [:]
-    /// Whether the page port's connections are served here until they upgrade (no TLS).
-    var servesPlainHTTP = false
+    /// Under `--tls-cert`: lws terminates TLS on each page connection and the plaintext
+    /// comes through a ``TLSTunnel`` (ServiceLoop+TLSTunnel).
+    var terminatesTLS = false
+    /// The TLS connections of the page port, by id.
+    var tunnels: [UInt64: TLSTunnel] = [:]
+    /// The client address of each inner pair end handed to lws (a WebSocket under TLS):
+    /// lws sees a Unix socket there. Set at each hand-over, so a reused descriptor gets
+    /// its own.
+    var tunnelPeers: [Int32: String] = [:]
     /// Where plain-HTTP requests are read into (service thread only; larger than the
     /// largest request head allowed).
     let plainScratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 17, alignment: 16)
@@ -144,6 +151,8 @@ final class ServiceLoop {
             // larger than it arrive in pieces and are reassembled (ServiceLoop+WebSocket).
             // Small keeps idle sessions cheap.
             ("dsbridge.v1", webSocketCallback, 16, Self.webSocketRxBufferBytes),
+            // Raw TLS connections under --tls-cert (plaintext through a TLSTunnel).
+            (Self.tlsTunnelProtocol, tlsTunnelCallback, 16, 0),
         ])
         adminProtocols = makeProtocols([("http", adminHTTPCallback, 16, 0)])
 
@@ -164,8 +173,9 @@ final class ServiceLoop {
             return .failure(.listenFailed(host: config.host, port: config.port))
         }
         pageListener = listener
-        // Plain HTTP is served here (ServiceLoop+PlainHTTP); upgrades and TLS go to lws.
-        servesPlainHTTP = tls == nil
+        // HTTP is served here (ServiceLoop+PlainHTTP), under TLS through a tunnel
+        // (ServiceLoop+TLSTunnel); WebSocket upgrades go to lws.
+        terminatesTLS = tls != nil
         guard let admin = makeVhost(name: "admin", host: config.adminHost, port: config.adminPort, protocols: adminProtocols!) else {
             closeContextAndLoop()
             return .failure(.listenFailed(host: config.adminHost, port: config.adminPort))
@@ -262,6 +272,7 @@ final class ServiceLoop {
     /// Destroys the lws context (with a foreign loop its teardown is asynchronous: the
     /// loop runs until lws' handles have closed) and closes the loop.
     private func closeContextAndLoop() {
+        closeTunnels()
         closePlainConnections()
         pageListener?.close()
         pageListener = nil
@@ -307,6 +318,8 @@ final class ServiceLoop {
                 respond(exchange, answer)
             case .stop:
                 beginStop()
+            case .liveness(let number):
+                server.answerLiveness(number)
             }
         }
     }

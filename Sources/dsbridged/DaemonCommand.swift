@@ -115,7 +115,13 @@ struct DaemonCommand: ParsableCommand {
             warn("warning: listening on a wildcard address; only loopback origins are allowed until --allowed-origin is given")
         }
         notifier.notify("READY=1\nSTATUS=serving on port \(ports.port)\nMAINPID=\(getpid())")
-        notifier.startWatchdog { true }
+        // Pings only while the network thread answers (a wedged one gets the service restarted).
+        let watchdogSeconds = notifier.watchdogSeconds ?? 0
+        notifier.startWatchdog(isAlive: { server.networkThreadAnswered() }, stalled: { missed in
+            if missed == 1 || missed % 10 == 0 {
+                logger.error("watchdog: the network thread has not answered for \(Int(Double(missed) * watchdogSeconds * 1000)) ms; systemd's watchdog is not pinged")
+            }
+        })
         logger.info("serving", metadata: ["bridge.port": "\(ports.port)", "bridge.admin-port": "\(ports.adminPort)", "bridge.demo": "\(settings.demo)"])
         SignalHandling.waitAndExit(server: server, logger: logger, sources: sources)
     }

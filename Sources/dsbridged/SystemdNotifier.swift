@@ -52,13 +52,27 @@ struct SystemdNotifier: Sendable {
         return sent == message.count
     }
 
-    /// Pings `WATCHDOG=1` every `watchdogInterval` on its own thread while `isRunning()`.
-    func startWatchdog(while isRunning: @escaping @Sendable () -> Bool) {
-        guard let interval = watchdogInterval else { return }
-        let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
+    /// ``watchdogInterval`` in seconds.
+    var watchdogSeconds: Double? {
+        watchdogInterval.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
+    }
+
+    /// Every `watchdogInterval`, on its own thread: pings `WATCHDOG=1` when `isAlive()`
+    /// says the daemon still works, else calls `stalled` with how many intervals in a row
+    /// went without a ping (systemd restarts the service once `WatchdogSec` passes
+    /// without one).
+    func startWatchdog(isAlive: @escaping @Sendable () -> Bool, stalled: @escaping @Sendable (Int) -> Void) {
+        guard let seconds = watchdogSeconds else { return }
         Thread.detachNewThread {
-            while isRunning() {
-                notify("WATCHDOG=1")
+            var missed = 0
+            while true {
+                if isAlive() {
+                    missed = 0
+                    notify("WATCHDOG=1")
+                } else {
+                    missed += 1
+                    stalled(missed)
+                }
                 Thread.sleep(forTimeInterval: seconds)
             }
         }

@@ -65,9 +65,20 @@ struct TransportTests {
     func protocolErrors(frame: String) throws {
         let server = try RunningServer()
         defer { server.stop() }
-        let (ws, _) = try server.openSession()
+        let (ws, welcome) = try server.openSession()
+        let token = try #require(welcome["token"]?.stringValue)
         try ws.send(frame)
-        #expect(try ws.closeCode() == 4000)
+        let (seen, code) = try ws.messagesUntilClose()
+        #expect(code == 4000)
+        #expect(seen.isEmpty, "the refused frame produced \(seen)")
+        // The session is kept (PROTOCOL.md 2.5): resuming it replays whatever the server sent
+        // since the welcome. A message of the frame that ran would have left its `ret` there.
+        let again = try TestWebSocket(port: server.port)
+        let resumed = try again.hello(token: token)
+        #expect(resumed["resumed"] == true)
+        try again.send(callMessage(7, "testSyn", "after"))
+        let next = try again.nextMessage()
+        #expect(next["t"] == "ret" && next["id"] == 7, "the first message after resuming is \(next), not the ret of call 7")
     }
 
     @Test("the first frame must start with hello; [hello, call, bad] gets no welcome")

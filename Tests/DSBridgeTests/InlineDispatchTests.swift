@@ -73,7 +73,7 @@ struct InlineDispatchTests {
     /// A harness with `NonblockingProbe` under namespace `n`, past its hello.
     private func harness(_ probe: NonblockingProbe = NonblockingProbe()) async throws -> BridgeHarness {
         let h = BridgeHarness()
-        try h.bridge.addInterface(probe, by: "n")
+        h.bridge.addInterface(probe, by: "n")
         _ = try await h.hello()
         return h
     }
@@ -180,7 +180,7 @@ struct InlineDispatchTests {
         let made = Mutex<[pthread_t]>([])
         let probe = NonblockingProbe()
         let h = BridgeHarness()
-        try h.bridge.addInterfaceFactory(by: "f") { _ in
+        h.bridge.addInterfaceFactory(by: "f") { _ in
             made.withLock { $0.append(pthread_self()) }
             return probe
         }
@@ -254,7 +254,7 @@ struct InlineDispatchTests {
     func syncHTTPCallOnNetworkThread() async throws {
         let probe = NonblockingProbe()
         let h = BridgeHarness()
-        try h.bridge.addInterface(probe, by: "n")
+        h.bridge.addInterface(probe, by: "n")
         let welcome = try await h.hello()
         let token = try #require(welcome["token"]?.stringValue)
         guard case .answered(.success(let value)) = h.bridge.startSyncCall(

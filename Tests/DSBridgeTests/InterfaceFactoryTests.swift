@@ -21,7 +21,7 @@ struct InterfaceFactoryTests {
     @Test("a factory gives each session its own instance, made on first use")
     func perSession() async throws {
         let h1 = BridgeHarness()
-        try h1.bridge.addInterfaceFactory(by: "counter") { session in PageCounter(owner: session.id) }
+        h1.bridge.addInterfaceFactory(by: "counter") { session in PageCounter(owner: session.id) }
         let h2connection = h1.bridge.connect(peerAddress: "127.0.0.1", origin: nil, waker: CountingWaker())
         let h2 = BridgeHarness(sharing: h1.bridge, connection: h2connection)
         let w1 = try await h1.hello()

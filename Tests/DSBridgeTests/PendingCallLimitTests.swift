@@ -7,7 +7,7 @@ struct PendingCallLimitTests {
     @Test("calls ending while the pending-call limit is reached never leave the socket paused")
     func pauseResumeRace() async throws {
         let h = BridgeHarness { $0.maxCallsPending = 2 }
-        try h.bridge.addInterface(NonblockingProbe(), by: "n")
+        h.bridge.addInterface(NonblockingProbe(), by: "n")
         _ = try await h.hello()
         let count = 3_000
         for i in 1...count { h.call(Int64(i), "n.yields", .integer(Int64(i))) }

@@ -6,16 +6,16 @@ import Testing
 @Suite("test.progress: repeated completions without delay (load tests)")
 struct TestAPIProgressTests {
     /// A harness whose bridge has the `test` interface of the demo.
-    private func harness() throws -> BridgeHarness {
+    private func harness() -> BridgeHarness {
         let bridge = Bridge()
-        try bridge.addInterface(TestAPI(), by: "test")
+        bridge.addInterface(TestAPI(), by: "test")
         let connection = bridge.connect(peerAddress: "127.0.0.1", origin: nil, waker: CountingWaker())
         return BridgeHarness(sharing: bridge, connection: connection)
     }
 
     @Test("count 3: ret \"\", then 1, 2, 3 as progress and 3 as the final cb")
     func deliversCountProgressValuesThenTheFinalOne() async throws {
-        let h = try harness()
+        let h = harness()
         _ = try await h.hello()
         h.call(1, "test.progress", 3, stub: "dscb1")
         #expect(try await h.messages(5) == [
@@ -29,7 +29,7 @@ struct TestAPIProgressTests {
 
     @Test("count 0: only the final cb")
     func zeroCountDeliversOnlyTheFinalValue() async throws {
-        let h = try harness()
+        let h = harness()
         _ = try await h.hello()
         h.call(1, "test.progress", 0, stub: "dscb1")
         #expect(try await h.messages(2) == [
@@ -40,7 +40,7 @@ struct TestAPIProgressTests {
 
     @Test("a count outside 0...10000 or not an integer is badArgument and delivers nothing")
     func outOfRangeCountIsBadArgument() async throws {
-        let h = try harness()
+        let h = harness()
         _ = try await h.hello()
         h.call(1, "test.progress", 10_001, stub: "dscb1")
         h.call(2, "test.progress", -1, stub: "dscb2")

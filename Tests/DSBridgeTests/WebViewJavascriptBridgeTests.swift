@@ -105,19 +105,24 @@ struct WebViewJavascriptBridgeTests {
         #expect(try await h.messages(1)[0]["error"]?["kind"] == "methodNotFound")
     }
 
-    @Test("no interface can be registered under a reserved namespace; removing one leaves the internal methods")
-    func reservedNamespacesAreRefused() async throws {
-        let h = BridgeHarness()
-        for namespace in ["_dsb", "_wvjb", "_webkit", "_page"] {
-            #expect(throws: InterfaceRegistrationError.reservedNamespace(namespace)) {
-                try h.bridge.addInterface(ProbeInterface(), by: namespace)
-            }
-            #expect(throws: InterfaceRegistrationError.reservedNamespace(namespace)) {
-                try h.bridge.addInterfaceFactory(by: namespace) { _ in ProbeInterface() }
-            }
+    @Test("registering an interface under _wvjb (or inside it) stops the program")
+    func registeringUnderWvjbTraps() async {
+        await #expect(processExitsWith: .failure) {
+            Bridge().addInterface(ProbeInterface(), by: "_wvjb")
         }
-        h.bridge.removeInterface(by: "_wvjb")
+        await #expect(processExitsWith: .failure) {
+            Bridge().addInterfaceFactory(by: "_wvjb.x") { _ in ProbeInterface() }
+        }
+    }
+
+    @Test("_wvjb.call is no interface: not listed, not removable, an async method for hasNativeMethod")
+    func wvjbCallIsInternal() async throws {
+        let h = BridgeHarness()
         #expect(!h.bridge.registry.namespaces.contains("_wvjb"))
+        #expect(CallRoute.hasNativeMethod("_wvjb.call", type: "asyn", in: h.bridge.registry))
+        #expect(!CallRoute.hasNativeMethod("_wvjb.call", type: "syn", in: h.bridge.registry))
+        #expect(!CallRoute.hasNativeMethod("_wvjb.handle", type: "all", in: h.bridge.registry))
+        h.bridge.removeInterface(by: "_wvjb")
         h.bridge.registerHandler("echoHandler") { data, r in r(data) }
         _ = try await h.hello()
         call(h, 1, handler: "echoHandler", data: 3, stub: "dscb0")

@@ -18,11 +18,7 @@ public final class BridgeDriver {
     /// A bridge with ``BenchEchoAPI`` under `echo`, and a session that said `hello`.
     public init() {
         bridge = Bridge()
-        do {
-            try bridge.addInterface(BenchEchoAPI(), by: "echo")
-        } catch {
-            fatalError("\(error)")  // "echo" is not reserved
-        }
+        bridge.addInterface(BenchEchoAPI(), by: "echo")
         connection = bridge.connect(peerAddress: "127.0.0.1", origin: nil, waker: waker)
         connection.receive(Array(#"{"t":"hello","v":1}"#.utf8))
         _ = nextWrite()

@@ -4,11 +4,14 @@
 /// `callHandler` (PROTOCOL.md 9.1). It is an asynchronous method, so the dispatcher's rules
 /// apply unchanged: `ret ""` at once, then the handler's response as one `cb` `complete:true`
 /// (dropped without a stub). A call naming no registered handler is refused before anything
-/// runs: `ret` code -1 `methodNotFound`. Registered by ``InterfaceRegistry`` under `_wvjb`.
+/// runs: `ret` code -1 `methodNotFound`. ``InterfaceRegistry`` owns it and ``CallRoute``
+/// routes `_wvjb.call` to it; the `_wvjb` namespace itself is reserved.
 struct WVJBCallInterface: ExposedInterface {
-    let handlers: WVJBHandlerRegistry
+    /// The one page-callable method of the `_wvjb` namespace.
+    static let methodName = "call"
+    static var exposedMethods: [String: ExposedMethodKind] { [methodName: .asynchronous] }
 
-    static var exposedMethods: [String: ExposedMethodKind] { ["call": .asynchronous] }
+    let handlers: WVJBHandlerRegistry
 
     func callSynchronousMethod(named name: String, with argument: JSONValue) async throws -> JSONValue {
         throw ExposedCallError.methodNotFound(name)
@@ -22,7 +25,7 @@ struct WVJBCallInterface: ExposedInterface {
     func callAsynchronousMethodWithoutSuspending(
         named name: String, with argument: JSONValue, completion: ExposedCompletion
     ) throws -> Bool {
-        guard name == "call" else { throw ExposedCallError.methodNotFound(name) }
+        guard name == Self.methodName else { throw ExposedCallError.methodNotFound(name) }
         guard case .object(let message) = argument, case .string(let handlerName)? = message["handlerName"] else {
             throw ExposedCallError.badArgument(
                 method: "_wvjb.call", expected: #"{"handlerName": STRING, "data": ANY}"#, detail: "got \(argument.description.prefix(200))")

@@ -108,6 +108,18 @@ final class TestWebSocket {
         }
     }
 
+    /// Every message until the server closes, and the close code.
+    func messagesUntilClose() throws -> (messages: [JSONValue], code: Int) {
+        var messages: [JSONValue] = []
+        while true {
+            do {
+                messages.append(try nextMessage())
+            } catch let closed as TestWebSocketClosed {
+                return (messages, closed.code)
+            }
+        }
+    }
+
     /// Sends `hello` and returns the `welcome`.
     @discardableResult
     func hello(token: String? = nil, ack: Int64 = 0) throws -> JSONValue {

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+import CLibWebSockets
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One TLS connection of the page port under `--tls-cert` (service thread only).
+/// libwebsockets terminates TLS on it as a raw socket (no HTTP parsing of its own), and
+/// the plaintext travels through a socket pair: its inner end is served like any plain
+/// connection (``PlainHTTPConnection``, or libwebsockets once it upgrades to a WebSocket),
+/// so HTTPS requests are judged as sent (PROTOCOL.md 1.2) exactly as plain ones are. This
+/// object is the outer end: bytes from the client go in, bytes the inner side wrote go
+/// back out through TLS, each way bounded (``highWater``) with flow control, not buffers
+/// without end.
+final class TLSTunnel {
+    let id: UInt64
+    /// The raw TLS connection (lws).
+    let wsi: OpaquePointer
+    /// Our end of the socket pair.
+    let fd: Int32
+    /// Plaintext from the client not yet taken by the inner side.
+    private var toInner: [UInt8] = []
+    private var toInnerOffset = 0
+    /// Plaintext from the inner side not yet written through TLS.
+    private(set) var toClient: [UInt8] = []
+    private var toClientOffset = 0
+    /// The inner side closed (its end of the pair read 0).
+    var innerEnded = false
+    /// lws stopped reading the client (``toInner`` is over ``highWater``).
+    var clientReadsPaused = false
+    /// The first plaintext arrived: lws' handshake timeout is cleared then.
+    var established = false
+    private(set) var closed = false
+    private let poll: UnsafeMutablePointer<uv_poll_t>
+    private var polledEvents: Int32 = 0
+    private let onEvent: (TLSTunnel, _ readable: Bool, _ writable: Bool) -> Void
+
+    /// Bytes buffered one way before the other side is asked to wait.
+    static let highWater = 256 << 10
+
+    /// Watches `fd` (our end of the pair); `nil` when libuv cannot (the descriptor is
+    /// closed then).
+    init?(id: UInt64, wsi: OpaquePointer, fd: Int32, loop: UnsafeMutablePointer<uv_loop_t>,
+          onEvent: @escaping (TLSTunnel, Bool, Bool) -> Void) {
+        let poll = UnsafeMutablePointer<uv_poll_t>.allocate(capacity: 1)
+        guard uv_poll_init(loop, poll, fd) == 0 else {
+            poll.deallocate()
+            Glibc.close(fd)
+            return nil
+        }
+        self.id = id
+        self.wsi = wsi
+        self.fd = fd
+        self.poll = poll
+        self.onEvent = onEvent
+        poll.pointee.data = Unmanaged.passRetained(self).toOpaque()
+    }
+
+    /// Bytes waiting to go to the client.
+    var pendingToClient: Int { toClient.count - toClientOffset }
+    /// Bytes waiting to go to the inner side.
+    var pendingToInner: Int { toInner.count - toInnerOffset }
+
+    /// Polls for input from the inner side unless enough waits for the client, and for
+    /// output while bytes for the inner side wait.
+    func updatePolling() {
+        guard !closed else { return }
+        var events: Int32 = 0
+        if !innerEnded && pendingToClient < Self.highWater { events |= Int32(UV_READABLE.rawValue) }
+        if pendingToInner > 0 { events |= Int32(UV_WRITABLE.rawValue) }
+        guard events != polledEvents else { return }
+        polledEvents = events
+        if events == 0 {
+            uv_poll_stop(poll)
+            return
+        }
+        uv_poll_start(poll, events) { handle, status, events in
+            guard let data = handle?.pointee.data else { return }
+            let tunnel = Unmanaged<TLSTunnel>.fromOpaque(data).takeUnretainedValue()
+            let readable = status < 0 || events & Int32(UV_READABLE.rawValue) != 0
+            tunnel.onEvent(tunnel, readable, status < 0 || events & Int32(UV_WRITABLE.rawValue) != 0)
+        }
+    }
+
+    /// Plaintext from the client: handed to the inner side now, or kept until it reads.
+    /// `false` when the pair failed.
+    func fromClient(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if pendingToInner == 0 {
+            toInner.removeAll(keepingCapacity: true)
+            toInnerOffset = 0
+        }
+        toInner.append(contentsOf: bytes)
+        return flushToInner()
+    }
+
+    /// Sends what waits for the inner side; `false` when the pair failed.
+    func flushToInner() -> Bool {
+        while pendingToInner > 0 {
+            let n = toInner.withUnsafeBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return send(fd, base + toInnerOffset, buffer.count - toInnerOffset, Int32(MSG_NOSIGNAL))
+            }
+            if n > 0 {
+                toInnerOffset += n
+                continue
+            }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
+            return false
+        }
+        if pendingToInner == 0 {
+            toInner.removeAll(keepingCapacity: toInner.count <= Self.highWater)
+            toInnerOffset = 0
+        }
+        return true
+    }
+
+    /// What a read from the inner side gave.
+    enum InnerRead {
+        case bytes(Int)
+        case nothing
+        case ended
+    }
+
+    /// Reads what the inner side wrote into ``toClient``.
+    func readFromInner(scratch: UnsafeMutableRawBufferPointer) -> InnerRead {
+        while true {
+            let n = recv(fd, scratch.baseAddress, scratch.count, 0)
+            if n > 0 {
+                if pendingToClient == 0 {
+                    toClient.removeAll(keepingCapacity: true)
+                    toClientOffset = 0
+                }
+                toClient.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[..<n]))
+                return .bytes(n)
+            }
+            if n == 0 { return .ended }
+            if errno == EINTR { continue }
+            return errno == EAGAIN || errno == EWOULDBLOCK ? .nothing : .ended
+        }
+    }
+
+    /// Copies up to `count` bytes for the client to `destination`; returns how many.
+    func takeForClient(into destination: UnsafeMutableRawPointer, count: Int) -> Int {
+        let n = min(count, pendingToClient)
+        guard n > 0 else { return 0 }
+        toClient.withUnsafeBytes { buffer in
+            if let base = buffer.baseAddress { destination.copyMemory(from: base + toClientOffset, byteCount: n) }
+        }
+        toClientOffset += n
+        if pendingToClient == 0 {
+            toClient.removeAll(keepingCapacity: toClient.count <= Self.highWater)
+            toClientOffset = 0
+        }
+        return n
+    }
+
+    /// Closes our end of the pair (the inner side then reads its end) and frees the poll
+    /// handle.
+    func close() {
+        guard !closed else { return }
+        closed = true
+        uv_poll_stop(poll)
+        uv_close(UnsafeMutableRawPointer(poll).assumingMemoryBound(to: uv_handle_t.self)) { handle in
+            guard let handle else { return }
+            if let data = handle.pointee.data { Unmanaged<TLSTunnel>.fromOpaque(data).release() }
+            UnsafeMutableRawPointer(handle).assumingMemoryBound(to: uv_poll_t.self).deallocate()
+        }
+        Glibc.close(fd)
+    }
+}
