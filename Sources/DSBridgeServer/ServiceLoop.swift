@@ -305,8 +305,9 @@ final class ServiceLoop {
                 guard let exchange = exchanges[id], exchange.answer == nil, exchange.awaitingAnswer else { continue }
                 exchange.awaitingAnswer = false
                 respond(exchange, answer)
-            case .stop:
+            case .stop(let cut):
                 beginStop()
+                if cut { cutDrain() }
             case .liveness(let number):
                 server.answerLiveness(number)
             }
@@ -342,6 +343,15 @@ final class ServiceLoop {
         // writeable check), or at the deadline.
         for socket in sockets.values where socket.connection.isSettled { closeDraining(socket) }
         deadlines.schedule(.drain, at: now + Self.drainCheckMs)
+        drainStep(now: now)
+    }
+
+    /// Moves the drain's deadline to now (a cancelled ``BridgeServer/run()``): every socket
+    /// is closed with 1001 at once and the loop ends within 500 ms.
+    private func cutDrain() {
+        let now = loopNow
+        guard !done, let deadline = stopDeadline, deadline > now else { return }
+        stopDeadline = now
         drainStep(now: now)
     }
 
