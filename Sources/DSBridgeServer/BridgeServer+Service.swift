@@ -17,11 +17,11 @@ extension BridgeServer: Service {
     /// Starts the server unless it was started already (``start()`` or ``listen()``) and
     /// returns once its service thread has ended.
     ///
-    /// - A graceful shutdown (a signal the group traps, `triggerGracefulShutdown()`, or
-    ///   another service ending) begins the drain SIGTERM begins in `dsbridged`
-    ///   (PROTOCOL.md 7): no new sockets, `/healthz` 503, every socket closed with 1001
-    ///   once its in-flight sync calls are answered; `run()` returns within `drainMs`
-    ///   (plus at most 500 ms for the last closes).
+    /// - A graceful shutdown (a signal the group traps, `triggerGracefulShutdown()`, or a
+    ///   service configured to shut the group down gracefully when it ends) begins the
+    ///   drain SIGTERM begins in `dsbridged` (PROTOCOL.md 7): no new sockets, `/healthz`
+    ///   503, every socket closed with 1001 once its in-flight sync calls are answered;
+    ///   `run()` returns within `drainMs` (plus at most 500 ms for the last closes).
     /// - Cancellation cuts the drain short: every socket is closed with 1001 at once.
     /// - ``stop()`` called directly ends it the same way as a graceful shutdown.
     ///

@@ -54,7 +54,7 @@ public final class BridgeServer: Sendable {
     /// The listeners are open (the ports) or could not be.
     private let startup = OneShotEvent<Result<ListeningPorts, ServerStartError>>()
     /// The service thread has ended (or never started because the start failed).
-    let finished = OneShotEvent<Void>()
+    private let finished = OneShotEvent<Void>()
     private let limits = Mutex<DescriptorLimit?>(nil)
     private let draining = Atomic<Bool>(false)
     /// The last liveness question posted to the service thread, and the last it answered.

@@ -330,7 +330,7 @@ final class ServiceLoop {
         _ = CLibWebSockets_trim_heap()
     }
 
-    /// SIGTERM: stop accepting sockets (HTTP is still served), close each socket with 1001
+    /// SIGTERM (a graceful shutdown, ``BridgeServer/stop()``): stop accepting sockets (HTTP is still served), close each socket with 1001
     /// once its in-flight sync calls are answered and written, and end when nothing is left
     /// or `drainMs` has passed (then whatever is left is cut).
     private func beginStop() {
