@@ -38,6 +38,10 @@ public struct ListeningPorts: Sendable, Equatable {
 /// Serves a ``Bridge`` over libwebsockets: the `/dsbridge` WebSocket, the sync HTTP
 /// endpoints, static files, and the admin listener. One service thread owns every
 /// connection; other threads reach it only through its inbox.
+///
+/// Run it either by hand (``start()``, later ``stop()`` and ``waitUntilStopped()``) or as a
+/// swift-service-lifecycle `Service` in a `ServiceGroup` (``run()``), where a graceful
+/// shutdown drains it as SIGTERM does the daemon.
 public final class BridgeServer: Sendable {
     public let bridge: Bridge
     public let configuration: ServerConfiguration
@@ -45,15 +49,17 @@ public final class BridgeServer: Sendable {
     /// Renders `/metrics` (Prometheus text); `nil` answers 404 there.
     let metricsRenderer: (@Sendable () -> [UInt8])?
     let inbox = ServiceInbox()
-    private let startup = Mutex<Result<ListeningPorts, ServerStartError>?>(nil)
-    private let started = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
+    /// Whether ``start()`` or ``listen()`` has been called (the server starts once).
+    private let launched = Atomic<Bool>(false)
+    /// The listeners are open (the ports) or could not be.
+    private let startup = OneShotEvent<Result<ListeningPorts, ServerStartError>>()
+    /// The service thread has ended (or never started because the start failed).
+    private let finished = OneShotEvent<Void>()
     private let limits = Mutex<DescriptorLimit?>(nil)
     private let draining = Atomic<Bool>(false)
     /// The last liveness question posted to the service thread, and the last it answered.
     private let livenessAsked = Atomic<UInt64>(0)
     private let livenessAnswered = Atomic<UInt64>(0)
-    private let running = Atomic<Bool>(false)
 
     /// - Parameter metricsRenderer: renders the metrics backend's registry for `GET /metrics`
     ///   on the admin listener (gauges of the sessions are recorded just before).
@@ -65,12 +71,31 @@ public final class BridgeServer: Sendable {
         self.metricsRenderer = metricsRenderer
     }
 
-    /// Opens both listeners and starts the service thread.
+    /// Opens both listeners and starts the service thread, blocking the calling thread
+    /// until both listen. Later calls return the same ports (or throw the same error).
+    /// From a task, use ``listen()``, which does not block a thread of the concurrency pool.
     /// - Returns: the ports actually bound.
     public func start() throws(ServerStartError) -> ListeningPorts {
+        launchOnce()
+        return try startup.wait().get()
+    }
+
+    /// Opens both listeners and starts the service thread unless that was done already,
+    /// and returns the ports once both listen; the task suspends meanwhile. ``run()`` calls
+    /// it; call it yourself to learn the ports (with port 0) while `run()` serves.
+    /// - Returns: the ports actually bound.
+    public func listen() async throws(ServerStartError) -> ListeningPorts {
+        launchOnce()
+        return try await startup.value.get()
+    }
+
+    /// The first call starts the service thread, which reports to ``startup`` once it
+    /// listens (or could not); later calls do nothing.
+    private func launchOnce() {
+        guard !launched.exchange(true, ordering: .acquiringAndReleasing) else { return }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: configuration.webRoot, isDirectory: &isDirectory), isDirectory.boolValue
-        else { throw .webRootMissing(configuration.webRoot) }
+        else { return failedToStart(.webRootMissing(configuration.webRoot)) }
         LWSLog.install(logger)
         // Before the lws context exists: lws sizes its descriptor table from the soft limit.
         let limit = configuration.managesDescriptorLimit
@@ -83,11 +108,12 @@ public final class BridgeServer: Sendable {
         thread.name = "lws-service"
         thread.stackSize = 4 << 20
         thread.start()
-        started.wait()
-        let result = startup.withLock { $0 } ?? .failure(.contextFailed)
-        let ports = try result.get()
-        running.store(true, ordering: .releasing)
-        return ports
+    }
+
+    /// The server did not start: nothing listens, and there is no service thread to wait for.
+    private func failedToStart(_ error: ServerStartError) {
+        startup.fulfill(.failure(error))
+        finished.fulfill(())
     }
 
     /// The descriptor limit the server runs with (after ``start()``; PROTOCOL.md 2.6).
@@ -96,10 +122,20 @@ public final class BridgeServer: Sendable {
     /// Whether a drain has begun (`/healthz` answers 503).
     public var isDraining: Bool { draining.load(ordering: .acquiring) }
 
-    /// Stops: every socket is closed with 1001, then the service thread ends.
+    /// Begins the drain (PROTOCOL.md 7): no new sockets, `/healthz` 503, every socket closed
+    /// with 1001 once its in-flight sync calls are answered; the service thread ends when
+    /// nothing is left or after `drainMs`. Returns at once; ``waitUntilStopped()`` or
+    /// ``stopped()`` wait for the end. A graceful shutdown of ``run()`` calls it.
     public func stop() {
         draining.store(true, ordering: .releasing)
-        inbox.post(.stop)
+        inbox.post(.stop(cut: false))
+    }
+
+    /// Ends the drain now: like ``stop()``, but what is still in flight is cut at once
+    /// (sockets closed with 1001) instead of after `drainMs`. Cancelling ``run()`` calls it.
+    public func stopNow() {
+        draining.store(true, ordering: .releasing)
+        inbox.post(.stop(cut: true))
     }
 
     /// For a watchdog (systemd's `WATCHDOG=1`): whether the service thread answered the
@@ -122,11 +158,18 @@ public final class BridgeServer: Sendable {
         livenessAnswered.store(number, ordering: .releasing)
     }
 
-    /// Blocks until the service thread has ended.
+    /// Blocks the calling thread until the service thread has ended; returns at once when
+    /// the server was never started. From a task, use ``stopped()``.
     public func waitUntilStopped() {
-        guard running.load(ordering: .acquiring) else { return }
+        guard launched.load(ordering: .acquiring) else { return }
         finished.wait()
-        finished.signal()
+    }
+
+    /// Suspends until the service thread has ended, without holding a thread of the
+    /// concurrency pool; returns at once when the server was never started.
+    public func stopped() async {
+        guard launched.load(ordering: .acquiring) else { return }
+        await finished.value
     }
 
     private func runServiceThread(descriptorLimit: DescriptorLimit) {
@@ -136,15 +179,12 @@ public final class BridgeServer: Sendable {
         let loop = ServiceLoop(server: self, descriptorLimit: descriptorLimit)
         switch loop.open() {
         case .failure(let error):
-            startup.withLock { $0 = .failure(error) }
-            started.signal()
+            failedToStart(error)
             return
         case .success(let ports):
-            startup.withLock { $0 = .success(ports) }
-            started.signal()
+            startup.fulfill(.success(ports))
         }
         loop.run()
-        running.store(false, ordering: .releasing)
-        finished.signal()
+        finished.fulfill(())
     }
 }

@@ -65,20 +65,14 @@ final class PlainHTTPConnection {
     var inputHeld = false
     private(set) var closed = false
 
-    private let poll: UnsafeMutablePointer<uv_poll_t>
-    /// The events polled for now (`UV_READABLE` / `UV_WRITABLE`).
-    private var polledEvents: Int32 = 0
-    /// Called with this connection when its socket is readable or writable.
-    private let onEvent: (PlainHTTPConnection, _ readable: Bool, _ writable: Bool) -> Void
+    private let poll: SocketPoll
 
-    /// Takes `fd` (an accepted socket); `nil` when libuv cannot watch it (the socket is
-    /// closed then).
+    /// Takes `fd` (an accepted socket, or a tunnel's inner end with its client's `peer`);
+    /// `nil` when libuv cannot watch it (the socket is closed then). `onEvent` is called
+    /// with this connection when its socket is readable or writable.
     init?(id: UInt64, fd: Int32, peer: String? = nil, loop: UnsafeMutablePointer<uv_loop_t>, deadline: UInt64,
           onEvent: @escaping (PlainHTTPConnection, Bool, Bool) -> Void) {
-        let poll = UnsafeMutablePointer<uv_poll_t>.allocate(capacity: 1)
-        // (uv_poll_init makes the socket non-blocking.)
-        guard uv_poll_init(loop, poll, fd) == 0 else {
-            poll.deallocate()
+        guard let poll = SocketPoll(loop: loop, fd: fd) else {
             Glibc.close(fd)
             return nil
         }
@@ -86,10 +80,9 @@ final class PlainHTTPConnection {
         self.fd = fd
         self.poll = poll
         self.deadline = deadline
-        self.onEvent = onEvent
         self.peer = peer ?? Self.peerAddress(fd)
         self.tunneled = peer != nil
-        poll.pointee.data = Unmanaged.passRetained(self).toOpaque()
+        poll.onEvent = { [unowned self] readable, writable in onEvent(self, readable, writable) }
     }
 
     // MARK: Polling
@@ -98,26 +91,8 @@ final class PlainHTTPConnection {
     /// already read (pipelined input waits), output while bytes are unsent.
     func updatePolling(readable: Bool) {
         guard !closed else { return }
-        var events: Int32 = 0
-        if readable { events |= Int32(UV_READABLE.rawValue) }
-        if unsentOffset < unsent.count { events |= Int32(UV_WRITABLE.rawValue) }
-        guard events != polledEvents else { return }
-        polledEvents = events
-        if events == 0 {
-            uv_poll_stop(poll)
-            return
-        }
-        uv_poll_start(poll, events) { handle, status, events in
-            guard let data = handle?.pointee.data else { return }
-            let connection = Unmanaged<PlainHTTPConnection>.fromOpaque(data).takeUnretainedValue()
-            // An error (status < 0) shows up as a failing read.
-            let readable = status < 0 || events & Int32(UV_READABLE.rawValue) != 0
-            connection.onEvent(connection, readable, events & Int32(UV_WRITABLE.rawValue) != 0)
-        }
+        poll.poll(readable: readable, writable: unsentOffset < unsent.count)
     }
-
-    /// Whether input is polled for now.
-    var pollsInput: Bool { polledEvents & Int32(UV_READABLE.rawValue) != 0 }
 
     // MARK: Input
 
@@ -199,12 +174,7 @@ final class PlainHTTPConnection {
     func close(keepSocket: Bool = false) {
         guard !closed else { return }
         closed = true
-        uv_poll_stop(poll)
-        uv_close(UnsafeMutableRawPointer(poll).assumingMemoryBound(to: uv_handle_t.self)) { handle in
-            guard let handle else { return }
-            if let data = handle.pointee.data { Unmanaged<PlainHTTPConnection>.fromOpaque(data).release() }
-            UnsafeMutableRawPointer(handle).assumingMemoryBound(to: uv_poll_t.self).deallocate()
-        }
+        poll.close()
         if !keepSocket { Glibc.close(fd) }
     }
 

@@ -10,8 +10,9 @@ enum ServiceWork: Sendable {
     case connection(UInt64)
     /// An HTTP exchange has its answer.
     case httpAnswer(UInt64, HTTPAnswer)
-    /// Begin a graceful stop.
-    case stop
+    /// Begin a graceful stop (a drain); with `cut`, end it at once (whatever is still in
+    /// flight is cut, as when `drainMs` has passed).
+    case stop(cut: Bool)
     /// The watchdog asks whether the service thread still runs: it echoes the number
     /// (``BridgeServer/networkThreadAnswered()``).
     case liveness(UInt64)

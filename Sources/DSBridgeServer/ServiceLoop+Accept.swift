@@ -13,7 +13,7 @@ extension ServiceLoop {
 
     /// The listening socket is readable: accepts what waits, up to ``acceptBatch``.
     func acceptPending() {
-        guard let listener = pageListener, let vhost = mainVhost else { return }
+        guard let listener = pageListener, mainVhost != nil else { return }
         let now = loopNow
         for _ in 0..<Self.acceptBatch {
             let decision: AcceptGate.Decision

@@ -316,8 +316,9 @@ final class ServiceLoop {
                 guard let exchange = exchanges[id], exchange.answer == nil, exchange.awaitingAnswer else { continue }
                 exchange.awaitingAnswer = false
                 respond(exchange, answer)
-            case .stop:
+            case .stop(let cut):
                 beginStop()
+                if cut { cutDrain() }
             case .liveness(let number):
                 server.answerLiveness(number)
             }
@@ -340,7 +341,7 @@ final class ServiceLoop {
         _ = CLibWebSockets_trim_heap()
     }
 
-    /// SIGTERM: stop accepting sockets (HTTP is still served), close each socket with 1001
+    /// SIGTERM (a graceful shutdown, ``BridgeServer/stop()``): stop accepting sockets (HTTP is still served), close each socket with 1001
     /// once its in-flight sync calls are answered and written, and end when nothing is left
     /// or `drainMs` has passed (then whatever is left is cut).
     private func beginStop() {
@@ -353,6 +354,15 @@ final class ServiceLoop {
         // writeable check), or at the deadline.
         for socket in sockets.values where socket.connection.isSettled { closeDraining(socket) }
         deadlines.schedule(.drain, at: now + Self.drainCheckMs)
+        drainStep(now: now)
+    }
+
+    /// Moves the drain's deadline to now (a cancelled ``BridgeServer/run()``): every socket
+    /// is closed with 1001 at once and the loop ends within 500 ms.
+    private func cutDrain() {
+        let now = loopNow
+        guard !done, let deadline = stopDeadline, deadline > now else { return }
+        stopDeadline = now
         drainStep(now: now)
     }
 

@@ -31,20 +31,16 @@ final class TLSTunnel {
     /// The first plaintext arrived: lws' handshake timeout is cleared then.
     var established = false
     private(set) var closed = false
-    private let poll: UnsafeMutablePointer<uv_poll_t>
-    private var polledEvents: Int32 = 0
-    private let onEvent: (TLSTunnel, _ readable: Bool, _ writable: Bool) -> Void
+    private let poll: SocketPoll
 
     /// Bytes buffered one way before the other side is asked to wait.
     static let highWater = 256 << 10
 
     /// Watches `fd` (our end of the pair); `nil` when libuv cannot (the descriptor is
-    /// closed then).
+    /// closed then). `onEvent` is called with this tunnel when `fd` is readable or writable.
     init?(id: UInt64, wsi: OpaquePointer, fd: Int32, loop: UnsafeMutablePointer<uv_loop_t>,
           onEvent: @escaping (TLSTunnel, Bool, Bool) -> Void) {
-        let poll = UnsafeMutablePointer<uv_poll_t>.allocate(capacity: 1)
-        guard uv_poll_init(loop, poll, fd) == 0 else {
-            poll.deallocate()
+        guard let poll = SocketPoll(loop: loop, fd: fd) else {
             Glibc.close(fd)
             return nil
         }
@@ -52,8 +48,7 @@ final class TLSTunnel {
         self.wsi = wsi
         self.fd = fd
         self.poll = poll
-        self.onEvent = onEvent
-        poll.pointee.data = Unmanaged.passRetained(self).toOpaque()
+        poll.onEvent = { [unowned self] readable, writable in onEvent(self, readable, writable) }
     }
 
     /// Bytes waiting to go to the client.
@@ -65,21 +60,7 @@ final class TLSTunnel {
     /// output while bytes for the inner side wait.
     func updatePolling() {
         guard !closed else { return }
-        var events: Int32 = 0
-        if !innerEnded && pendingToClient < Self.highWater { events |= Int32(UV_READABLE.rawValue) }
-        if pendingToInner > 0 { events |= Int32(UV_WRITABLE.rawValue) }
-        guard events != polledEvents else { return }
-        polledEvents = events
-        if events == 0 {
-            uv_poll_stop(poll)
-            return
-        }
-        uv_poll_start(poll, events) { handle, status, events in
-            guard let data = handle?.pointee.data else { return }
-            let tunnel = Unmanaged<TLSTunnel>.fromOpaque(data).takeUnretainedValue()
-            let readable = status < 0 || events & Int32(UV_READABLE.rawValue) != 0
-            tunnel.onEvent(tunnel, readable, status < 0 || events & Int32(UV_WRITABLE.rawValue) != 0)
-        }
+        poll.poll(readable: !innerEnded && pendingToClient < Self.highWater, writable: pendingToInner > 0)
     }
 
     /// Plaintext from the client: handed to the inner side now, or kept until it reads.
@@ -160,12 +141,7 @@ final class TLSTunnel {
     func close() {
         guard !closed else { return }
         closed = true
-        uv_poll_stop(poll)
-        uv_close(UnsafeMutableRawPointer(poll).assumingMemoryBound(to: uv_handle_t.self)) { handle in
-            guard let handle else { return }
-            if let data = handle.pointee.data { Unmanaged<TLSTunnel>.fromOpaque(data).release() }
-            UnsafeMutableRawPointer(handle).assumingMemoryBound(to: uv_poll_t.self).deallocate()
-        }
+        poll.close()
         Glibc.close(fd)
     }
 }

@@ -8,10 +8,13 @@ import Foundation
 import Logging
 import Metrics
 import Prometheus
+import ServiceLifecycle
 
-/// `dsbridged`: serves DSBridge pages over WebSockets (PROTOCOL.md 7).
+/// `dsbridged`: serves DSBridge pages over WebSockets (PROTOCOL.md 7). A `ServiceGroup`
+/// runs the ``BridgeServer`` and the ``ServingAnnouncer``; SIGTERM or SIGINT shuts it
+/// down gracefully (the drain), a second one exits at once (``SecondSignal``).
 @main
-struct DaemonCommand: ParsableCommand {
+struct DaemonCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dsbridged",
         abstract: "Lets browser pages call Swift interfaces with the DSBridge JavaScript API.",
@@ -56,7 +59,7 @@ struct DaemonCommand: ParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel: String?
     @Flag(help: "Check the settings (flags, environment, config file), print the effective ones and exit.") var checkConfig = false
 
-    func run() throws {
+    func run() async throws {
         // A write to a closed pipe is an error (dropped by StandardStreams), not a signal.
         signal(SIGPIPE, SIG_IGN)
         let settings: DaemonSettings
@@ -95,34 +98,35 @@ struct DaemonCommand: ParsableCommand {
         if settings.demo { DemoInterfaces.register(on: bridge, tickMs: settings.demoTickMs) }
         let server = BridgeServer(bridge: bridge, configuration: settings.server, logger: logger,
                                   metricsRenderer: { registry.emitToBuffer() })
+        // Started before the group, so a start that fails exits 1 with its reason.
         let ports: ListeningPorts
         do {
-            ports = try server.start()
+            ports = try await server.listen()
         } catch {
             logger.critical("\(error.description)")
             throw ExitCode(1)
         }
-        let notifier = SystemdNotifier()
-        let sources = SignalHandling.install(server: server, logger: logger) {
-            notifier.notify("STOPPING=1\nSTATUS=draining")
-        }
-        StandardStreams.out("listening port=\(ports.port) admin-port=\(ports.adminPort)\n")
-        // Lines starting `warning:` on stderr (PROTOCOL.md 1.1, 2.6); under the journal with
-        // its priority prefix, which journald strips.
-        let warn = { (text: String) in _ = StandardStreams.err((journal ? "<4>" : "") + text + "\n") }
-        if let warning = server.descriptorLimit?.warning(maxSessions: settings.bridge.maxSessions) { warn(warning) }
+        var warnings: [String] = []
+        if let warning = server.descriptorLimit?.warning(maxSessions: settings.bridge.maxSessions) { warnings.append(warning) }
         if settings.server.host == "0.0.0.0" || settings.server.host == "::" {
-            warn("warning: listening on a wildcard address; only loopback origins are allowed until --allowed-origin is given")
+            warnings.append("warning: listening on a wildcard address; only loopback origins are allowed until --allowed-origin is given")
         }
-        notifier.notify("READY=1\nSTATUS=serving on port \(ports.port)\nMAINPID=\(getpid())")
-        // Pings only while the network thread answers (a wedged one gets the service restarted).
-        let watchdogSeconds = notifier.watchdogSeconds ?? 0
-        notifier.startWatchdog(isAlive: { server.networkThreadAnswered() }, stalled: { missed in
-            if missed == 1 || missed % 10 == 0 {
-                logger.error("watchdog: the network thread has not answered for \(Int(Double(missed) * watchdogSeconds * 1000)) ms; systemd's watchdog is not pinged")
-            }
-        })
-        logger.info("serving", metadata: ["bridge.port": "\(ports.port)", "bridge.admin-port": "\(ports.adminPort)", "bridge.demo": "\(settings.demo)"])
-        SignalHandling.waitAndExit(server: server, logger: logger, sources: sources)
+        let announcer = ServingAnnouncer(server: server, ports: ports, warnings: warnings, journal: journal,
+                                         demo: settings.demo, notifier: SystemdNotifier(), logger: logger)
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: [
+                // Should the service thread end by itself, the announcer still says STOPPING=1.
+                .init(service: server, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "BridgeServer"),
+                .init(service: announcer, serviceName: "ServingAnnouncer"),
+            ],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger))
+        do {
+            try await group.run()
+        } catch {
+            logger.critical("stopped: \(error)")
+            throw ExitCode(1)
+        }
+        logger.notice("stopped")
     }
 }

@@ -6,7 +6,7 @@ import Glibc
 /// Writes to stdout and stderr that never stop the daemon. `FileHandle.write(_:)` traps
 /// when the write fails (a full disk, `/dev/full`, a reader that went away); a log line or
 /// the start-up line that cannot be written is dropped instead. (SIGPIPE is ignored, see
-/// ``SignalHandling``, so a closed pipe is an error here, not a signal.)
+/// ``DaemonCommand/run()``, so a closed pipe is an error here, not a signal.)
 enum StandardStreams {
     /// Writes all of `text` to `descriptor`, retrying on EINTR.
     /// - Returns: whether every byte was written.

@@ -190,6 +190,42 @@ struct DaemonProcessTests {
         #expect(took >= 1.4 && took < 3.5, "exited \(took) s after SIGTERM with --drain-ms 1500 and a 10 s call in flight")
     }
 
+    @Test("SIGINT drains as SIGTERM does: the socket gets 1001, exit 0")
+    func sigint() throws {
+        let (process, out, _) = try launch(["--port", "0", "--admin-port", "0", "--web-root", Self.webRoot, "--demo"])
+        defer { if process.isRunning { process.terminate() } }
+        let parts = firstLine(out).split(separator: " ")
+        let port = try #require(parts.dropFirst().first.flatMap { Int($0.dropFirst("port=".count)) })
+        let ws = try TestWebSocket(port: port)
+        try ws.hello()
+        kill(process.processIdentifier, SIGINT)
+        #expect(try ws.closeCode() == 1001)
+        waitForExit(process)
+        #expect(process.terminationStatus == 0)
+    }
+
+    @Test("a second SIGTERM during the drain exits 0 at once")
+    func secondSignal() throws {
+        let (process, out, _) = try launch(["--port", "0", "--admin-port", "0", "--web-root", Self.webRoot, "--demo", "--drain-ms", "8000"])
+        defer { if process.isRunning { process.terminate() } }
+        let parts = firstLine(out).split(separator: " ")
+        let port = try #require(parts.dropFirst().first.flatMap { Int($0.dropFirst("port=".count)) })
+        let adminPort = try #require(parts.dropFirst(2).first.flatMap { Int($0.dropFirst("admin-port=".count)) })
+        let busy = try TestWebSocket(port: port)
+        try busy.hello()
+        try busy.send(callMessage(1, "test.sleepSyn", 6_000))  // holds the drain
+        let idle = try TestWebSocket(port: port)
+        try idle.hello()
+        kill(process.processIdentifier, SIGTERM)
+        #expect(try idle.closeCode() == 1001)
+        #expect(try TestHTTP.request(port: adminPort, path: "/healthz").status == 503)
+        let started = Date()
+        kill(process.processIdentifier, SIGTERM)
+        waitForExit(process, seconds: 5)
+        #expect(process.terminationStatus == 0)
+        #expect(Date().timeIntervalSince(started) < 2, "the second signal did not wait for the drain")
+    }
+
     @Test("systemd notify: READY=1 once serving, WATCHDOG=1 pings, STOPPING=1 on SIGTERM")
     func systemdNotify() throws {
         let listener = try NotifyListener()
