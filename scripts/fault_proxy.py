@@ -122,6 +122,10 @@ class _Conn:
                 if not data:
                     self.close("eof", rst=False, count=False)
                     return
+                # A test may hold what the daemon sends (hold_downstream) so that calls are
+                # surely in flight when it cuts: held bytes are lost with the connection.
+                while direction == "down" and self.proxy.hold_downstream and not self.closed:
+                    time.sleep(0.005)
                 if direction == "up" and len(self.first_bytes) < 64:
                     self.first_bytes += data[:64]
                     if self.first_bytes.startswith(b"GET /dsbridge"):
@@ -261,6 +265,9 @@ class FaultProxy:
         self._listener = None
         self._thread = None
         self._stopping = False
+        # While True, nothing the daemon sends is forwarded (a test's way to keep answers
+        # in flight until it cuts).
+        self.hold_downstream = False
 
     # Public API --------------------------------------------------------------------------
 

@@ -199,6 +199,8 @@ def across_cuts(run):
     if not session or not run.checks.check(bool(wait_for(lambda: run.ready(session), 10)), "echo.html via the proxy is ready"):
         return
     n = 1000
+    # Answers are held in the proxy until the first cut: the calls are surely in flight then.
+    run.proxy.hold_downstream = True
     run.driver.execute_script("""
         window.__got = [];
         for (var i = 0; i < %d; i++) {
@@ -207,8 +209,12 @@ def across_cuts(run):
     """ % n)
     cuts = 0
     for action in ("cut", "reset"):
-        cuts += run.proxy.cut_all(action, websocket_only=True)  # the first while the calls are going out
-        print("  %s after %d responses" % (action, len(run.driver.execute_script("return window.__got"))), flush=True)
+        cuts += run.proxy.cut_all(action, websocket_only=True)  # the first while the calls are in flight
+        run.proxy.hold_downstream = False
+        seen = len(run.driver.execute_script("return window.__got"))
+        print("  %s after %d responses" % (action, seen), flush=True)
+        if action == "cut":
+            run.checks.check(seen < n, "the first cut came with calls in flight (%d of %d answered)" % (seen, n))
         answers = {}
 
         def call(i):
