@@ -11,15 +11,18 @@ let package = Package(
         .library(name: "DSBridgeServer", targets: ["DSBridgeServer"]),
         .executable(name: "dsbridged", targets: ["dsbridged"]),
     ],
+    // Lower bounds, not exact pins: an app depending on DSBridge / DSBridgeServer resolves
+    // these together with its own dependencies (swift-syntax: any of the 600-603 majors the
+    // macro builds with; the versions below are the ones tested).
     dependencies: [
-        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-collections", exact: "1.6.0"),
-        .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
-        .package(url: "https://github.com/apple/swift-metrics", exact: "2.13.0"),
-        .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
-        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", exact: "0.2.0"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(
