@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import Dispatch
 import Logging
 import Synchronization
 
@@ -29,8 +28,9 @@ public final class Bridge: Sendable {
     public let logger: Logger
     /// Hooks called as sessions open, become ready, are dismissed and end.
     let lifecycle: SessionLifecycle
-    /// Runs delayed work (grace periods, timeouts).
-    public let scheduler: any BridgeScheduler
+    /// Runs work off the caller's thread: handed-off frames, answer handlers, grace
+    /// periods, timeouts, and the rate clock.
+    public let executor: any BridgeExecutor
     let metrics = BridgeMetrics()
     /// The daemon-wide count of bytes held for sessions against `memoryBudget` (PROTOCOL.md 2.6).
     public let memory: MemoryBudget
@@ -53,7 +53,8 @@ public final class Bridge: Sendable {
     /// - Parameters:
     ///   - lifecycle: hooks for sessions opening, becoming ready, being dismissed, ending.
     ///   - logger: receives the bridge's log lines (never tokens).
-    ///   - scheduler: runs delayed work; tests pass one they advance by hand.
+    ///   - executor: runs work off the caller's thread and after delays; tests pass one
+    ///     they drain and advance by hand.
     ///   - authenticator: decides who may open sessions; by default the shared secret of
     ///     `configuration.authToken` when set, else everyone.
     public init(
@@ -61,10 +62,10 @@ public final class Bridge: Sendable {
         registry: InterfaceRegistry = InterfaceRegistry(),
         logger: Logger = Logger(label: "dsbridge"),
         lifecycle: SessionLifecycle = SessionLifecycle(),
-        scheduler: any BridgeScheduler = DispatchBridgeScheduler(),
+        executor: any BridgeExecutor = DispatchBridgeExecutor(),
         authenticator: (any SessionAuthenticator)? = nil
     ) {
-        self.scheduler = scheduler
+        self.executor = executor
         self.authenticator = authenticator ?? configuration.authToken.map { SharedSecretAuthenticator(secret: $0) }
         self.configuration = configuration
         self.registry = registry
@@ -133,7 +134,7 @@ public final class Bridge: Sendable {
     private func makeSession(peerAddress: String, origin: String?) throws(SessionRefusal) -> BridgeSession {
         // Over 90% of the memory budget no new session opens (resumes are not new).
         guard memory.admitsNewSessions else {
-            if let line = memory.recordRefused(nowMs: scheduler.uptimeMilliseconds) { logger.warning("\(line)") }
+            if let line = memory.recordRefused(nowMs: executor.uptimeMilliseconds) { logger.warning("\(line)") }
             throw .memoryBudget
         }
         let address = Self.normalizedAddress(peerAddress)
@@ -212,7 +213,7 @@ public final class Bridge: Sendable {
             return taken
         }
         guard !sessions.isEmpty else { return }
-        DispatchQueue.global().async {
+        executor.execute {
             for session in sessions { session.deliverQueuedAnswers() }
         }
     }
@@ -289,7 +290,7 @@ public final class Bridge: Sendable {
         for i in victims {
             let session = sessions[i]
             guard session.endForMemoryBudget() else { continue }
-            if let line = memory.recordEnded(bytes: holdings[i], nowMs: scheduler.uptimeMilliseconds) { logger.warning("\(line)") }
+            if let line = memory.recordEnded(bytes: holdings[i], nowMs: executor.uptimeMilliseconds) { logger.warning("\(line)") }
         }
         memory.passFinished(endedAny: !victims.isEmpty)
     }

@@ -19,37 +19,21 @@ public enum ConnectionAction: Sendable, Equatable {
 }
 
 /// One WebSocket as the bridge sees it: frames in, actions out. Frames are processed in
-/// order, one at a time, off the transport's thread; the transport only moves bytes.
+/// order, one at a time, off the transport's thread (or on it, when
+/// ``InlineDispatchPolicy`` allows); the transport only moves bytes.
+///
+/// A shell over ``ConnectionState``: each method takes the lock, makes one transition,
+/// lets go, then carries out what it returned (start a worker on the bridge's executor,
+/// wake the transport, run a frame). Its lock comes after the session's (see
+/// ``BridgeSession``).
 public final class BridgeConnection: Sendable {
-    struct State: Sendable {
-        var inbox = Deque<[UInt8]>()
-        var inboxBytes = 0
-        /// Bytes of a frame whose calls wait for the session's call rate.
-        var rateWaitBytes = 0
-        var processing = false
-        var helloSeen = false
-        var session: BridgeSession?
-        /// Frames written before the session's messages (the `welcome`).
-        var control = Deque<[UInt8]>()
-        var close: (code: Int, reason: String)?
-        var closeTaken = false
-        /// The session has too many pending calls (`maxCallsPending`).
-        var pausedForCalls = false
-        /// Frames read but not yet processed exceed the inbox bound.
-        var pausedForInbox = false
-        /// The session's calls are waiting for its rate (`maxCallsPerSecond`).
-        var pausedForRate = false
-        var socketClosed = false
-        var readsPaused: Bool { pausedForCalls || pausedForInbox || pausedForRate }
-    }
-
     let bridge: Bridge
     let waker: any ConnectionWaker
     /// The TCP peer address (for per-address limits and logs).
     public let peerAddress: String
     /// The `Origin` header of the upgrade, if any.
     public let origin: String?
-    private let state = Mutex(State())
+    private let state: Mutex<ConnectionState<BridgeSession>>
 
     /// Headers of the upgrade request (lower-case names), for the authenticator.
     public let requestHeaders: [String: String]
@@ -60,6 +44,9 @@ public final class BridgeConnection: Sendable {
         self.origin = origin
         self.requestHeaders = headers
         self.waker = waker
+        let limit = ConnectionState<BridgeSession>.InboxLimit(
+            frames: 4_096, bytes: max(4 * bridge.configuration.maxMessageBytes, 1 << 20))
+        state = Mutex(ConnectionState(memory: bridge.memory, inboxLimit: limit))
     }
 
     // MARK: transport side (called on the transport's thread)
@@ -69,39 +56,19 @@ public final class BridgeConnection: Sendable {
     /// pile up faster than they are processed, asks the transport to pause reading. The
     /// transport calls ``Bridge/runDeferredWork()`` after each pass of handing over frames.
     public func receive(_ frame: [UInt8]) {
-        let limit = inboxLimit
-        var inlineSession: BridgeSession?
-        let (start, pause) = state.withLock { s -> (Bool, Bool) in
-            if s.close != nil || s.socketClosed { return (false, false) }
-            if !s.processing, s.inbox.isEmpty, !s.readsPaused, let session = s.session,
-               frame.count <= InlineDispatchPolicy.maxFrameBytes {
-                // Nothing ahead of this frame: this thread may decode it and decide.
-                s.processing = true
-                inlineSession = session
-                return (false, false)
-            }
-            s.inbox.append(frame)
-            s.inboxBytes += frame.count
-            bridge.memory.add(frame.count)
-            var pause = false
-            if !s.pausedForInbox, s.inbox.count > limit.frames || s.inboxBytes > limit.bytes {
-                s.pausedForInbox = true
-                pause = true
-            }
-            if s.processing || s.pausedForCalls { return (false, pause) }
-            s.processing = true
-            return (true, pause)
-        }
-        if let inlineSession {
-            receiveFirst(frame, session: inlineSession)
+        switch state.withLock({ $0.receive(frame, mayRunFirst: frame.count <= InlineDispatchPolicy.maxFrameBytes) }) {
+        case .dropped:
             return
+        case .first(let session):
+            receiveFirst(frame, session: session)
+        case .queued(let startWorker, let pauseReads):
+            if pauseReads { waker.wake() }
+            if startWorker { bridge.executor.execute { self.processInbox() } }
         }
-        if pause { waker.wake() }
-        if start { DispatchQueue.global().async { self.processInbox() } }
     }
 
     /// Decodes a frame nothing waits ahead of (the connection is `processing`) and runs it
-    /// here when ``InlineDispatchPolicy`` allows, else on a worker thread.
+    /// here when ``InlineDispatchPolicy`` allows, else on a worker.
     private func receiveFirst(_ frame: [UInt8], session: BridgeSession) {
         guard let messages = decode(frame, helloSeen: true) else {
             resumeAfterProcessing()
@@ -115,7 +82,7 @@ public final class BridgeConnection: Sendable {
             }
             return
         }
-        DispatchQueue.global().async { [self] in
+        bridge.executor.execute { [self] in
             if let wait = dispatch(messages[...], session: session, checkRate: true, frameBytes: frame.count) {
                 waitForRate(wait)
             } else {
@@ -126,29 +93,17 @@ public final class BridgeConnection: Sendable {
 
     /// Ends a stretch of processing; starts the inbox again if frames arrived meanwhile.
     private func resumeAfterProcessing() {
-        state.withLock { $0.processing = false }
+        state.withLock { $0.finishProcessing() }
         resumeProcessing()
-    }
-
-    /// Frames and bytes read but not processed before reading pauses.
-    private var inboxLimit: (frames: Int, bytes: Int) {
-        (4_096, max(4 * bridge.configuration.maxMessageBytes, 1 << 20))
     }
 
     /// The next thing to do on the socket, or `nil` when there is nothing.
     public func nextAction() -> ConnectionAction? {
-        let (control, session, close) = state.withLock { s -> ([UInt8]?, BridgeSession?, (Int, String)?) in
-            if let c = s.control.popFirst() { return (c, nil, nil) }
-            return (nil, s.session, s.close)
-        }
+        let (control, session) = state.withLock { $0.takeControl() }
         if let control { return .write(control) }
         if let session, let frame = session.takeFrame(for: self) { return .write(frame) }
-        guard let close else { return nil }
-        return state.withLock { s in
-            if s.closeTaken { return nil }
-            s.closeTaken = true
-            return .close(code: close.0, reason: close.1)
-        }
+        guard let close = state.withLock({ $0.takeClose() }) else { return nil }
+        return .close(code: close.code, reason: close.reason)
     }
 
     /// Whether ``nextAction()`` has something more to give right now (a control frame,
@@ -156,23 +111,13 @@ public final class BridgeConnection: Sendable {
     /// wake the transport through the waker, so after a write the transport asks for
     /// another WRITEABLE only when this is true.
     public var hasPendingOutput: Bool {
-        let (pending, session) = state.withLock { s -> (Bool, BridgeSession?) in
-            (!s.control.isEmpty || (s.close != nil && !s.closeTaken), s.session)
-        }
+        let (pending, session) = state.withLock { ($0.hasOwnOutput, $0.session) }
         return pending || (session?.hasUnsentFrame(for: self) ?? false)
     }
 
     /// Bytes read from the socket whose calls have not started: frames waiting to be
     /// processed, and a frame waiting for the call rate (counted in ``Bridge/memory``).
-    var unprocessedBytes: Int { state.withLock { $0.inboxBytes + $0.rateWaitBytes } }
-
-    /// Drops the frames waiting to be processed (under the lock), giving their bytes back to
-    /// the memory budget.
-    private func clearInbox(_ s: inout State) {
-        s.inbox.removeAll()
-        bridge.memory.add(-s.inboxBytes)
-        s.inboxBytes = 0
-    }
+    var unprocessedBytes: Int { state.withLock { $0.unprocessedBytes } }
 
     /// Whether the bridge wants the transport to stop reading this socket (backpressure).
     public var wantsReadsPaused: Bool { state.withLock { $0.readsPaused } }
@@ -180,7 +125,7 @@ public final class BridgeConnection: Sendable {
     /// Whether nothing is in flight on this socket: no frame waiting to be processed, no
     /// sync call running, nothing left to write. A drain closes settled sockets first.
     public var isSettled: Bool {
-        let (busy, session) = state.withLock { s in (s.processing || !s.inbox.isEmpty || !s.control.isEmpty, s.session) }
+        let (busy, session) = state.withLock { ($0.isBusy, $0.session) }
         if busy { return false }
         return session?.isSettled(for: self) ?? true
     }
@@ -193,66 +138,40 @@ public final class BridgeConnection: Sendable {
 
     /// The socket is gone; its session (if any) starts its grace period.
     public func socketClosed() {
-        let session = state.withLock { s -> BridgeSession? in
-            s.socketClosed = true
-            clearInbox(&s)
-            let session = s.session
-            s.session = nil
-            return session
-        }
-        session?.detach(self)
+        state.withLock { $0.closeSocket() }?.detach(self)
     }
 
     // MARK: bridge side (any thread)
 
     /// Asks the transport to close the socket with `code` after what is queued.
     func requestClose(code: Int, reason: String) {
-        let changed = state.withLock { s -> Bool in
-            if s.close != nil { return false }
-            s.close = (code, reason)
-            clearInbox(&s)
-            return true
-        }
-        if changed { waker.wake() }
+        if state.withLock({ $0.requestClose(code: code, reason: reason) }) { waker.wake() }
     }
 
     /// Detaches the session without closing (the session ended or moved to another socket).
     func dropSession(_ session: BridgeSession) {
-        state.withLock { s in
-            if s.session === session { s.session = nil }
-        }
+        state.withLock { $0.dropSession(session) }
     }
 
     func enqueueControl(_ frame: [UInt8]) {
-        state.withLock { $0.control.append(frame) }
+        state.withLock { $0.enqueueControl(frame) }
         waker.wake()
     }
 
     /// The session has `maxCallsPending` unanswered calls (true) or one fewer again (false):
     /// neither the socket nor the frames already read are taken until answers go out.
     func setReadsPaused(_ paused: Bool) {
-        setPaused(\.pausedForCalls, paused)
+        setPaused(.calls, paused)
         if !paused { resumeProcessing() }
     }
 
     /// Starts processing the inbox again if frames wait and nothing else holds them.
     private func resumeProcessing() {
-        let start = state.withLock { s -> Bool in
-            guard !s.processing, !s.pausedForCalls, !s.inbox.isEmpty, s.close == nil, !s.socketClosed else { return false }
-            s.processing = true
-            return true
-        }
-        if start { DispatchQueue.global().async { self.processInbox() } }
+        if state.withLock({ $0.resumeProcessing() }) { bridge.executor.execute { self.processInbox() } }
     }
 
-    private func setPaused(_ reason: WritableKeyPath<State, Bool>, _ paused: Bool) {
-        let changed = state.withLock { s -> Bool in
-            if s[keyPath: reason] == paused { return false }
-            let before = s.readsPaused
-            s[keyPath: reason] = paused
-            return before != s.readsPaused
-        }
-        if changed { waker.wake() }
+    private func setPaused(_ reason: ConnectionState<BridgeSession>.PauseReason, _ paused: Bool) {
+        if state.withLock({ $0.setPaused(reason, paused) }) { waker.wake() }
     }
 
     /// Messages of a frame held back by the session's call rate, or (after 0 ms) handed from
@@ -266,27 +185,10 @@ public final class BridgeConnection: Sendable {
     }
 
     private func processInbox() {
-        while true {
-            let next = state.withLock { s -> ([UInt8], Bool, BridgeSession?, Bool)? in
-                // While the session has maxCallsPending unanswered calls, frames already
-                // read wait too (setReadsPaused(false) resumes).
-                guard s.close == nil, !s.socketClosed, !s.pausedForCalls, let frame = s.inbox.popFirst() else {
-                    s.processing = false
-                    return nil
-                }
-                s.inboxBytes -= frame.count
-                bridge.memory.add(-frame.count)
-                var resume = false
-                if s.pausedForInbox, s.inbox.isEmpty {
-                    s.pausedForInbox = false
-                    resume = !s.readsPaused
-                }
-                return (frame, s.helloSeen, s.session, resume)
-            }
-            guard let (frame, helloSeen, session, resume) = next else { return }
-            if resume { waker.wake() }
-            guard let messages = decode(frame, helloSeen: helloSeen) else { continue }
-            if let wait = dispatch(messages[...], session: session, checkRate: true, frameBytes: frame.count) {
+        while let next = state.withLock({ $0.takeFrame() }) {
+            if next.resumeReads { waker.wake() }
+            guard let messages = decode(next.frame, helloSeen: next.helloSeen) else { continue }
+            if let wait = dispatch(messages[...], session: next.session, checkRate: true, frameBytes: next.frame.count) {
                 waitForRate(wait)
                 return
             }
@@ -296,18 +198,12 @@ public final class BridgeConnection: Sendable {
     /// Over the session's call rate: stops reading, runs the rest of the frame when the rate
     /// allows, then goes on with the inbox (the connection stays `processing` meanwhile).
     private func waitForRate(_ wait: RateWait) {
-        setPaused(\.pausedForRate, true)
-        state.withLock { $0.rateWaitBytes = wait.frameBytes }
-        bridge.memory.add(wait.frameBytes)
-        bridge.scheduler.schedule(afterMilliseconds: wait.milliseconds) { [self] in
-            let open = state.withLock { s in
-                s.rateWaitBytes = 0
-                return s.close == nil && !s.socketClosed
-            }
-            bridge.memory.add(-wait.frameBytes)
+        setPaused(.rate, true)
+        state.withLock { $0.startRateWait(bytes: wait.frameBytes) }
+        bridge.executor.schedule(afterMilliseconds: wait.milliseconds) { [self] in
             // A closed socket drops them unread: lastCall did not move, the page resends.
-            if open { _ = dispatch(wait.messages, session: wait.session, checkRate: false) }
-            setPaused(\.pausedForRate, false)
+            if state.withLock({ $0.finishRateWait() }) { _ = dispatch(wait.messages, session: wait.session, checkRate: false) }
+            setPaused(.rate, false)
             processInbox()
         }
     }
@@ -331,14 +227,15 @@ public final class BridgeConnection: Sendable {
         _ messages: ArraySlice<PageMessage>, session: BridgeSession?, checkRate: Bool, frameBytes: Int = 0,
         inlineRoutes: [Result<CallRoute, CallFailure>?]? = nil
     ) -> RateWait? {
-        let inlineStarted = inlineRoutes == nil ? 0 : DispatchTime.now().uptimeNanoseconds
+        let site: CallSite = inlineRoutes == nil ? .worker : .networkThread(bridge.networkThreadGuard)
+        let inlineStarted = site.isNetworkThread ? DispatchTime.now().uptimeNanoseconds : 0
         var ranInline = false
         var current = session
         var checkRate = checkRate
         for index in messages.indices {
             switch messages[index] {
             case .hello(let hello):
-                state.withLock { $0.helloSeen = true }
+                state.withLock { $0.markHelloSeen() }
                 switch bridge.attach(hello, connection: self) {
                 case .success(let s):
                     current = s
@@ -349,7 +246,7 @@ public final class BridgeConnection: Sendable {
             case .call(let call):
                 // A frame of many quick calls may still add up: past the budget, the rest
                 // of it goes to a worker (its calls were already counted against the rate).
-                if inlineRoutes != nil, ranInline, let s = current,
+                if site.isNetworkThread, ranInline, let s = current,
                    DispatchTime.now().uptimeNanoseconds - inlineStarted > UInt64(InlineDispatchPolicy.budgetNanoseconds) {
                     return RateWait(milliseconds: 0, messages: messages[index...], session: s, frameBytes: frameBytes)
                 }
@@ -359,10 +256,10 @@ public final class BridgeConnection: Sendable {
                     let wait = s.takeCallTokens(calls)
                     if wait > 0 { return RateWait(milliseconds: wait, messages: messages[index...], session: s, frameBytes: frameBytes) }
                 }
-                current?.receiveCall(call, from: self, onNetworkThread: inlineRoutes != nil, route: inlineRoutes?[index] ?? nil)
-                ranInline = inlineRoutes != nil
+                current?.receiveCall(call, from: self, site: site, route: inlineRoutes?[index] ?? nil)
+                ranInline = site.isNetworkThread
             case .cancel(let id):
-                current?.cancel(callID: id)
+                current?.cancel(callID: id, site: site)
             case .ack(let seq):
                 current?.acknowledge(seq)
             }
@@ -372,12 +269,7 @@ public final class BridgeConnection: Sendable {
 
     /// Attaches `session` and queues `welcome` (called by the bridge during `hello`).
     func adopt(_ session: BridgeSession, welcome: [UInt8]) -> Bool {
-        let adopted = state.withLock { s in
-            if s.socketClosed { return false }
-            s.session = session
-            s.control.append(welcome)
-            return true
-        }
+        let adopted = state.withLock { $0.adopt(session, welcome: welcome) }
         if adopted { waker.wake() }
         return adopted
     }

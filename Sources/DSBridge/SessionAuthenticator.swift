@@ -21,7 +21,7 @@ public struct SessionRequest: Sendable {
 }
 
 /// Decides whether a page may open (or resume) a session. Implement it to check a cookie,
-/// a bearer token or a signed `auth` value; pass it to ``Bridge/init(configuration:registry:logger:lifecycle:scheduler:authenticator:)``.
+/// a bearer token or a signed `auth` value; pass it to ``Bridge/init(configuration:registry:logger:lifecycle:executor:authenticator:)``.
 /// Called off the transport's thread for every `hello` (resumes included) and every
 /// `POST /dsbridge/session`; keep it quick, it delays that socket's processing.
 /// A refusal closes the socket with 1008 (`auth refused`) or answers 401, and is logged

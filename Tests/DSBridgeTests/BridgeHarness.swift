@@ -3,10 +3,15 @@ import DSBridge
 import Foundation
 import Synchronization
 
-/// A waker that only counts: the harness polls the connection instead of a transport.
+/// A waker that counts, and signals `activity` so a test waiting for output wakes.
 final class CountingWaker: ConnectionWaker {
     let wakes = Atomic<Int>(0)
-    func wake() { wakes.add(1, ordering: .relaxed) }
+    let activity: Activity
+    init(activity: Activity = Activity()) { self.activity = activity }
+    func wake() {
+        wakes.add(1, ordering: .relaxed)
+        activity.signal()
+    }
 }
 
 /// An interface with one method per behaviour the dispatcher must handle.
@@ -66,32 +71,60 @@ final class ProbeInterface: ExposedInterface {
     }
 }
 
-/// A bridge and one connection to it, without sockets: frames in, actions out.
+/// A bridge and one connection to it, without sockets: frames in, actions out. The bridge
+/// runs on a ``ManualExecutor``: work it hands to a worker runs on the test's thread when
+/// the harness drains it, and time moves only when the test advances it, so nothing here
+/// sleeps. Waiting for output awaits the connection's waker or the executor instead.
 struct BridgeHarness {
     let bridge: Bridge
     let connection: BridgeConnection
+    let executor: ManualExecutor
+    /// Work runs on threads the harness does not drain (real workers, or a connection the
+    /// test made itself whose waker signals nothing): waiting for a condition yields.
+    let polls: Bool
     let probe = ProbeInterface()
 
+    /// - Parameter realWorkers: the bridge runs on Dispatch's workers and clock instead of
+    ///   `executor` (for tests of which thread runs what); waiting for a condition yields.
     init(configure: (inout BridgeConfiguration) -> Void = { _ in },
          dismissal: (@Sendable (BridgeSession) -> Void)? = nil,
-         scheduler: any BridgeScheduler = DispatchBridgeScheduler()) {
+         executor: ManualExecutor = ManualExecutor(), realWorkers: Bool = false) {
         var config = BridgeConfiguration()
         configure(&config)
-        bridge = Bridge(configuration: config, lifecycle: SessionLifecycle(dismissed: dismissal), scheduler: scheduler)
+        self.executor = executor
+        polls = realWorkers
+        let bridgeExecutor: any BridgeExecutor = realWorkers ? DispatchBridgeExecutor() : executor
+        bridge = Bridge(configuration: config, lifecycle: SessionLifecycle(dismissed: dismissal), executor: bridgeExecutor)
         bridge.addInterface(probe, by: "p")
-        connection = bridge.connect(peerAddress: "127.0.0.1", origin: nil, waker: CountingWaker())
+        connection = bridge.connect(peerAddress: "127.0.0.1", origin: nil, waker: CountingWaker(activity: executor.activity))
     }
 
-    /// A second connection to an existing bridge.
+    /// A connection the test made to an existing bridge (drains the bridge's executor when
+    /// it is a ``ManualExecutor``).
     init(sharing bridge: Bridge, connection: BridgeConnection) {
+        self.init(sharing: bridge, connection: connection, executor: bridge.executor as? ManualExecutor ?? ManualExecutor(), polls: true)
+    }
+
+    private init(sharing bridge: Bridge, connection: BridgeConnection, executor: ManualExecutor, polls: Bool) {
         self.bridge = bridge
         self.connection = connection
+        self.executor = executor
+        self.polls = polls
     }
 
-    /// Hands over one frame, then the deferred work, as a transport does.
+    /// Another socket on this harness's bridge.
+    func secondConnection(peerAddress: String = "127.0.0.1") -> BridgeHarness {
+        let waker = CountingWaker(activity: executor.activity)
+        return BridgeHarness(
+            sharing: bridge, connection: bridge.connect(peerAddress: peerAddress, origin: nil, waker: waker), executor: executor, polls: false)
+    }
+
+    /// Hands over one frame, then the deferred work, as a transport does, and runs what the
+    /// frame handed to workers.
     func send(_ value: JSONValue) {
         connection.receive(Array(value.description.utf8))
         bridge.runDeferredWork()
+        executor.runUntilIdle()
     }
 
     func call(_ id: Int64, _ method: String, _ data: JSONValue?, stub: String? = nil) {
@@ -110,44 +143,86 @@ struct BridgeHarness {
     /// Collects `count` messages (batches split), or fails after `timeout`.
     func messages(_ count: Int, timeout: Duration = .seconds(5)) async throws -> [JSONValue] {
         var out: [JSONValue] = []
-        let deadline = ContinuousClock.now + timeout
-        while out.count < count {
-            switch connection.nextAction() {
-            case .write(let bytes)?:
-                let v = try JSONParser.parse(bytes)
-                if case .array(let items) = v { out.append(contentsOf: items) } else { out.append(v) }
-            case .close(let code, let reason)?:
-                throw HarnessClosed(code: code, reason: reason)
-            case nil:
-                guard ContinuousClock.now < deadline else { throw HarnessTimeout(received: out) }
-                try await Task.sleep(for: .milliseconds(1))
+        try await waitFor(timeout: timeout, received: { out }) {
+            while out.count < count {
+                switch connection.nextAction() {
+                case .write(let bytes)?:
+                    let v = try JSONParser.parse(bytes)
+                    if case .array(let items) = v { out.append(contentsOf: items) } else { out.append(v) }
+                case .close(let code, let reason)?:
+                    throw HarnessClosed(code: code, reason: reason)
+                case nil:
+                    return false
+                }
             }
+            return true
         }
         return out
     }
 
     /// Waits for the close action.
     func closeCode(timeout: Duration = .seconds(5)) async throws -> Int {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            switch connection.nextAction() {
-            case .close(let code, _)?: return code
-            case .write?: continue
-            case nil: try await Task.sleep(for: .milliseconds(1))
+        try await close(timeout: timeout).code
+    }
+
+    /// Waits for the close action (writes before it are skipped).
+    func close(timeout: Duration = .seconds(5)) async throws -> (code: Int, reason: String) {
+        var close: (code: Int, reason: String)?
+        try await waitFor(timeout: timeout, received: { [] }) {
+            while true {
+                switch connection.nextAction() {
+                case .close(let c, let r)?:
+                    close = (c, r)
+                    return true
+                case .write?: continue
+                case nil: return false
+                }
             }
         }
-        throw HarnessTimeout(received: [])
+        return close ?? (0, "")
+    }
+
+    /// Whether `condition` came to hold within `timeout`, running the executor's work and
+    /// waiting for activity (or, for work on threads the test does not control, yielding)
+    /// in between.
+    func eventually(timeout: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
+        (try? await waitFor(timeout: timeout, received: { [] }, pollOthers: true) { condition() }) != nil
+    }
+
+    /// Runs `check` until it returns `true`: after draining the executor, and again each
+    /// time the waker or the executor signals activity. `pollOthers`: the condition may be
+    /// changed by threads that signal nothing (an interface's own tasks): yield instead of
+    /// waiting for a signal. Throws ``HarnessTimeout`` after `timeout`.
+    private func waitFor(
+        timeout: Duration, received: () -> [JSONValue], pollOthers: Bool = false, _ check: () throws -> Bool
+    ) async throws {
+        let deadline = ContinuousClock.now + timeout
+        let activity = executor.activity
+        // Only matters when the test is about to fail: wakes the wait below at the deadline.
+        let alarm = DispatchWorkItem { activity.signal() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)), execute: alarm)
+        defer { alarm.cancel() }
+        while true {
+            let generation = activity.generation
+            executor.runUntilIdle()
+            if try check() { return }
+            guard ContinuousClock.now < deadline else { throw HarnessTimeout(received: received()) }
+            if pollOthers || polls {
+                await Task.yield()
+            } else {
+                await activity.wait(after: generation)
+            }
+        }
     }
 }
 
-/// Polls `condition` every millisecond until it holds or `timeout` passes; returns whether
-/// it held. For effects that happen on a worker after the harness saw the answer (handlers of
-/// native-initiated calls run off the thread that took the page's `returnValue`).
+/// Whether `condition` came to hold within `timeout`, for bridges on the real executor
+/// (work on threads the test does not control): yields between checks, never sleeps.
 func eventually(timeout: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while !condition() {
         guard ContinuousClock.now < deadline else { return false }
-        try? await Task.sleep(for: .milliseconds(1))
+        await Task.yield()
     }
     return true
 }

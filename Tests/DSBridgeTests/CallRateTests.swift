@@ -30,8 +30,8 @@ struct CallRateTests {
 
     @Test("a flood over the rate is slowed, not refused: every call runs once, in order")
     func floodWaits() async throws {
-        let clock = ManualScheduler()
-        let h = BridgeHarness(configure: { $0.maxCallsPerSecond = 5 }, scheduler: clock)
+        let clock = ManualExecutor()
+        let h = BridgeHarness(configure: { $0.maxCallsPerSecond = 5 }, executor: clock)
         _ = try await h.hello()
         h.send(.array((1...8).map { i in ["t": "call", "id": .integer(Int64(i)), "method": "p.record", "arg": ["data": .integer(Int64(i))]] }))
         h.call(9, "p.record", 9)
@@ -52,8 +52,8 @@ struct CallRateTests {
 
     @Test("0 means no limit")
     func unlimited() async throws {
-        let clock = ManualScheduler()
-        let h = BridgeHarness(configure: { $0.maxCallsPerSecond = 0 }, scheduler: clock)
+        let clock = ManualExecutor()
+        let h = BridgeHarness(configure: { $0.maxCallsPerSecond = 0 }, executor: clock)
         _ = try await h.hello()
         for i in 1...50 { h.call(Int64(i), "p.record", .integer(Int64(i))) }
         #expect(try await h.messages(50).count == 50)

@@ -181,7 +181,7 @@ struct DispatchMatrixTests {
         #expect(r[3]["code"] == 0)
         #expect(r[4]["error"]?["kind"] == "badArgument")
         let expected: [NativeCallEvent] = [.progress(0), .completed(7), .failed(.javaScript("startTimer threw"))]
-        #expect(await eventually { events.withLock { $0.count } >= expected.count })
+        #expect(await h.eventually { events.withLock { $0.count } >= expected.count })
         #expect(events.withLock { $0 } == expected)
     }
 

@@ -72,7 +72,7 @@ final class NonblockingProbe: ExposedInterface {
 struct InlineDispatchTests {
     /// A harness with `NonblockingProbe` under namespace `n`, past its hello.
     private func harness(_ probe: NonblockingProbe = NonblockingProbe()) async throws -> BridgeHarness {
-        let h = BridgeHarness()
+        let h = BridgeHarness(realWorkers: true)
         h.bridge.addInterface(probe, by: "n")
         _ = try await h.hello()
         return h
@@ -179,7 +179,7 @@ struct InlineDispatchTests {
     func factoryMadeOffThread() async throws {
         let made = Mutex<[pthread_t]>([])
         let probe = NonblockingProbe()
-        let h = BridgeHarness()
+        let h = BridgeHarness(realWorkers: true)
         h.bridge.addInterfaceFactory(by: "f") { _ in
             made.withLock { $0.append(pthread_self()) }
             return probe
@@ -225,7 +225,7 @@ struct InlineDispatchTests {
 
     @Test("page answers are taken on the network thread; their handlers run on a worker, in the page's order")
     func returnValueHandlersOffThread() async throws {
-        let h = BridgeHarness()
+        let h = BridgeHarness(realWorkers: true)
         let welcome = try await h.hello()
         h.call(1, "_dsb.dsinit", nil)
         _ = try await h.messages(1)
@@ -246,14 +246,14 @@ struct InlineDispatchTests {
             }
         }
         #expect(seen.withLock { $0.allSatisfy { pthread_equal($0.thread, thread) == 0 } })
-        #expect(await eventually { seen.withLock { $0.count } == 50 })
+        #expect(await h.eventually { seen.withLock { $0.count } == 50 })
         #expect(seen.withLock { $0.map(\.value) } == Array(0..<50))
     }
 
     @Test("a sync HTTP call of a @nonblocking method is answered on the network thread; others go to a worker")
     func syncHTTPCallOnNetworkThread() async throws {
         let probe = NonblockingProbe()
-        let h = BridgeHarness()
+        let h = BridgeHarness(realWorkers: true)
         h.bridge.addInterface(probe, by: "n")
         let welcome = try await h.hello()
         let token = try #require(welcome["token"]?.stringValue)

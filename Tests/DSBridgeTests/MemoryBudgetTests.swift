@@ -25,7 +25,7 @@ struct MemoryBudgetAccountingTests {
         #expect(session.memoryHeld == h.bridge.memory.held)
         #expect(session.memoryHeld == session.replayBytes)
         h.send(["t": "ack", "seq": .integer(seq)])
-        #expect(await eventually { h.bridge.memory.held == 0 })
+        #expect(await h.eventually { h.bridge.memory.held == 0 })
         #expect(session.memoryHeld == 0)
     }
 
@@ -66,25 +66,25 @@ struct MemoryBudgetAccountingTests {
         let seqs = out.compactMap { $0["seq"]?.integerValue }
         let last = try #require(seqs.max())
         h.send(["t": "ack", "seq": .integer(last)])
-        #expect(await eventually { h.bridge.memory.held == 0 })
+        #expect(await h.eventually { h.bridge.memory.held == 0 })
     }
 
     @Test("a frame waiting for the call rate counts until its calls start")
     func rateWaitCounts() async throws {
-        let clock = ManualScheduler()
-        let h = BridgeHarness(configure: { $0.maxCallsPerSecond = 1 }, scheduler: clock)
+        let clock = ManualExecutor()
+        let h = BridgeHarness(configure: { $0.maxCallsPerSecond = 1 }, executor: clock)
         _ = try await h.hello()
         h.call(1, "p.value", 1)
         _ = try await h.messages(1)
         h.send(["t": "ack", "seq": 1])
-        #expect(await eventually { h.bridge.memory.held == 0 })
+        #expect(await h.eventually { h.bridge.memory.held == 0 })
         h.call(2, "p.value", Self.payload(8_000))
-        #expect(await eventually { h.bridge.memory.held > 8_000 }, "the frame waits for the rate")
+        #expect(await h.eventually { h.bridge.memory.held > 8_000 }, "the frame waits for the rate")
         #expect(h.connection.session?.memoryHeld == h.bridge.memory.held)
         clock.advance(milliseconds: 2_000)
         let ret = try await h.messages(1)[0]
         h.send(["t": "ack", "seq": .integer(try #require(ret["seq"]?.integerValue))])
-        #expect(await eventually { h.bridge.memory.held == 0 })
+        #expect(await h.eventually { h.bridge.memory.held == 0 })
     }
 
     @Test("a sync-call body counts while the call waits for socket calls, and not after it is answered")
@@ -95,12 +95,12 @@ struct MemoryBudgetAccountingTests {
         let bridge = h.bridge
         let request = SyncCallRequest(method: "p.value", arg: ["data": 1], after: 1, bodyBytes: 50_000)
         let call = Task { await bridge.syncCall(token: token, request: request) }
-        #expect(await eventually { bridge.memory.held >= 50_000 })
+        #expect(await h.eventually { bridge.memory.held >= 50_000 })
         h.call(1, "p.value", 1)
         guard case .success? = await call.value else { Issue.record("the sync call failed"); return }
         let ret = try await h.messages(1)[0]
         h.send(["t": "ack", "seq": .integer(try #require(ret["seq"]?.integerValue))])
-        #expect(await eventually { bridge.memory.held == 0 })
+        #expect(await h.eventually { bridge.memory.held == 0 })
     }
 }
 
@@ -156,27 +156,20 @@ struct MemoryBudgetSheddingTests {
     func largestClosed() async throws {
         let h = BridgeHarness { $0.memoryBudget = 100_000 }
         _ = try await h.hello()
-        let small = BridgeHarness(sharing: h.bridge, connection: h.bridge.connect(peerAddress: "127.0.0.1", origin: nil, waker: CountingWaker()))
+        let small = h.secondConnection()
         _ = try await small.hello()
         try await Self.fill(small, from: 1, count: 1, bytes: 10_000)
         try await Self.fill(h, from: 1, count: 8, bytes: 10_000)
         #expect(h.bridge.memory.sessionsEnded == 0, "80,000 + 10,000 is within the budget")
         for i in 0..<4 { h.call(9 + Int64(i), "p.value", Self.payload(10_000)) }
-        var close: (Int, String)?
-        let deadline = ContinuousClock.now + .seconds(5)
-        while close == nil, ContinuousClock.now < deadline {
-            switch h.connection.nextAction() {
-            case .close(let code, let reason)?: close = (code, reason)
-            case .write?: continue
-            case nil: try await Task.sleep(for: .milliseconds(1))
-            }
-        }
-        #expect(close?.0 == 4008)
-        #expect(close?.1 == "memory budget")
+        // The shedding thread closes it (its waker wakes the harness).
+        let close = try await h.close()
+        #expect(close.code == 4008)
+        #expect(close.reason == "memory budget")
         // (The shedding thread counts an ending right after it ends the session.)
-        #expect(await eventually { h.bridge.memory.sessionsEnded == 1 })
+        #expect(await h.eventually { h.bridge.memory.sessionsEnded == 1 })
         #expect(small.connection.session?.isEnded == false, "the session within its share stays")
-        #expect(await eventually { h.bridge.memory.held < 90_000 })
+        #expect(await h.eventually { h.bridge.memory.held < 90_000 })
     }
 
     @Test("a session in its grace period is ended silently; a later hello naming it gets 4004")
@@ -187,10 +180,10 @@ struct MemoryBudgetSheddingTests {
         let session = try #require(h.bridge.session(token: token))
         h.connection.socketClosed()
         for _ in 0..<6 { _ = session.callJavaScript("m", args: [Self.payload(10_000)]) { _ in } }
-        #expect(await eventually { session.isEnded })
+        #expect(await h.eventually { session.isEnded })
         // (The shedding thread counts an ending right after it ends the session.)
-        #expect(await eventually { h.bridge.memory.held == 0 && h.bridge.memory.sessionsEnded == 1 })
-        let again = BridgeHarness(sharing: h.bridge, connection: h.bridge.connect(peerAddress: "127.0.0.1", origin: nil, waker: CountingWaker()))
+        #expect(await h.eventually { h.bridge.memory.held == 0 && h.bridge.memory.sessionsEnded == 1 })
+        let again = h.secondConnection()
         again.send(["t": "hello", "v": 1, "token": .string(token)])
         #expect(try await again.closeCode() == 4004)
     }
@@ -202,24 +195,20 @@ struct MemoryBudgetSheddingTests {
         let token = try #require(welcome["token"]?.stringValue)
         try await Self.fill(h, from: 1, count: 19, bytes: 5_000)  // about 95,500 bytes: over 90%, within the budget
         #expect(h.bridge.memory.held > 90_000 && h.bridge.memory.held <= 100_000)
-        let fresh = BridgeHarness(sharing: h.bridge, connection: h.bridge.connect(peerAddress: "127.0.0.2", origin: nil, waker: CountingWaker()))
+        let fresh = h.secondConnection(peerAddress: "127.0.0.2")
         fresh.send(["t": "hello", "v": 1])
-        var refusal: (Int, String)?
-        let deadline = ContinuousClock.now + .seconds(5)
-        while refusal == nil, ContinuousClock.now < deadline {
-            if case .close(let code, let reason)? = fresh.connection.nextAction() { refusal = (code, reason) } else { try await Task.sleep(for: .milliseconds(1)) }
-        }
-        #expect(refusal?.0 == 4029)
-        #expect(refusal?.1 == "memory budget")
+        let refusal = try await fresh.close()
+        #expect(refusal.code == 4029)
+        #expect(refusal.reason == "memory budget")
         #expect(throws: SessionRefusal(code: 4029, reason: "memory budget")) {
             try h.bridge.createSession(peerAddress: "127.0.0.3", origin: nil)
         }
         #expect(h.bridge.memory.sessionsRefused == 2)
-        let resume = BridgeHarness(sharing: h.bridge, connection: h.bridge.connect(peerAddress: "127.0.0.1", origin: nil, waker: CountingWaker()))
+        let resume = h.secondConnection()
         resume.send(["t": "hello", "v": 1, "token": .string(token), "ack": 19])
         let resumed = try await resume.messages(1)[0]
         #expect(resumed["resumed"] == true, "a resume is not a new session")
-        #expect(await eventually { h.bridge.memory.held == 0 }, "its ack freed the replay")
+        #expect(await h.eventually { h.bridge.memory.held == 0 }, "its ack freed the replay")
         _ = try h.bridge.createSession(peerAddress: "127.0.0.3", origin: nil)
     }
 }

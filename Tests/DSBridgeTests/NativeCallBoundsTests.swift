@@ -50,7 +50,8 @@ struct NativeCallBoundsTests {
         let s = try await session(h)
         let result = Mutex<NativeCallEvent?>(nil)
         s.callJavaScript("f", args: [], timeout: .milliseconds(10)) { e in result.withLock { $0 = e } }
-        #expect(await eventually { result.withLock { $0 } != nil })
+        h.executor.advance(milliseconds: 10)
+        #expect(result.withLock { $0 } == .failed(.timeout))
         #expect(s.queuedCount == 0)
         h.call(1, "_dsb.dsinit", nil)
         h.call(2, "p.value", "after")

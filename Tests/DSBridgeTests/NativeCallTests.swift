@@ -62,15 +62,17 @@ struct NativeCallTests {
     func failures() async throws {
         let h = BridgeHarness()
         let session = try await readySession(h)
-        await #expect(throws: JavaScriptCallError.call(.timeout)) {
-            let _: Int = try await session.call("never", timeout: .milliseconds(30))
-        }
+        let never = Task { () async throws -> Int in try await session.call("never", timeout: .milliseconds(30)) }
+        _ = try await h.messages(1)  // its invoke went out: the timeout is scheduled
+        h.executor.advance(milliseconds: 29)
+        h.executor.advance(milliseconds: 1)
+        await #expect(throws: JavaScriptCallError.call(.timeout)) { try await never.value }
         let failing = Task { () async throws -> Int in try await session.call("throws") }
-        let invokes = try await h.messages(2)
-        h.call(2, "_dsb.returnValue", ["id": invokes[1]["callbackId"] ?? .null, "complete": true, "error": "boom"])
+        let invokes = try await h.messages(1)
+        h.call(2, "_dsb.returnValue", ["id": invokes[0]["callbackId"] ?? .null, "complete": true, "error": "boom"])
         await #expect(throws: JavaScriptCallError.call(.javaScript("boom"))) { try await failing.value }
         let pending = Task { () async throws -> Int in try await session.call("pending") }
-        _ = try await h.messages(2)
+        _ = try await h.messages(2)  // the ret of the returnValue call, the invoke
         session.end(reason: "test", closeCode: nil)
         await #expect(throws: JavaScriptCallError.call(.sessionEnded)) { try await pending.value }
     }

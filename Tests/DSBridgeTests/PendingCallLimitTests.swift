@@ -13,6 +13,6 @@ struct PendingCallLimitTests {
         for i in 1...count { h.call(Int64(i), "n.yields", .integer(Int64(i))) }
         let answers = try await h.messages(count, timeout: .seconds(30))
         #expect(Set(answers.compactMap { $0["id"]?.integerValue }).count == count)
-        #expect(await eventually { !h.connection.wantsReadsPaused })
+        #expect(await h.eventually { !h.connection.wantsReadsPaused })
     }
 }

@@ -189,8 +189,9 @@ struct PageFunctionCallTests {
     func timesOut() async throws {
         let h = BridgeHarness()
         let session = try await readySession(h)
-        await #expect(throws: JavaScriptCallError.call(.timeout)) {
-            try await session.callFunction("bridge.sayHello", arguments: [], timeout: .milliseconds(30))
-        }
+        let call = Task { try await session.callFunction("bridge.sayHello", arguments: [], timeout: .milliseconds(30)) }
+        _ = try await h.messages(1)  // its invoke went out: the timeout is scheduled
+        h.executor.advance(milliseconds: 30)
+        await #expect(throws: JavaScriptCallError.call(.timeout)) { try await call.value }
     }
 }

@@ -7,8 +7,8 @@ import Testing
 struct SessionExpiryTests {
     @Test("a session without a socket ends exactly graceMs after the socket closed")
     func graceExpiry() async throws {
-        let clock = ManualScheduler()
-        let bridge = Bridge(configuration: { var c = BridgeConfiguration(); c.graceMs = 1000; return c }(), scheduler: clock)
+        let clock = ManualExecutor()
+        let bridge = Bridge(configuration: { var c = BridgeConfiguration(); c.graceMs = 1000; return c }(), executor: clock)
         let first = bridge.connect(peerAddress: "127.0.0.1", origin: nil, waker: CountingWaker())
         let h = BridgeHarness(sharing: bridge, connection: first)
         let token = try #require(try await h.hello()["token"]?.stringValue)
@@ -21,8 +21,8 @@ struct SessionExpiryTests {
 
     @Test("a socket that resumes within the grace period keeps the session alive")
     func resumeCancelsExpiry() async throws {
-        let clock = ManualScheduler()
-        let bridge = Bridge(configuration: { var c = BridgeConfiguration(); c.graceMs = 1000; return c }(), scheduler: clock)
+        let clock = ManualExecutor()
+        let bridge = Bridge(configuration: { var c = BridgeConfiguration(); c.graceMs = 1000; return c }(), executor: clock)
         let first = bridge.connect(peerAddress: "127.0.0.1", origin: nil, waker: CountingWaker())
         let token = try #require(try await BridgeHarness(sharing: bridge, connection: first).hello()["token"]?.stringValue)
         first.socketClosed()
@@ -36,8 +36,8 @@ struct SessionExpiryTests {
 
     @Test("a session made by POST /dsbridge/session that no socket attaches to expires")
     func postedSessionExpires() throws {
-        let clock = ManualScheduler()
-        let bridge = Bridge(configuration: { var c = BridgeConfiguration(); c.graceMs = 300; return c }(), scheduler: clock)
+        let clock = ManualExecutor()
+        let bridge = Bridge(configuration: { var c = BridgeConfiguration(); c.graceMs = 300; return c }(), executor: clock)
         let session = try bridge.createSession(peerAddress: "127.0.0.1", origin: nil)
         clock.advance(milliseconds: 300)
         #expect(session.isEnded)
@@ -45,8 +45,8 @@ struct SessionExpiryTests {
 
     @Test("a native call times out when its timeout passes")
     func callTimeout() async throws {
-        let clock = ManualScheduler()
-        let bridge = Bridge(scheduler: clock)
+        let clock = ManualExecutor()
+        let bridge = Bridge(executor: clock)
         let h = BridgeHarness(sharing: bridge, connection: bridge.connect(peerAddress: "127.0.0.1", origin: nil, waker: CountingWaker()))
         let session = try #require(bridge.session(token: try await h.hello()["token"]?.stringValue ?? ""))
         let events = Mutex<[NativeCallEvent]>([])

@@ -14,11 +14,14 @@ struct SessionLeakTests {
         let token = try #require(welcome["token"]?.stringValue)
         let session = try #require(h.bridge.session(token: token))
         for _ in 0..<3 {
-            let result = await h.bridge.syncCall(token: token, request: SyncCallRequest(method: "p.value", arg: ["data": 1], after: 1_000_000))
+            let call = Task { await h.bridge.syncCall(token: token, request: SyncCallRequest(method: "p.value", arg: ["data": 1], after: 1_000_000)) }
+            #expect(await h.eventually { session.afterWaiterCount == 1 })
+            h.executor.advance(milliseconds: 20)
+            let result = await call.value
             guard case .failure(let failure)? = result else { Issue.record("answered: \(String(describing: result))"); return }
             #expect(failure.kind == .timeout)
+            #expect(session.afterWaiterCount == 0)
         }
-        #expect(await eventually { session.afterWaiterCount == 0 })
     }
 
     @Test("waiting sync calls are bounded per session: one more is overloaded at once")
@@ -30,7 +33,7 @@ struct SessionLeakTests {
         let bridge = h.bridge
         let request = SyncCallRequest(method: "p.value", arg: ["data": 1], after: 5)
         let waiting = (0..<BridgeSession.maxAfterWaiters).map { _ in Task { await bridge.syncCall(token: token, request: request) } }
-        #expect(await eventually { session.afterWaiterCount == BridgeSession.maxAfterWaiters })
+        #expect(await h.eventually { session.afterWaiterCount == BridgeSession.maxAfterWaiters })
         let extra = await bridge.syncCall(token: token, request: request)
         guard case .failure(let failure)? = extra else { Issue.record("answered: \(String(describing: extra))"); return }
         #expect(failure.kind == .overloaded)
@@ -53,7 +56,7 @@ struct SessionLeakTests {
             harness.call(2, "_dsb.closePage", nil)
             finished.store(true, ordering: .releasing)
         }
-        #expect(await eventually { finished.load(ordering: .acquiring) })
+        #expect(await h.eventually { finished.load(ordering: .acquiring) })
         #expect(h.connection.session == nil || h.connection.session?.isEnded == true)
     }
 }

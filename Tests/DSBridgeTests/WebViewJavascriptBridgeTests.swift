@@ -156,7 +156,7 @@ struct WebViewJavascriptBridgeTests {
         session.callHandler("missing") { r in result.update { $0 = r } }
         let invoke = try await h.messages(1)[0]
         h.call(2, "_dsb.returnValue", ["id": invoke["callbackId"] ?? .null, "error": "no handler missing"])
-        #expect(await eventually { result.current != nil })
+        #expect(await h.eventually { result.current != nil })
         #expect(result.current == .failure(.call(.javaScript("no handler missing"))))
     }
 }

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+import Dispatch
+
+/// Where the bridge runs the work it does not do on the caller's thread: frames handed off
+/// the network thread, handlers of page answers, grace periods, timeouts and the rate
+/// clock. One is injected into ``Bridge``; the real one uses Dispatch, tests pass one they
+/// drain and advance by hand, so core tests run without sleeping.
+public protocol BridgeExecutor: Sendable {
+    /// Runs `work` soon, on a worker (never on the caller's stack).
+    func execute(_ work: @escaping @Sendable () -> Void)
+    /// Runs `work` once, `milliseconds` from now, on a worker.
+    func schedule(afterMilliseconds milliseconds: Int, _ work: @escaping @Sendable () -> Void)
+    /// Milliseconds on this executor's monotonic clock (rate limits read it).
+    var uptimeMilliseconds: Int64 { get }
+}
+
+extension BridgeExecutor {
+    /// Suspends the calling task for `milliseconds` on this executor's clock.
+    func sleep(milliseconds: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            schedule(afterMilliseconds: milliseconds) { continuation.resume() }
+        }
+    }
+}
+
+/// The real executor: Dispatch's global queue and the system's monotonic clock.
+public struct DispatchBridgeExecutor: BridgeExecutor {
+    public init() {}
+
+    public func execute(_ work: @escaping @Sendable () -> Void) {
+        DispatchQueue.global().async(execute: work)
+    }
+
+    public func schedule(afterMilliseconds milliseconds: Int, _ work: @escaping @Sendable () -> Void) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(milliseconds), execute: work)
+    }
+
+    public var uptimeMilliseconds: Int64 { Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000) }
+}
+
+/// Which thread handles a page message, and so what may run on it.
+struct CallSite: Sendable {
+    /// Set when the transport's network thread runs the message (``InlineDispatchPolicy``):
+    /// it watches `@nonblocking` methods there.
+    let networkThreadGuard: NetworkThreadGuard?
+
+    /// A worker thread: anything may run.
+    static let worker = CallSite(networkThreadGuard: nil)
+
+    /// The network thread: only `@nonblocking` methods and the bridge's own bookkeeping run
+    /// on it; application code (handlers, hooks, cancellation handlers, interface deinits)
+    /// goes to a worker.
+    static func networkThread(_ networkThreadGuard: NetworkThreadGuard) -> CallSite {
+        CallSite(networkThreadGuard: networkThreadGuard)
+    }
+
+    var isNetworkThread: Bool { networkThreadGuard != nil }
+
+    /// Runs application code: here on a worker, through `executor` on the network thread.
+    func runApplicationCode(on executor: any BridgeExecutor, _ work: @escaping @Sendable () -> Void) {
+        if isNetworkThread { executor.execute(work) } else { work() }
+    }
+}

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: MIT
+
+/// Calls from the page to native methods (PROTOCOL.md 2.2, 2.3).
+extension BridgeSession {
+    /// Runs a socket call (in arrival order; called from the connection's processing).
+    /// `site`: which thread runs it; on the network thread (``InlineDispatchPolicy``) its
+    /// `route` may be resolved already.
+    func receiveCall(
+        _ call: PageMessage.Call, from connection: BridgeConnection, site: CallSite = .worker,
+        route: Result<CallRoute, CallFailure>? = nil
+    ) {
+        guard state.withLock({ $0.acceptCall(id: call.id) }) else { return }
+        run(method: call.method, arg: call.arg, reply: .socket(call.id), site: site, resolved: route)
+        markStarted(through: call.id)
+    }
+
+    /// Where a call's answer goes.
+    enum Reply: Sendable {
+        case socket(Int64)
+        case http(@Sendable (Result<JSONValue, CallFailure>) -> Void)
+    }
+
+    /// Sends a call's answer.
+    /// - Returns: `false` when a `ret` too large for the replay bound went out as code -1
+    ///   `failed` instead: that is final for the call's stub (PROTOCOL.md 2.3), so no `cb`
+    ///   may follow.
+    @discardableResult
+    func answer(_ reply: Reply, _ result: Result<JSONValue, CallFailure>, site: CallSite) -> Bool {
+        switch reply {
+        case .socket(let id):
+            if case .messageTooLarge? = send(.ret(id: id, result: result), site: site) { return false }
+            return true
+        case .http(let respond):
+            respond(result)
+            return true
+        }
+    }
+
+    func run(
+        method: String, arg: JSONValue?, reply: Reply, site: CallSite = .worker,
+        resolved: Result<CallRoute, CallFailure>? = nil
+    ) {
+        let route: CallRoute
+        let argument: CallArgument
+        do {
+            if let resolved { route = try resolved.get() } else { route = try CallRoute.resolve(method, in: bridge.registry) }
+            argument = try CallArgument(wire: arg, maxDepth: bridge.configuration.maxDepth)
+        } catch {
+            logger.debug("call refused: \(error.message)", metadata: ["bridge.session": "\(id)", "bridge.method": "\(method.prefix(100))"])
+            bridge.metrics.call(method: error.kind == .methodNotFound ? "unknown" : method, outcome: error.kind.rawValue, nanoseconds: nil)
+            answer(reply, .failure(error), site: site)
+            return
+        }
+        switch route {
+        case .internalMethod(let m):
+            let result = runInternal(m, argument.data, site: site)
+            bridge.metrics.call(method: method, outcome: Self.outcome(result), nanoseconds: nil)
+            if answer(reply, result, site: site), let stub = argument.stub, case .success(let value) = result {
+                send(.cb(stub: stub, payload: .value(value, complete: true)), site: site)
+            }
+            if m == .closePage, case .success = result {
+                finish(reason: "page closed", closeCode: 1000, dropQueued: false, site: site)
+            }
+        case .synchronous(let source, let name):
+            runSynchronous(MethodCall(interface: instance(of: source), name: name, label: method, argument: argument, reply: reply, site: site))
+        case .asynchronous(let source, let name):
+            runAsynchronous(MethodCall(interface: instance(of: source), name: name, label: method, argument: argument, reply: reply, site: site))
+        }
+    }
+
+    /// The interface a call runs on: the shared one, or this session's own instance.
+    private func instance(of source: InterfaceSource) -> any ExposedInterface {
+        switch source {
+        case .shared(let interface):
+            return interface
+        case .perSession(let factoryID, let make):
+            if let existing = state.withLock({ $0.instance(factoryID) }) { return existing }
+            let made = make(self)
+            return state.withLock { $0.keepInstance(made, factoryID: factoryID) }
+        }
+    }
+
+    /// Whether `source` needs no factory call to give this session its interface.
+    func hasInstance(of source: InterfaceSource) -> Bool {
+        switch source {
+        case .shared: return true
+        case .perSession(let factoryID, _): return state.withLock { $0.instance(factoryID) != nil }
+        }
+    }
+
+    static func outcome(_ result: Result<JSONValue, CallFailure>) -> String {
+        switch result {
+        case .success: return "ok"
+        case .failure(let f): return f.kind.rawValue
+        }
+    }
+
+    /// One call of an interface method, as resolved.
+    private struct MethodCall: Sendable {
+        let interface: any ExposedInterface
+        let name: String
+        /// The method as the page named it (metrics, logs).
+        let label: String
+        let argument: CallArgument
+        let reply: Reply
+        let site: CallSite
+        /// The thread's usage at the start, when the guard checks this run closely.
+        let usageBefore: NetworkThreadGuard.Usage?
+        let started: ContinuousClock.Instant
+
+        init(interface: any ExposedInterface, name: String, label: String, argument: CallArgument, reply: Reply, site: CallSite) {
+            self.interface = interface
+            self.name = name
+            self.label = label
+            self.argument = argument
+            self.reply = reply
+            self.site = site
+            usageBefore = site.networkThreadGuard?.startRun()
+            started = .now
+        }
+
+        var elapsedNanoseconds: Int64 {
+            let elapsed = ContinuousClock.now - started
+            return elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+        }
+    }
+
+    private func failure(of error: any Error, in call: MethodCall) -> CallFailure {
+        if let error = error as? ExposedCallError {
+            return CallFailure(error.kind == .badArgument ? .badArgument : .methodNotFound, error.message)
+        }
+        logger.debug("method threw: \(error)", metadata: ["bridge.session": "\(id)", "bridge.method": "\(call.name)"])
+        return CallFailure(.failed, "\(call.name) failed: \(error)")
+    }
+
+    private func runSynchronous(_ call: MethodCall) {
+        // A method that needs no suspension runs here, on this thread.
+        do {
+            let value = try BridgeSession.$current.withValue(self) {
+                try call.interface.callSynchronousMethodWithoutSuspending(named: call.name, with: call.argument.data)
+            }
+            if let value {
+                finishSynchronous(call, .success(value), counted: false, site: call.site)
+                return
+            }
+        } catch {
+            finishSynchronous(call, .failure(failure(of: error, in: call)), counted: false, site: call.site)
+            return
+        }
+        let counted: Bool
+        if case .socket = call.reply {
+            counted = true
+            let max = bridge.configuration.maxCallsPending
+            state.withLock { s in s.pendingCallStarted(maxPending: max)?.setReadsPaused(true) }
+        } else {
+            counted = false
+        }
+        Task.immediate { [self] in
+            let result: Result<JSONValue, CallFailure>
+            do {
+                result = .success(try await BridgeSession.$current.withValue(self) {
+                    try await call.interface.callSynchronousMethod(named: call.name, with: call.argument.data)
+                })
+            } catch {
+                result = .failure(failure(of: error, in: call))
+            }
+            // After a suspension the task may resume anywhere: not on the network thread.
+            finishSynchronous(call, result, counted: counted, site: .worker)
+        }
+    }
+
+    /// Answers a synchronous call; `counted`: it was counted in the pending calls.
+    private func finishSynchronous(_ call: MethodCall, _ result: Result<JSONValue, CallFailure>, counted: Bool, site: CallSite) {
+        let nanoseconds = call.elapsedNanoseconds
+        bridge.metrics.call(method: call.label, outcome: Self.outcome(result), nanoseconds: nanoseconds)
+        checkNetworkThreadBudget(call, nanoseconds: nanoseconds)
+        if answer(call.reply, result, site: site), let stub = call.argument.stub, case .success(let value) = result {
+            send(.cb(stub: stub, payload: .value(value, complete: true)), site: site)
+        }
+        if counted {
+            let max = bridge.configuration.maxCallsPending
+            state.withLock { s in s.pendingCallFinished(maxPending: max)?.setReadsPaused(false) }
+        }
+    }
+
+    /// A `@nonblocking` method seen blocking or computing for longer than
+    /// ``InlineDispatchPolicy/budgetNanoseconds`` on the network thread (repeatedly:
+    /// ``NetworkThreadGuard``) runs off it from now on.
+    private func checkNetworkThreadBudget(_ call: MethodCall, nanoseconds: Int64) {
+        guard let networkThreadGuard = call.site.networkThreadGuard else { return }
+        let (demote, blocked) = networkThreadGuard.finishRun(of: call.label, wallNanoseconds: nanoseconds, before: call.usageBefore)
+        guard demote, let name = MethodName(call.label) else { return }
+        if bridge.registry.demoteNonblocking(name) {
+            let why = blocked ? "waited on something" : "computed"
+            logger.warning(
+                "@nonblocking method \(call.label) \(why) for \(nanoseconds / 1000) µs on the network thread (budget \(InlineDispatchPolicy.budgetNanoseconds / 1000) µs): it runs off the network thread from now on",
+                metadata: ["bridge.session": "\(id)"])
+        }
+    }
+
+    private func runAsynchronous(_ call: MethodCall) {
+        // Sync HTTP calls count toward neither bound (PROTOCOL.md 2.4).
+        var counted = true
+        if case .http = call.reply { counted = false }
+        let max = bridge.configuration.maxAsyncCalls
+        guard !counted || state.withLock({ $0.admitAsyncCall(max: max) }) else {
+            bridge.metrics.call(method: call.label, outcome: "overloaded", nanoseconds: nil)
+            answer(call.reply, .failure(CallFailure(.overloaded, "more than \(max) async calls running in this session")), site: call.site)
+            return
+        }
+        var callID: Int64?
+        if case .socket(let id) = call.reply, call.argument.stub != nil { callID = id }
+        let asyncCall = AsyncCall(stub: call.argument.stub, callID: callID, counted: counted)
+        // Completions may come from any thread, later: they are not on the network thread.
+        let completion = ExposedCompletion { [self] delivery in
+            switch delivery {
+            case .value(let value, let complete): route(.value(value, complete: complete), of: asyncCall)
+            case .failure(let message): route(.failure(CallFailure(.failed, message)), of: asyncCall)
+            }
+        }
+        let failed: @Sendable (any Error) -> Void = { [self] error in
+            let failure = failure(of: error, in: call)
+            if error is ExposedCallError, asyncCall.refuseIfStarting(failure) { return }
+            route(.failure(failure), of: asyncCall)
+        }
+        // A method that needs no suspension starts here, on this thread; others in a task.
+        var task: Task<Void, Never>?
+        do {
+            let started = try BridgeSession.$current.withValue(self) {
+                try call.interface.callAsynchronousMethodWithoutSuspending(named: call.name, with: call.argument.data, completion: completion)
+            }
+            if !started {
+                task = Task.immediate { [self] in
+                    do {
+                        try await BridgeSession.$current.withValue(self) {
+                            try await call.interface.callAsynchronousMethod(named: call.name, with: call.argument.data, completion: completion)
+                        }
+                    } catch {
+                        failed(error)
+                    }
+                }
+            }
+        } catch {
+            failed(error)
+        }
+        checkNetworkThreadBudget(call, nanoseconds: call.elapsedNanoseconds)
+        // The method ran up to its first suspension. A refusal of its argument becomes the
+        // call's answer; otherwise the answer is `""`, followed by what it delivered so far.
+        switch asyncCall.finishStarting() {
+        case .refused(let failure):
+            bridge.metrics.call(method: call.label, outcome: failure.kind.rawValue, nanoseconds: nil)
+            answer(call.reply, .failure(failure), site: call.site)
+            state.withLock { $0.asyncCallFinished(callID: nil, counted: counted) }
+        case .started(let held, let finished):
+            bridge.metrics.call(method: call.label, outcome: "ok", nanoseconds: nil)
+            answer(call.reply, .success(.string("")), site: call.site)
+            for payload in held { forward(payload, stub: asyncCall.stub, site: call.site) }
+            if finished {
+                state.withLock { $0.asyncCallFinished(callID: nil, counted: counted) }
+            } else if let callID {
+                state.withLock { $0.keepCancellable(asyncCall, task: task, callID: callID) }
+            }
+        }
+    }
+
+    private func route(_ payload: ServerMessage.CallbackPayload, of call: AsyncCall) {
+        switch call.accept(payload) {
+        case .held, .ignored:
+            return
+        case .forward(let final):
+            forward(payload, stub: call.stub, site: .worker)
+            if final { state.withLock { $0.asyncCallFinished(callID: call.callID, counted: call.counted) } }
+        }
+    }
+
+    private func forward(_ payload: ServerMessage.CallbackPayload, stub: String?, site: CallSite) {
+        guard let stub else { return }  // fire and forget: completions are dropped
+        send(.cb(stub: stub, payload: payload), site: site)
+    }
+
+    /// `cancel` (PROTOCOL.md 2.2): cancels the running async call `callID` (Swift task
+    /// cancellation), drops its later completions and ends its stub with `cancelled`.
+    /// Anything else is ignored. The task's cancellation handlers are application code:
+    /// on the network thread (`site`) they run on a worker.
+    func cancel(callID: Int64, site: CallSite = .worker) {
+        guard let entry = state.withLock({ $0.cancellableCall(callID) }), entry.call.cancel(), let stub = entry.call.stub else { return }
+        if let task = entry.task { site.runApplicationCode(on: bridge.executor) { task.cancel() } }
+        send(.cb(stub: stub, payload: .cancelled), site: site)
+        state.withLock { $0.asyncCallFinished(callID: callID, counted: entry.call.counted) }
+    }
+}

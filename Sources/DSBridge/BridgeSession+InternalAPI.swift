@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+
+/// The bridge's own methods under `_dsb` (PROTOCOL.md 5), and the page's readiness.
+extension BridgeSession {
+    func runInternal(_ method: InternalMethod, _ data: JSONValue, site: CallSite) -> Result<JSONValue, CallFailure> {
+        switch method {
+        case .dsinit:
+            markReady(site: site)
+            return .success(.string(""))
+        case .disableJavascriptDialogBlock:
+            return .success(.string(""))
+        case .hasNativeMethod:
+            guard case .object(let o) = data, case .string(let name)? = o["name"] else {
+                return .failure(CallFailure(.badArgument, "hasNativeMethod needs {\"name\": string, \"type\": \"all\"|\"syn\"|\"asyn\"}"))
+            }
+            return .success(.bool(CallRoute.hasNativeMethod(name, type: o["type"]?.stringValue, in: bridge.registry)))
+        case .closePage:
+            site.runApplicationCode(on: bridge.executor) { [self] in bridge.lifecycle.dismissed?(self) }
+            return .success(.string(""))
+        case .returnValue:
+            return receiveReturnValue(data, site: site)
+        }
+    }
+
+    /// The page is ready: the held invokes go out in order, then the `ready` hook and the
+    /// ``whenReady(_:)`` bodies run (on a worker when `site` is the network thread).
+    private func markReady(site: CallSite) {
+        guard let readiness = state.withLock({ $0.markReady() }) else { return }
+        for (callbackId, appended) in readiness.released { carryOut(invoke: callbackId, appended, site: site) }
+        site.runApplicationCode(on: bridge.executor) { [self] in
+            bridge.sessionBecameReady(self)
+            for body in readiness.waiters { body() }
+        }
+    }
+
+    /// Runs `body` once the page is ready (`_dsb.dsinit`): at once, on the caller's thread,
+    /// when it already is; otherwise right after the held calls were released, on the
+    /// thread that processed `dsinit`. Never runs when the session ends first.
+    public func whenReady(_ body: @escaping @Sendable (BridgeSession) -> Void) {
+        let when = state.withLock { $0.whenReady({ [unowned self] in body(self) }) }
+        if when == .now { body(self) }
+    }
+
+    private func receiveReturnValue(_ data: JSONValue, site: CallSite) -> Result<JSONValue, CallFailure> {
+        guard case .object(let o) = data, let callbackId = o["id"]?.integerValue else {
+            return .failure(CallFailure(.badArgument, "returnValue needs {\"id\": integer, \"data\": ..., \"complete\": bool}"))
+        }
+        let complete = o["complete"]?.boolValue ?? true
+        let value = o["data"] ?? .null
+        var errorText: String?
+        if let e = o["error"], !e.isNull {
+            errorText = e.stringValue ?? JSONWriter.string(e)
+        }
+        let final = errorText != nil || complete
+        guard let handler = state.withLock({ $0.nativeCallHandler(callbackId, final: final) }) else { return .success(.string("")) }
+        let event: NativeCallEvent
+        if let errorText {
+            event = .failed(.javaScript(errorText))
+        } else if complete {
+            event = .completed(value)
+        } else {
+            event = .progress(value)
+        }
+        deliver(event, to: handler, site: site)
+        return .success(.string(""))
+    }
+
+    /// Runs a handler of a native-initiated call with the page's answer, answers in the
+    /// order the page gave them. Handlers are application code, so the network thread
+    /// queues them for a worker (``Bridge/runDeferredWork()`` starts one job per pass of the
+    /// transport's loop); a worker runs one at once unless earlier answers still wait.
+    private func deliver(_ event: NativeCallEvent, to handler: @escaping NativeCallHandler, site: CallSite) {
+        switch state.withLock({ $0.deliver(event, to: handler, callerMayRun: !site.isNetworkThread) }) {
+        case .caller: handler(event)
+        case .runningWorker: break
+        case .newWorker:
+            if site.isNetworkThread {
+                bridge.deferAnswerDelivery(for: self)
+            } else {
+                bridge.executor.execute { self.deliverQueuedAnswers() }
+            }
+        }
+    }
+
+    /// Runs the queued handlers of page answers, in order (one worker at a time).
+    func deliverQueuedAnswers() {
+        while true {
+            // Everything queued at once: one lock per burst, so the network thread (which
+            // queues under the same lock) rarely waits for this worker.
+            let batch = state.withLock { $0.takeAnswers() }
+            if batch.isEmpty { return }
+            for (handler, event) in batch { handler(event) }
+        }
+    }
+}
