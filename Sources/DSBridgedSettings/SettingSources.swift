@@ -4,6 +4,14 @@ import OrderedCollections
 
 /// The three places a setting is read from, highest precedence first: flags, `DSBRIDGED_*`
 /// environment variables, the config file. What none of them holds keeps its default.
+///
+/// The layering is written here rather than taken from apple/swift-configuration, whose
+/// providers would change what operators rely on: its synchronous readers turn a value of
+/// the wrong type into the default instead of an error (`DSBRIDGED_MAX_DEPTH=deep` would run
+/// with 128), its environment lists split on one separator (ours on spaces or commas), its
+/// booleans accept `yes`/`1` and its JSON files coerce `true` to 1, and it cannot list a
+/// file's keys to refuse an unknown one. Keeping all that would mean custom providers for
+/// every source, around a first-match loop that is the few lines of ``value(of:)``.
 public struct SettingSources: Sendable {
     /// The flags given on the command line.
     public var flags: [SettingKey: SettingValue]
