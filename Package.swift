@@ -65,12 +65,23 @@ let package = Package(
             name: "DSBridgeDemo",
             dependencies: ["DSBridge", .product(name: "Logging", package: "swift-log")]
         ),
+        .target(
+            name: "DSBridgedSettings",
+            dependencies: [
+                "DSBridge",
+                "DSBridgeServer",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
         .executableTarget(
             name: "dsbridged",
             dependencies: [
                 "DSBridge",
                 "DSBridgeServer",
                 "DSBridgeDemo",
+                "DSBridgedSettings",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -98,6 +109,14 @@ let package = Package(
             dependencies: [
                 "DSBridgeMacros",
                 .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),
+            ]
+        ),
+        .testTarget(
+            name: "DSBridgedSettingsTests",
+            dependencies: [
+                "DSBridgedSettings", "DSBridge", "DSBridgeServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

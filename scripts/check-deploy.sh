@@ -65,8 +65,8 @@ check "install.sh parses (bash -n)" bash -n deploy/install.sh
 check "install.sh is executable" test -x deploy/install.sh
 if ! test -x "$binary" || ! command -v systemd-analyze >/dev/null 2>&1; then finish; fi
 
-# Every key the daemon accepts in its config file is documented in the guide.
-known="$(sed -n '/let known: Set<String> = \[/,/\]/p' Sources/dsbridged/DaemonSettings.swift | grep -o '"[a-z-]*"' | tr -d '"')"
+# Every key the daemon accepts in its config file (its flags but --config and --check-config) is documented in the guide.
+known="$("$binary" --help 2>/dev/null | grep -o -- "--[a-z][a-z-]*" | sed "s/^--//" | grep -vx -e help -e config -e check-config -e version | sort -u)"
 undocumented=""
 for key in $known; do
     grep -q "^| \`$key\`" deploy/README.md || grep -q "^| \`[a-z-]*\`, \`$key\`" deploy/README.md || undocumented="$undocumented $key"

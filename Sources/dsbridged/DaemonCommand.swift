@@ -3,6 +3,7 @@ import ArgumentParser
 import DSBridge
 import DSBridgeDemo
 import DSBridgeServer
+import DSBridgedSettings
 import Dispatch
 import Foundation
 import Logging
@@ -20,43 +21,13 @@ struct DaemonCommand: AsyncParsableCommand {
         abstract: "Lets browser pages call Swift interfaces with the DSBridge JavaScript API.",
         discussion: """
             Pages load /dsbridge.js from this server and call native methods over one \
-            WebSocket per page. Values in --config are overridden by flags.
+            WebSocket per page. Every setting is a flag, a DSBRIDGED_* environment variable \
+            and a key of the --config file; flags win over the environment, which wins over the file.
             """
     )
 
-    @Option(help: "Address of the page listener.") var host: String?
-    @Option(help: "Port of the page listener (0 = any free port).") var port: Int?
-    @Option(help: "Address of the admin listener.") var adminHost: String?
-    @Option(help: "Port of the admin listener (0 = any free port).") var adminPort: Int?
-    @Option(help: "Bearer token of the admin API.") var adminToken: String?
-    @Option(help: "Folder of static files served to pages.") var webRoot: String?
-    @Flag(help: "Register DSBridge's demo interfaces.") var demo = false
-    @Option(help: "Milliseconds between callProgress values in demo mode.") var demoTickMs: Int?
-    @Option(help: "An allowed page origin (repeatable).") var allowedOrigin: [String] = []
-    @Option(help: "A proxy whose X-Forwarded-For names the client (repeatable, exact address).") var trustedProxy: [String] = []
-    @Option(help: "A JSON configuration file (keys are the flag names).") var config: String?
-    @Option(help: "How long a session outlives its socket.") var graceMs: Int?
-    @Option(help: "How long a socket may wait before hello.") var helloTimeoutMs: Int?
-    @Option(help: "Silence before a heartbeat.") var heartbeatMs: Int?
-    @Option(help: "How long a sync call waits for earlier socket calls.") var afterTimeoutMs: Int?
-    @Option(help: "Largest accepted message in bytes.") var maxMessageBytes: Int?
-    @Option(help: "How long a drain waits before cutting.") var drainMs: Int?
-    @Option(help: "Shared secret every hello must carry as auth.") var authToken: String?
-    @Option(help: "PEM certificate: serve https:// and wss:// (needs --tls-key).") var tlsCert: String?
-    @Option(help: "PEM private key of --tls-cert.") var tlsKey: String?
-    @Option(help: "Sessions at most.") var maxSessions: Int?
-    @Option(help: "Sessions at most per client address.") var maxSessionsPerAddress: Int?
-    @Option(help: "Pending socket calls per session before reading pauses.") var maxCallsPending: Int?
-    @Option(help: "Running async calls per session.") var maxAsyncCalls: Int?
-    @Option(help: "Deepest JSON nesting accepted.") var maxDepth: Int?
-    @Option(help: "Calls a session may start per second (0 = no limit); faster calls wait.") var maxCallsPerSecond: Int?
-    @Option(help: "How long an HTTP request body may take to arrive (408 after).") var bodyTimeoutMs: Int?
-    @Option(help: "Largest HTTP request head (request line + headers) in bytes, 1024-65535.") var maxHeaderBytes: Int?
-    @Option(help: "Unacknowledged messages kept per session.") var replayMaxMessages: Int?
-    @Option(help: "Unacknowledged bytes kept per session.") var replayMaxBytes: Int?
-    @Option(help: "Bytes held for all sessions together before the largest holders are ended (default: a quarter of cgroup memory.max, else of physical memory).")
-    var memoryBudget: Int?
-    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel: String?
+    /// The settings' flags, declared by the settings table (``SettingFlags``).
+    @OptionGroup(title: "Settings") var settingFlags: SettingFlags
     @Flag(help: "Check the settings (flags, environment, config file), print the effective ones and exit.") var checkConfig = false
 
     func run() async throws {
@@ -64,7 +35,7 @@ struct DaemonCommand: AsyncParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         let settings: DaemonSettings
         do {
-            settings = try DaemonSettings.resolve(flags: self)
+            settings = try DaemonSettings.resolve(flags: settingFlags)
         } catch {
             throw ValidationError(error.description)
         }

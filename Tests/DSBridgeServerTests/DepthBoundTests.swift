@@ -2,7 +2,7 @@
 import DSBridge
 import Testing
 
-/// `--max-depth` is at most 1000 (SettingBounds): JSON that deep is parsed, run and written
+/// `--max-depth` is at most 1000 (the settings table, SettingsTable.swift): JSON that deep is parsed, run and written
 /// back on every thread that handles it without exhausting a stack.
 @Suite("JSON at the largest max-depth")
 struct DepthBoundTests {
