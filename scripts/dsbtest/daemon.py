@@ -27,10 +27,12 @@ DEFAULT_BINARY = ".build/debug/dsbridged"
 
 
 def binary_path(path=None):
-    """The daemon binary: `path` (relative to the repository unless absolute), $DSBRIDGED,
-    or the debug build."""
+    """The daemon binary: `path` (relative to the working directory if it is there, else to
+    the repository), $DSBRIDGED, or the debug build."""
     path = path or os.environ.get("DSBRIDGED") or DEFAULT_BINARY
-    return path if os.path.isabs(path) else os.path.join(ROOT, path)
+    if os.path.isabs(path):
+        return path
+    return os.path.abspath(path) if os.path.exists(path) else os.path.join(ROOT, path)
 
 
 def demo_args(web_root="web", admin_token="t", demo=True, tls=None, admin_host=None, extra=()):
