@@ -4,7 +4,7 @@
 
 Starts the daemon itself (loopback, free ports, --demo, a temporary web root with traps for
 path traversal, a short hello timeout, heartbeat and grace period) and runs every case
-against it while a healthy session (scripts/attack_healthy.py) runs alongside, doing echo.syn
+against it while a healthy session (scripts/dsbtest/healthy.py) runs alongside, doing echo.syn
 calls and receiving test.pushInvokes invokes, checking every reply. A second daemon with
 --auth-token serves the authentication cases.
 
@@ -25,7 +25,7 @@ file traversal (raw, percent-encoded, double-encoded, backslashes, absolute, NUL
 dotfiles, directories). The slow ones (they wait for the daemon's timeouts) run in the
 background from the start and are collected before the load cases.
 
-Prints one line per case, `ok   name: detail` or `FAIL name: detail` (lines starting with
+Prints one line per case, `PASS name: detail` or `FAIL name: detail` (lines starting with
 `#` are information), then `N passed, M failed`; exits non-zero on any failure. About 65 s
 (--quick: about 30 s); a watchdog stops the daemons and exits 3 after --max-seconds. RLIMIT_NOFILE
 is raised with setrlimit (the daemons inherit it). Daemon logs: /tmp/dsbridged-attack-SEED.log
@@ -50,13 +50,16 @@ import sys
 import tempfile
 import threading
 import time
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from attack_healthy import DEMO_STEPS, Healthy  # noqa: E402
-from attack_mass import no_hello_connections  # noqa: E402
-from attack_wire import (OP_BINARY, OP_CLOSE, OP_CONT, OP_PING, OP_TEXT, ROOT, WS, Daemon,  # noqa: E402
-                         UpgradeRefused, clip, dumps, frame, http, http_exchange, http_request)
+from dsbtest.checks import Checks, Fail, check, describe_error  # noqa: E402
+from dsbtest.daemon import ROOT, Daemon, binary_path, demo_args, hard_limit  # noqa: E402
+from dsbtest.demo import DEMO_STEPS  # noqa: E402
+from dsbtest.healthy import Healthy  # noqa: E402
+from dsbtest.http import http, http_exchange, http_request  # noqa: E402
+from dsbtest.mass import no_hello_connections  # noqa: E402
+from dsbtest.page import (OP_BINARY, OP_CLOSE, OP_CONT, OP_PING, OP_TEXT, WS, UpgradeRefused,  # noqa: E402
+                          call_message, clip, dumps, frame)
 
 ADMIN_TOKEN = "t"
 AUTH_TOKEN = "s3cret-auth"
@@ -84,15 +87,6 @@ SHIM_CALL_WINDOW = 1000
 FLOOD_SLOW_CALLS = 5000
 FLOOD_SLOW_MS = 1000
 MAX_CALLS_PENDING = 1000              # the daemon's default
-
-
-class Fail(Exception):
-    pass
-
-
-def check(cond, text):
-    if not cond:
-        raise Fail(text)
 
 
 def mib(kib):
@@ -125,7 +119,7 @@ class Suite:
     def __init__(self, o):
         self.o = o
         self.rng = random.Random(o.seed)
-        self.results = []
+        self.checks = Checks()
         self.main = None
         self.auth = None
         self.healthy = None
@@ -133,7 +127,6 @@ class Suite:
         self.web = None
         self.sentinel = "OUTSIDE-SECRET-%016x" % self.rng.getrandbits(64)
         self.background = []
-        self.print_lock = threading.Lock()
         self.baseline_rss = None
         self.baseline_fds = None
         self.figures = []
@@ -158,8 +151,7 @@ class Suite:
         return ws, w
 
     def out(self, line):
-        with self.print_lock:
-            print(line, flush=True)
+        self.checks.out(line)
 
     def health(self):
         """Problems after a case: daemon down, /healthz, the healthy session."""
@@ -192,8 +184,7 @@ class Suite:
         except Fail as e:
             ok, detail = False, str(e)
         except Exception as e:  # noqa: BLE001 - a crash of the case is a failure with its trace
-            ok, detail = False, "case error %s: %s | %s" % (type(e).__name__, e,
-                                                            traceback.format_exc().strip().splitlines()[-3:])
+            ok, detail = False, describe_error(e)
         self.finish_case(name, ok, detail, t0)
 
     def finish_case(self, name, ok, detail, t0):
@@ -206,8 +197,7 @@ class Suite:
         self.record(ok, name, "%s [%.1f s]" % (detail, time.monotonic() - t0))
 
     def record(self, ok, name, detail):
-        self.results.append((ok, name, detail))
-        self.out("%s %s: %s" % ("ok  " if ok else "FAIL", name, detail))
+        self.checks.check(ok, name, detail)
 
     def start_background(self, name, fn):
         """A case that waits long (timeouts of the daemon): runs in a thread; its line is
@@ -222,8 +212,7 @@ class Suite:
             except Fail as e:
                 slot["result"] = (False, str(e))
             except Exception as e:  # noqa: BLE001
-                slot["result"] = (False, "case error %s: %s | %s" % (type(e).__name__, e,
-                                                                     traceback.format_exc().strip().splitlines()[-3:]))
+                slot["result"] = (False, describe_error(e))
         slot["thread"] = threading.Thread(target=run, daemon=True, name=name)
         slot["thread"].start()
         self.background.append(slot)
@@ -272,10 +261,9 @@ class Suite:
         self.web = web
 
     def daemon_args(self, extra=()):
-        return ["--host", "127.0.0.1", "--port", "0", "--admin-port", "0", "--admin-token", ADMIN_TOKEN,
-                "--web-root", self.web, "--demo", "--demo-tick-ms", "50",
-                "--hello-timeout-ms", str(HELLO_TIMEOUT_MS), "--heartbeat-ms", str(HEARTBEAT_MS),
-                "--grace-ms", str(GRACE_MS), "--drain-ms", "3000"] + list(extra)
+        return demo_args(self.web, ADMIN_TOKEN, extra=[
+            "--demo-tick-ms", "50", "--hello-timeout-ms", str(HELLO_TIMEOUT_MS), "--heartbeat-ms", str(HEARTBEAT_MS),
+            "--grace-ms", str(GRACE_MS), "--drain-ms", "3000"] + list(extra))
 
     # =========================================================================================
     # Cases: frames and messages (PROTOCOL.md 2, 2.2, 2.5)
@@ -306,12 +294,10 @@ class Suite:
             ws.close()
 
     def call_frame(self, cid, method="echo.syn", data=None, **extra):
-        msg = {"t": "call", "id": cid, "method": method, "arg": {"data": data}}
-        msg.update(extra)
-        return dumps(msg)
+        return dumps(call_message(cid, method, data, **extra))
 
     def expect_ret(self, ws, cid, timeout=5.0):
-        m = ws.next_message(timeout, lambda m: isinstance(m, dict) and m.get("t") == "ret" and m.get("id") == cid)
+        m = ws.expect_ret(cid, timeout)
         check(m is not None, "no ret for call %d (%s)" % (cid, ws.ended_summary()))
         return m
 
@@ -1608,7 +1594,7 @@ def main():
     p.add_argument("--only", action="append", help="run only cases whose name contains this (repeatable; for debugging)")
     p.add_argument("--max-seconds", type=float, default=180, help="watchdog: stop everything and exit 3 after this")
     o = p.parse_args()
-    o.binary = o.daemon if os.path.isabs(o.daemon) else os.path.join(ROOT, o.daemon)
+    o.binary = binary_path(o.daemon)
     if not os.access(o.binary, os.X_OK):
         print("error: no daemon binary at %s" % o.binary)
         return 2
@@ -1624,29 +1610,23 @@ def main():
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, lambda signum, _frame: sys.exit(128 + signum))
 
-    def watchdog():
-        time.sleep(o.max_seconds)
-        suite.out("FAIL watchdog: the suite ran longer than %.0f s; stopping the daemons" % o.max_seconds)
+    def expired():
+        suite.record(False, "watchdog", "the suite ran longer than %.0f s; stopping the daemons" % o.max_seconds)
         for d in (suite.main, suite.auth):
             if d is not None:
                 d.kill()
-        passed = sum(1 for r in list(suite.results) if r[0])
-        suite.out("%d passed, %d failed" % (passed, len(suite.results) - passed + 1))
-        os._exit(3)
+        suite.checks.summary()
 
-    threading.Thread(target=watchdog, daemon=True).start()
+    hard_limit(o.max_seconds, expired)
     try:
         suite.run()
     except Exception as e:  # noqa: BLE001
-        suite.record(False, "suite", "aborted: %s: %s | %s" % (type(e).__name__, e, traceback.format_exc().strip().splitlines()[-4:]))
+        suite.record(False, "suite", "aborted: " + describe_error(e))
     finally:
         suite.cleanup()
-    passed = sum(1 for r in suite.results if r[0])
-    failed = len(suite.results) - passed
-    print("# suite time %.0f s; daemon logs /tmp/dsbridged-attack-%d.log, /tmp/dsbridged-attack-auth-%d.log"
-          % (time.monotonic() - t0, o.seed, o.seed))
-    print("%d passed, %d failed" % (passed, failed), flush=True)
-    return 0 if failed == 0 else 1
+    suite.out("# suite time %.0f s; daemon logs /tmp/dsbridged-attack-%d.log, /tmp/dsbridged-attack-auth-%d.log"
+              % (time.monotonic() - t0, o.seed, o.seed))
+    return suite.checks.summary()
 
 
 if __name__ == "__main__":

@@ -14,7 +14,8 @@ import json
 import socket
 import time
 
-from browser_test import ADMIN_TOKEN, Daemon, wait_for  # noqa: F401
+from dsbtest.browser import run_js, start_daemon, wait_for, wait_session
+from dsbtest.browser import native_call as _native_call
 
 MAX_MESSAGE_BYTES = 65536
 MAX_DEPTH = 16
@@ -22,7 +23,7 @@ AUTH = "s3cret"
 
 
 class Case:
-    """Checks of one case; each becomes one PASS/FAIL row in the totals."""
+    """Checks of one case; each becomes one PASS/FAIL row in the totals (a dsbtest Checks)."""
 
     def __init__(self, name, totals):
         self.name = name
@@ -35,43 +36,17 @@ class Case:
             self.passed += 1
         else:
             self.failed += 1
-        self.totals.add(ok, "robustness %s: %s" % (self.name, text))
+        self.totals.check(ok, "robustness %s: %s" % (self.name, text))
         return ok
 
 
 def page_url(daemon, **query):
     parts = "&".join("%s=%s" % (k, v) for k, v in query.items())
-    return "http://127.0.0.1:%d/tests/robust-frame.html?%s" % (daemon.port, parts)
-
-
-def run_js(driver, body, timeout=20):
-    """Runs `body` (which calls done(value)) as an async script; a timeout yields None."""
-    driver.set_script_timeout(timeout + 5)
-    return driver.execute_async_script(
-        "var done = arguments[arguments.length - 1];"
-        "var __t = setTimeout(function () { done({timedOut: true}); }, %d);"
-        "var __done = done; done = function (v) { clearTimeout(__t); __done(v); };"
-        "try { %s } catch (e) { done({threw: String(e && e.message || e)}); }" % (int(timeout * 1000), body))
-
-
-def wait_session(driver, daemon, frame_expr="window", timeout=10):
-    """The page's session id once the server lists it as ready (its dsinit arrived)."""
-    def ready():
-        session = driver.execute_script(
-            "var w = %s; return (w.dsBridge && w.dsBridge.session) || (w._dsbridge && w._dsbridge.session) || null;"
-            % frame_expr)
-        if not session:
-            return None
-        status, sessions = daemon.admin("GET", "/admin/sessions")
-        if status == 200 and any(s.get("session") == session and s.get("ready") for s in sessions):
-            return session
-        return None
-    return wait_for(ready, timeout, 0.1)
+    return daemon.url("/tests/robust-frame.html?%s" % parts)
 
 
 def native_call(daemon, session, method, args, timeout_ms=3000):
-    return daemon.admin("POST", "/admin/sessions/%s/call" % session,
-                        {"method": method, "args": args, "timeoutMs": timeout_ms})
+    return _native_call(daemon, session, method, args, timeout_ms)
 
 
 def connects(driver, frame_expr="window"):
@@ -441,11 +416,11 @@ def run_cases(driver, binary, web_root, totals, only=None):
         return
     daemons = {}
     try:
-        daemons["limits"] = Daemon(binary, web_root, ["--max-message-bytes", str(MAX_MESSAGE_BYTES),
-                                                      "--max-depth", str(MAX_DEPTH)],
-                                   "/tmp/dsbridged-browser-robustness.log")
-        daemons["auth"] = Daemon(binary, web_root, ["--auth-token", AUTH, "--max-sessions", "1"],
-                                 "/tmp/dsbridged-browser-robustness-auth.log")
+        daemons["limits"] = start_daemon(binary, web_root, ["--max-message-bytes", str(MAX_MESSAGE_BYTES),
+                                                            "--max-depth", str(MAX_DEPTH)],
+                                         "/tmp/dsbridged-browser-robustness.log")
+        daemons["auth"] = start_daemon(binary, web_root, ["--auth-token", AUTH, "--max-sessions", "1"],
+                                       "/tmp/dsbridged-browser-robustness-auth.log")
         for name, fn in CASES:
             if only and name not in only:
                 continue

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Browser resume test: a real page's WebSocket is cut in the middle of a callProgress.
 
-Starts scripts/fault_proxy.py (faults off) and dsbridged behind it (--demo, --demo-tick-ms 100,
+Starts the fault proxy (scripts/dsbtest/fault_proxy.py) (faults off) and dsbridged behind it (--demo, --demo-tick-ms 100,
 --allowed-origin http://127.0.0.1:PROXYPORT), loads a page of the proxy's origin in headless
 Chromium, adds /dsbridge.js to it, runs dsBridge.call("callProgress", cb) and cuts the page's
 WebSocket twice while the values come (once with FIN, once with RST). The page must still see
@@ -17,12 +17,11 @@ import os
 import sys
 import time
 
-os.environ.setdefault("SE_OFFLINE", "true")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fault_proxy import FaultProxy  # noqa: E402
-from fault_run import Daemon  # noqa: E402
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from dsbtest.browser import make_driver, print_console, quit_driver, wait_for  # noqa: E402
+from dsbtest.checks import Checks  # noqa: E402
+from dsbtest.daemon import Daemon, binary_path, demo_args  # noqa: E402
+from dsbtest.fault_proxy import FaultProxy  # noqa: E402
 
 INSTALL = """
 window.__ev = []; window.__vals = []; window.__loaded = false;
@@ -37,44 +36,6 @@ s.onload = function () {
 s.onerror = function () { window.__loadError = true; };
 document.documentElement.appendChild(s);
 """
-
-
-class Checks:
-    def __init__(self):
-        self.passed = 0
-        self.failed = 0
-
-    def check(self, ok, text):
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
-        print("%s %s" % ("PASS" if ok else "FAIL", text), flush=True)
-        return ok
-
-
-def make_driver():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
-        options.add_argument(arg)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    driver.set_page_load_timeout(30)
-    driver.set_script_timeout(30)
-    return driver
-
-
-def wait_for(fn, timeout, interval=0.05):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = fn()
-        if value or time.monotonic() >= deadline:
-            return value
-        time.sleep(interval)
 
 
 def run(driver, proxy, daemon, checks):
@@ -144,7 +105,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--daemon", default=os.environ.get("DSBRIDGED", ".build/debug/dsbridged"))
     o = parser.parse_args()
-    binary = o.daemon if os.path.isabs(o.daemon) else os.path.join(ROOT, o.daemon)
+    binary = binary_path(o.daemon)
     checks = Checks()
     proxy = daemon = driver = None
     try:
@@ -152,35 +113,25 @@ def main():
         # daemon's port to forward: start the proxy first, point it at the daemon after.
         proxy = FaultProxy(0, seed=1, faults=False)
         proxy.start()
-        daemon = Daemon(binary, ["--host", "127.0.0.1", "--port", "0", "--admin-port", "0", "--admin-token", "t",
-                                 "--web-root", "web", "--demo", "--demo-tick-ms", "100", "--grace-ms", "30000",
-                                 "--allowed-origin", "http://127.0.0.1:%d" % proxy.port],
+        daemon = Daemon(binary, demo_args("web", "t", extra=["--demo-tick-ms", "100", "--grace-ms", "30000",
+                                                             "--allowed-origin", "http://127.0.0.1:%d" % proxy.port]),
                         "/tmp/dsbridged-fault-browser-test.log")
         proxy.target = ("127.0.0.1", daemon.port)
         print("daemon port %d, proxy port %d" % (daemon.port, proxy.port), flush=True)
-        driver = make_driver()
+        driver = make_driver(window_size="800,600")
         run(driver, proxy, daemon, checks)
     except Exception as e:  # noqa: BLE001 - any setup failure is a test failure
         checks.check(False, "test aborted: %s: %s" % (type(e).__name__, e))
     finally:
         if driver is not None:
-            try:
-                for entry in driver.get_log("browser"):
-                    if entry.get("level") in ("SEVERE", "WARNING"):
-                        print("  console: %s" % entry.get("message"))
-            except Exception:  # noqa: BLE001
-                pass
-            try:
-                driver.quit()
-            except Exception:  # noqa: BLE001
-                pass
+            print_console(driver)
+        quit_driver(driver)
         if proxy is not None:
             proxy.stop()
         if daemon is not None:
             code = daemon.stop()
             print("daemon stopped (exit code %s); its log: %s" % (code, daemon.log_path))
-    print("%d passed, %d failed" % (checks.passed, checks.failed), flush=True)
-    return 1 if checks.failed else 0
+    return checks.summary()
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Fault-injection run: proves that session resume loses, duplicates and reorders nothing.
 
-Starts dsbridged (--demo) and scripts/fault_proxy.py in front of it, then runs scripted page
+Starts dsbridged (--demo) and the fault proxy (scripts/dsbtest/fault_proxy.py) in front of it, then runs scripted page
 clients (one thread and one session each, raw sockets and a minimal WebSocket client of our
 own) through the proxy while it cuts, resets and stalls their connections at random byte
 offsets (mostly in the middle of frames). Each client implements the page side of resume as
@@ -27,11 +27,11 @@ Checks: every call gets exactly one ret with the expected data; each stub gets e
 expected cb values, in order, after its ret; every invoke arrives once, callbackIds in
 increasing order; seq after dedupe is exactly previous+1 (a gap is a lost message).
 
-Prints progress lines, then exactly one summary line
+Prints progress lines, then the summary line
 
     sent N, received N, lost 0, duplicated 0, out-of-order 0
 
-and exits non-zero if lost/duplicated/out-of-order are not 0, received != sent, any other
+then one line per check and `N passed, M failed`, and exits non-zero if lost/duplicated/out-of-order are not 0, received != sent, any other
 check failed, or fewer than --cuts faults (cuts + resets) happened during the workload.
 On an anomaly the last wire events (frames sent/received, proxy faults) are written to
 --wire-log for evidence.
@@ -40,34 +40,24 @@ On an anomaly the last wire events (frames sent/received, proxy faults) are writ
 """
 
 import argparse
-import base64
 import collections
 import json
 import os
 import random
-import signal
-import socket
-import struct
-import subprocess
 import sys
 import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fault_proxy import FaultProxy  # noqa: E402
+from dsbtest.checks import Checks  # noqa: E402
+from dsbtest.daemon import Daemon, binary_path, demo_args  # noqa: E402
+from dsbtest.demo import DEMO_INVOKES, DEMO_STEPS, JS_METHODS, page_answers  # noqa: E402
+from dsbtest.fault_proxy import FaultProxy  # noqa: E402
+from dsbtest.page import WS, UpgradeRefused, call_message, dumps, return_value  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ADMIN_TOKEN = "t"
 ACK_EVERY = 64
 ACK_DELAY_S = 0.2
-
-# The daemon's demo sequence (Sources/DSBridgeDemo/DemoSequence.swift), which each session
-# asks for with test.nativeDemo before dsinit: 2 invokes held until dsinit, 9 after, and
-# one demoReport per step.
-DEMO_STEPS = 11
-DEMO_INVOKES = DEMO_STEPS * 2
-JS_METHODS = {"addValue", "append", "startTimer", "syn.addValue", "syn.getInfo",
-              "asyn.addValue", "asyn.getInfo", "demoReport"}
 
 
 class Closed(Exception):
@@ -120,140 +110,38 @@ def clip(text, n=300):
 
 
 # ---------------------------------------------------------------------------------------------
-# A minimal WebSocket client (RFC 6455): text frames, fragments, ping/pong, close.
+# The page's socket: the toolkit's WebSocket client, with this run's errors.
 
-class WebSocket:
-    def __init__(self, port, rng, timeout=5.0):
-        self.rng = rng
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
-        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        self.buf = bytearray()
-        self.fragments = None
-        key = base64.b64encode(bytes(rng.getrandbits(8) for _ in range(16))).decode()
-        request = ("GET /dsbridge HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
-                   "Connection: Upgrade\r\nSec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n"
-                   "Sec-WebSocket-Protocol: dsbridge.v1\r\n\r\n" % (port, key))
-        self.sock.sendall(request.encode())
-        deadline = time.monotonic() + timeout
-        while b"\r\n\r\n" not in self.buf:
-            if time.monotonic() > deadline:
-                raise Closed("no upgrade answer")
-            chunk = self.sock.recv(65536)
-            if not chunk:
-                raise Closed("closed during the upgrade")
-            self.buf += chunk
-        head, _, rest = bytes(self.buf).partition(b"\r\n\r\n")
-        self.buf = bytearray(rest)
-        status = head.split(b"\r\n", 1)[0]
-        if b" 101 " not in status + b" ":
-            raise SessionFatal("upgrade refused: %r" % status)
-
-    def close(self):
+class WebSocket(WS):
+    def __init__(self, port, rng):
         try:
-            self.sock.close()
-        except OSError:
-            pass
-
-    def _frame(self, opcode, payload):
-        header = bytearray([0x80 | opcode])
-        n = len(payload)
-        if n < 126:
-            header.append(0x80 | n)
-        elif n < 65536:
-            header.append(0x80 | 126)
-            header += struct.pack("!H", n)
-        else:
-            header.append(0x80 | 127)
-            header += struct.pack("!Q", n)
-        mask = bytes(self.rng.getrandbits(8) for _ in range(4))
-        header += mask
-        masked = bytes(b ^ mask[i & 3] for i, b in enumerate(payload))
-        return bytes(header) + masked
+            super().__init__(port, rng, timeout=5.0)
+        except UpgradeRefused as e:
+            if e.status is None:
+                raise Closed(str(e))
+            raise SessionFatal("upgrade refused: HTTP %s" % e.status)
 
     def send_text(self, text):
-        self._sendall(self._frame(1, text.encode("utf-8")))
-
-    def send_close(self, code=1000):
-        try:
-            self._sendall(self._frame(8, struct.pack("!H", code)))
-        except Closed:
-            pass
-
-    def _sendall(self, data):
-        try:
-            self.sock.sendall(data)
-        except OSError as e:
-            raise Closed("send failed: %s" % e)
-
-    def _parse(self):
-        """One complete frame from the buffer as (fin, opcode, payload), or None."""
-        b = self.buf
-        if len(b) < 2:
-            return None
-        fin, opcode = b[0] & 0x80, b[0] & 0x0F
-        masked, n = b[1] & 0x80, b[1] & 0x7F
-        i = 2
-        if n == 126:
-            if len(b) < 4:
-                return None
-            n = struct.unpack("!H", b[2:4])[0]
-            i = 4
-        elif n == 127:
-            if len(b) < 10:
-                return None
-            n = struct.unpack("!Q", b[2:10])[0]
-            i = 10
-        mask = None
-        if masked:
-            if len(b) < i + 4:
-                return None
-            mask = b[i:i + 4]
-            i += 4
-        if len(b) < i + n:
-            return None
-        payload = bytes(b[i:i + n])
-        del b[:i + n]
-        if mask:
-            payload = bytes(x ^ mask[j & 3] for j, x in enumerate(payload))
-        return fin, opcode, payload
+        if not super().send_text(text):
+            raise Closed("send failed")
+        return True
 
     def recv_messages(self, timeout):
-        """Text messages that arrive within `timeout` (maybe none). Raises Closed."""
-        self.sock.settimeout(timeout)
-        try:
-            chunk = self.sock.recv(262144)
-        except socket.timeout:
-            chunk = None
-        except OSError as e:
-            raise Closed("recv failed: %s" % e)
-        if chunk is not None:
-            if not chunk:
-                raise Closed("eof")
-            self.buf += chunk
-        out = []
-        while True:
-            frame = self._parse()
-            if frame is None:
-                return out
-            fin, opcode, payload = frame
-            if opcode == 9:
-                self._sendall(self._frame(10, payload))
-            elif opcode == 10:
-                pass
-            elif opcode == 8:
-                code = struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else None
-                raise Closed("close frame", code, payload[2:].decode("utf-8", "replace"))
-            elif opcode in (0, 1):
-                if opcode == 1:
-                    self.fragments = bytearray()
-                if self.fragments is None:
-                    raise SessionFatal("continuation frame without a start")
-                self.fragments += payload
-                if fin:
-                    out.append(self.fragments.decode("utf-8"))
-                    self.fragments = None
-            else:
-                raise SessionFatal("unexpected opcode %d" % opcode)
+        """Text messages that arrive within `timeout` (maybe none); then Closed once the
+        connection is over (a close frame: its code and reason)."""
+        if not self.texts and self.close_code is None and not self.ended:
+            self.pump(timeout)
+        self.inbox.clear()  # this client parses the texts itself
+        if self.violations:
+            raise SessionFatal("a server frame breaks RFC 6455: %s" % self.violations[0])
+        texts = self.take_texts()
+        if texts:
+            return texts
+        if self.close_code is not None:
+            raise Closed("close frame", self.close_code, self.close_reason)
+        if self.ended:
+            raise Closed(self.ended)
+        return []
 
 
 # ---------------------------------------------------------------------------------------------
@@ -350,7 +238,7 @@ class PageSession(threading.Thread):
     # Connection ----------------------------------------------------------------------------
 
     def send(self, obj):
-        text = json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+        text = dumps(obj)
         self.log("> " + clip(text))
         self.ws.send_text(text)
 
@@ -434,16 +322,14 @@ class PageSession(threading.Thread):
         """Issues a call (sent now if connected, else on the next welcome)."""
         id = self.next_id
         self.next_id += 1
-        arg = {"data": data}
         stub = None
         if stub_expect is not None:
             stub = "dscb%d" % self.next_stub
             self.next_stub += 1
-            arg["_dscbstub"] = stub
             self.stubs[stub] = Stub(stub, id, list(stub_expect))
             self.open_stubs += 1
             self.stats.add("expected_cb", len(stub_expect))
-        frame = {"t": "call", "id": id, "method": method, "arg": arg}
+        frame = call_message(id, method, data, stub)
         c = Call(id, method, frame, stub, expect, kind)
         self.calls[id] = c
         self.unreturned[id] = c
@@ -619,25 +505,12 @@ class PageSession(threading.Thread):
         self.stats.add("invoke_" + str(method))
 
         def answer(data, complete=True, error=None):
-            body = {"id": cid, "data": data, "complete": complete}
-            if error is not None:
-                body = {"id": cid, "complete": True, "error": error}
-            answers.append(self.call("_dsb.returnValue", body, kind="answer"))
+            answers.append(self.call("_dsb.returnValue", return_value(cid, data, complete, error), kind="answer"))
 
-        if method == "startTimer":
-            for v in range(5):
-                answer(v, complete=False)
-            answer(5)
-        elif method in ("addValue", "syn.addValue", "asyn.addValue"):
-            answer(args[0] + args[1])
-        elif method == "append":
-            answer(" ".join(args))
-        elif method == "syn.getInfo":
-            answer({"tag": "syn", "value": 8})
-        elif method == "asyn.getInfo":
-            answer({"tag": "asyn", "value": 8})
-        elif method == "_hasJavascriptMethod":
-            answer(args[0] in JS_METHODS)
+        demo = page_answers(method, args, JS_METHODS)
+        if demo is not None:
+            for value, complete in demo:
+                answer(value, complete)
         elif method == "demoReport":
             entry = args[0] if args else {}
             self.demo_reports.append(entry)
@@ -747,53 +620,6 @@ class PageSession(threading.Thread):
 
 # ---------------------------------------------------------------------------------------------
 
-class Daemon:
-    def __init__(self, binary, args, log_path):
-        self.log_path = log_path
-        self.log = open(log_path, "wb")
-        self.proc = subprocess.Popen([binary] + args, stdout=subprocess.PIPE, stderr=self.log, cwd=ROOT)
-        try:
-            line = self._first_line(20)
-            parts = dict(p.split("=", 1) for p in line.split()[1:] if "=" in p)
-            if not line.startswith("listening ") or "port" not in parts:
-                raise RuntimeError("unexpected first line from the daemon: %r" % line)
-            self.port = int(parts["port"])
-            self.admin_port = int(parts["admin-port"])
-        except BaseException:
-            self.stop()
-            raise
-        threading.Thread(target=self._drain, daemon=True).start()
-
-    def _first_line(self, timeout):
-        result = []
-        t = threading.Thread(target=lambda: result.append(self.proc.stdout.readline().decode("utf-8", "replace").strip()),
-                             daemon=True)
-        t.start()
-        t.join(timeout)
-        if not result or not result[0]:
-            raise RuntimeError("the daemon printed no `listening` line within %d s (exit code %s); see %s"
-                               % (timeout, self.proc.poll(), self.log_path))
-        return result[0]
-
-    def _drain(self):
-        try:
-            for _ in self.proc.stdout:
-                pass
-        except (OSError, ValueError):
-            pass
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
-        self.log.close()
-        return self.proc.returncode
-
-
 class Run:
     def __init__(self, options):
         self.options = options
@@ -841,7 +667,7 @@ def main():
     o.reconnect_min_ms, o.reconnect_max_ms = (float(x) for x in o.reconnect_ms.split(","))
     wire_path = o.wire_log or "/tmp/dsbridged-fault-run-%d.wire.log" % o.seed
 
-    binary = o.daemon if os.path.isabs(o.daemon) else os.path.join(ROOT, o.daemon)
+    binary = binary_path(o.daemon)
     if not os.access(binary, os.X_OK):
         print("error: no daemon binary at %s" % binary)
         return 2
@@ -852,10 +678,9 @@ def main():
     sessions = []
     cuts_in_work = 0
     try:
-        daemon = Daemon(binary, ["--host", "127.0.0.1", "--port", "0", "--admin-port", "0", "--admin-token", ADMIN_TOKEN,
-                                 "--web-root", "web", "--demo", "--demo-tick-ms", str(o.demo_tick_ms),
-                                 "--grace-ms", str(o.grace_ms)],
-                        "/tmp/dsbridged-fault-run-%d.log" % o.seed)
+        daemon = Daemon(binary, demo_args("web", ADMIN_TOKEN, extra=["--demo-tick-ms", str(o.demo_tick_ms),
+                                                                     "--grace-ms", str(o.grace_ms)]),
+                        "/tmp/dsbridged-fault-run-%d.log" % o.seed, "fault-run", start_timeout=20)
         w = [float(x) for x in o.weights.split(",")] + [0.0]
         smin, smax = (int(x) for x in o.stall_ms.split(","))
         hmin, hmax = (int(x) for x in o.hold_ms.split(","))
@@ -935,22 +760,26 @@ def main():
           % (pc.get("connections", 0), cuts_in_work, pc.get("faults", 0), pc.get("cuts", 0), pc.get("resets", 0),
              pc.get("blackholes", 0), pc.get("blackhole_4009", 0), pc.get("stalls", 0), st["calls_resent"], st["raw_replays"], st["acks"]))
     print("daemon exit code %s; its log: /tmp/dsbridged-fault-run-%d.log; %.1f s" % (code, o.seed, elapsed))
-    failures = list(run.stats.problems)
-    if cuts_in_work < o.cuts:
-        failures.append("only %d faults during the workload, %d asked" % (cuts_in_work, o.cuts))
-    if code not in (0, None):
-        failures.append("daemon exit code %s" % code)
-    if failures or run.wire.snapshots or o.wire_log:
+    problems = list(run.stats.problems)
+    if problems or run.wire.snapshots or o.wire_log:
         run.wire.write(wire_path)
         print("wire evidence: %s" % wire_path)
-    for f in failures[:30]:
-        print("FAIL " + f)
-    if len(failures) > 30:
-        print("FAIL … and %d more" % (len(failures) - 30))
+    for f in problems[:30]:
+        print("#   problem: " + f)
+    if len(problems) > 30:
+        print("#   … and %d more problems" % (len(problems) - 30))
     print("sent %d, received %d, lost %d, duplicated %d, out-of-order %d"
           % (sent_total, received_total, lost, dup, ooo), flush=True)
-    ok = not failures and lost == 0 and dup == 0 and ooo == 0 and received_total == sent_total
-    return 0 if ok else 1
+    checks = Checks()
+    checks.check(not problems, "every call, stub and invoke checked out",
+                 "%d problems, the first: %s" % (len(problems), problems[0]) if problems else "")
+    checks.check(cuts_in_work >= o.cuts, "faults during the workload", "%d faults, %d asked" % (cuts_in_work, o.cuts))
+    checks.check(code in (0, None), "daemon exit code", "%s" % code)
+    checks.check(lost == 0, "lost 0", "lost %d" % lost)
+    checks.check(dup == 0, "duplicated 0", "duplicated %d" % dup)
+    checks.check(ooo == 0, "out-of-order 0", "out-of-order %d" % ooo)
+    checks.check(received_total == sent_total, "received = sent", "sent %d, received %d" % (sent_total, received_total))
+    return checks.summary()
 
 
 if __name__ == "__main__":

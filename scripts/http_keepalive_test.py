@@ -45,22 +45,22 @@ import base64
 import hashlib
 import json
 import os
-import select
+import random
 import shutil
 import signal
-import socket
-import ssl
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 import traceback
 
-HOST = "127.0.0.1"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from dsbtest.checks import Checks, Fail, check  # noqa: E402
+from dsbtest.daemon import Daemon, demo_args, make_cert  # noqa: E402
+from dsbtest.http import HOST, SOCK_TIMEOUT, Closed, Connection, clip_bytes as clip, tls_client_context  # noqa: E402
+from dsbtest.page import OP_TEXT, frame  # noqa: E402
+
 ADMIN_TOKEN = "keepalive-admin"
 MAX_MESSAGE_BYTES = 1024
-SOCK_TIMEOUT = 3.0          # every socket operation
 TOTAL_BUDGET = 110.0        # seconds for all cases; later cases are failed as "out of time"
 HARD_ALARM = 118            # SIGALRM safety net for the whole script
 
@@ -71,220 +71,11 @@ SENTINEL = b"SENTINEL-must-never-be-served-7f3a"
 WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
 
-class Fail(Exception):
-    pass
 
-
-class Closed(Exception):
-    pass
-
-
-def check(cond, why):
-    if not cond:
-        raise Fail(why)
-
-
-def clip(b, n=120):
-    if not isinstance(b, (bytes, str)):
-        return repr(b)
-    if isinstance(b, bytes):
-        b = b.decode("latin-1")
-    b = b.replace("\r", "\\r").replace("\n", "\\n")
-    return b if len(b) <= n else b[:n] + "..."
-
-
-# ---------------------------------------------------------------------------------------
-# HTTP over a raw socket
-
-class Resp:
-    def __init__(self, version, status, reason, headers, body, raw_head):
-        self.version = version
-        self.status = status
-        self.reason = reason
-        self.headers = headers          # list of (lower name, value)
-        self.body = body
-        self.raw_head = raw_head
-
-    def get(self, name, default=None):
-        name = name.lower()
-        vals = [v for k, v in self.headers if k == name]
-        return vals[-1] if vals else default
-
-    def all(self, name):
-        return [v for k, v in self.headers if k == name.lower()]
-
-    def wants_close(self):
-        """The answer announces the end of the connection: `Connection: close`, or an
-        HTTP/1.0 answer without `Connection: keep-alive`."""
-        tokens = ",".join(self.all("connection")).lower().replace(" ", "").split(",")
-        if "close" in tokens:
-            return True
-        return self.version == "HTTP/1.0" and "keep-alive" not in tokens
-
-    def summary(self):
-        loc = self.get("location")
-        s = "%d %s" % (self.status, self.reason)
-        if loc is not None:
-            s += " Location: %s" % loc
-        if self.body:
-            s += " body %r" % clip(self.body, 60)
-        return s
-
-
-class Conn:
-    def __init__(self, port, timeout=SOCK_TIMEOUT):
-        raw = socket.create_connection((HOST, port), timeout=timeout)
-        raw.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        if Env.tls:
-            # --tls: the same cases over TLS, as a browser negotiates it (ALPN h2 and
-            # http/1.1 offered; the daemon picks http/1.1). The certificate is throwaway.
-            ctx = ssl.create_default_context()
-            ctx.check_hostname = False
-            ctx.verify_mode = ssl.CERT_NONE
-            ctx.set_alpn_protocols(["h2", "http/1.1"])
-            raw = ctx.wrap_socket(raw, server_hostname=HOST)
-        self.sock = raw
-        self.sock.settimeout(timeout)
-        self.buf = b""
-        self.port = port
-        self.eof = False
-
-    def close(self):
-        try:
-            self.sock.close()
-        except OSError:
-            pass
-
-    def send(self, data):
-        try:
-            self.sock.sendall(data)
-        except (BrokenPipeError, ConnectionResetError) as e:
-            raise Closed("sending failed: %s" % e.__class__.__name__)
-
-    def send_split(self, data, pieces, pause=0.05):
-        """Sends data cut at the given byte offsets (or into `pieces`-byte pieces if int)."""
-        if isinstance(pieces, int):
-            cuts = list(range(pieces, len(data), pieces))
-        else:
-            cuts = [c for c in pieces if 0 < c < len(data)]
-        start = 0
-        for c in cuts + [len(data)]:
-            self.send(data[start:c])
-            start = c
-            if c != len(data):
-                time.sleep(pause)
-
-    def _fill(self, what):
-        if self.eof:
-            raise Closed("connection closed by the server %s (have %r)" % (what, clip(self.buf, 60)))
-        try:
-            chunk = self.sock.recv(65536)
-        except socket.timeout:
-            raise Fail("no answer within %.0f s %s (have %r)" % (SOCK_TIMEOUT, what, clip(self.buf, 60)))
-        except ConnectionResetError:
-            self.eof = True
-            raise Closed("connection reset by the server %s (have %r)" % (what, clip(self.buf, 60)))
-        if not chunk:
-            self.eof = True
-            raise Closed("connection closed by the server %s (have %r)" % (what, clip(self.buf, 60)))
-        self.buf += chunk
-
-    def read_response(self, head=False, what="waiting for an answer"):
-        while b"\r\n\r\n" not in self.buf:
-            self._fill(what)
-            if len(self.buf) > 1 << 20:
-                raise Fail("answer head larger than 1 MiB")
-        raw_head, self.buf = self.buf.split(b"\r\n\r\n", 1)
-        lines = raw_head.decode("latin-1").split("\r\n")
-        parts = lines[0].split(" ", 2)
-        if len(parts) < 2 or not parts[0].startswith("HTTP/") or not parts[1].isdigit():
-            raise Fail("bad status line %r (stray bytes before the answer?)" % clip(lines[0]))
-        version, status, reason = parts[0], int(parts[1]), (parts[2] if len(parts) > 2 else "")
-        headers = []
-        for ln in lines[1:]:
-            if ":" not in ln:
-                raise Fail("bad header line %r" % clip(ln))
-            k, v = ln.split(":", 1)
-            headers.append((k.strip().lower(), v.strip()))
-        r = Resp(version, status, reason, headers, b"", raw_head)
-        if head or 100 <= status < 200 or status in (204, 304):
-            return r
-        te = (r.get("transfer-encoding") or "").lower()
-        if "chunked" in te:
-            body = b""
-            while True:
-                while b"\r\n" not in self.buf:
-                    self._fill("reading a chunk size")
-                size_line, self.buf = self.buf.split(b"\r\n", 1)
-                size = int(size_line.split(b";")[0].strip(), 16)
-                if size == 0:
-                    while b"\r\n" not in self.buf:
-                        self._fill("reading the chunked trailer")
-                    # no trailers expected
-                    _, self.buf = self.buf.split(b"\r\n", 1)
-                    break
-                while len(self.buf) < size + 2:
-                    self._fill("reading a chunk")
-                body += self.buf[:size]
-                self.buf = self.buf[size + 2:]
-            r.body = body
-        elif r.get("content-length") is not None:
-            n = int(r.get("content-length"))
-            while len(self.buf) < n:
-                self._fill("reading a %d-byte body" % n)
-            r.body, self.buf = self.buf[:n], self.buf[n:]
-        else:
-            # Body delimited by the close of the connection.
-            try:
-                while True:
-                    self._fill("reading a close-delimited body")
-            except Closed:
-                pass
-            r.body, self.buf = self.buf, b""
-        return r
-
-    def wait_closed(self, timeout=2.0):
-        """True if the server closes (EOF or reset) within timeout with no further bytes;
-        returns the stray bytes if it sends some; False if the connection stays open."""
-        if self.buf:
-            return self.buf
-        if self.eof:
-            return True
-        deadline = time.time() + timeout
-        while True:
-            left = deadline - time.time()
-            if left <= 0:
-                return False
-            self.sock.settimeout(left)
-            try:
-                chunk = self.sock.recv(65536)
-            except socket.timeout:
-                return False
-            except ConnectionResetError:
-                self.eof = True
-                return True
-            finally:
-                self.sock.settimeout(SOCK_TIMEOUT)
-            if not chunk:
-                self.eof = True
-                return True
-            self.buf += chunk
-            return self.buf
-
-    def stray_bytes(self, wait=0.3):
-        """Bytes the server sent beyond the last parsed answer (waiting `wait` s for more)."""
-        if not self.buf and not self.eof:
-            r, _, _ = select.select([self.sock], [], [], wait)
-            if r:
-                try:
-                    chunk = self.sock.recv(65536)
-                    if chunk:
-                        self.buf += chunk
-                    else:
-                        self.eof = True
-                except ConnectionResetError:
-                    self.eof = True
-        return self.buf
+def Conn(port, timeout=SOCK_TIMEOUT):
+    """A kept-alive connection to the daemon; with --tls the same cases over TLS, as a
+    browser negotiates it (ALPN h2 and http/1.1 offered; the daemon picks http/1.1)."""
+    return Connection(port, timeout, tls_client_context() if Env.tls else None)
 
 
 class Env:
@@ -331,31 +122,27 @@ def opened(first=True):
 # ---------------------------------------------------------------------------------------
 # Cases
 
-RESULTS = []
+CHECKS = Checks()
 START = time.time()
 
 
 def out(line):
-    print(line, flush=True)
+    CHECKS.out(line)
 
 
 def case(name, fn, *args):
     if time.time() - START > TOTAL_BUDGET:
-        RESULTS.append(False)
-        out("FAIL %s: not run, out of time budget" % name)
+        CHECKS.check(False, name, "not run, out of time budget")
         return
     try:
         note = fn(*args)
-        RESULTS.append(True)
-        out("PASS %s" % name)
+        CHECKS.check(True, name)
         if note:
-            out("#   %s: %s" % (name, note))
+            CHECKS.note("  %s: %s" % (name, note))
     except (Fail, Closed) as e:
-        RESULTS.append(False)
-        out("FAIL %s: %s" % (name, e))
+        CHECKS.check(False, name, str(e))
     except Exception as e:  # noqa: BLE001 - a test bug or an unexpected socket error
-        RESULTS.append(False)
-        out("FAIL %s: unexpected %s: %s" % (name, e.__class__.__name__, e))
+        CHECKS.check(False, name, "unexpected %s: %s" % (e.__class__.__name__, e))
         traceback.print_exc(file=sys.stderr)
 
 
@@ -689,17 +476,7 @@ def ws_upgrade_req(protocols="dsbridge.v1", origin=None):
 
 
 def ws_send_text(c, text):
-    payload = text.encode()
-    mask = os.urandom(4)
-    n = len(payload)
-    head = bytes([0x81])
-    if n < 126:
-        head += bytes([0x80 | n])
-    elif n < 65536:
-        head += bytes([0x80 | 126]) + n.to_bytes(2, "big")
-    else:
-        head += bytes([0x80 | 127]) + n.to_bytes(8, "big")
-    c.send(head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+    c.send(frame(OP_TEXT, text, rng=random.Random()))
 
 
 def ws_read_frame(c):
@@ -899,62 +676,10 @@ def make_web_root(tmp):
     return web
 
 
-def make_cert(folder):
-    """A throwaway self-signed certificate for 127.0.0.1 (openssl CLI)."""
-    cert, key = os.path.join(folder, "cert.pem"), os.path.join(folder, "key.pem")
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
-                    "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
-                   check=True, capture_output=True, timeout=60)
-    return cert, key
-
-
-def start_daemon(daemon, web, log):
-    tls = []
-    if Env.tls:
-        cert, key = make_cert(os.path.dirname(web))
-        tls = ["--tls-cert", cert, "--tls-key", key]
-    proc = subprocess.Popen(
-        [daemon, "--host", HOST, "--port", "0", "--admin-host", HOST, "--admin-port", "0",
-         "--admin-token", ADMIN_TOKEN, "--demo", "--web-root", web,
-         "--max-message-bytes", str(MAX_MESSAGE_BYTES), "--drain-ms", "1000"] + tls,
-        stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL)
-    line = b""
-    deadline = time.time() + 15
-    fd = proc.stdout.fileno()
-    while b"\n" not in line and time.time() < deadline:
-        r, _, _ = select.select([fd], [], [], 0.5)
-        if r:
-            chunk = os.read(fd, 4096)
-            if not chunk:
-                break
-            line += chunk
-        elif proc.poll() is not None:
-            break
-    first = line.split(b"\n", 1)[0].decode(errors="replace").strip()
-
-    def drain():
-        try:
-            while os.read(fd, 65536):
-                pass
-        except OSError:
-            pass
-    threading.Thread(target=drain, daemon=True).start()
-    parts = dict(kv.split("=", 1) for kv in first.split()[1:] if "=" in kv)
-    if not first.startswith("listening ") or "port" not in parts or "admin-port" not in parts:
-        return proc, None, None, first
-    return proc, int(parts["port"]), int(parts["admin-port"]), first
-
-
-def stop_daemon(proc):
-    if proc is None or proc.poll() is not None:
-        return proc.returncode if proc else None
-    try:
-        proc.send_signal(signal.SIGTERM)
-        return proc.wait(timeout=6)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(timeout=5)
-        return "killed"
+def start_daemon(binary, web, log_path):
+    tls = make_cert(os.path.dirname(web)) if Env.tls else None
+    return Daemon(binary, demo_args(web, ADMIN_TOKEN, tls=tls, admin_host=HOST, extra=[
+        "--max-message-bytes", str(MAX_MESSAGE_BYTES), "--drain-ms", "1000"]), log_path, "keepalive", start_timeout=15)
 
 
 def all_cases():
@@ -1057,45 +782,33 @@ def main():
 
     tmp = tempfile.mkdtemp(prefix="dsb-keepalive-")
     log_path = os.path.join(tmp, "daemon.log")
-    log = open(log_path, "wb")
-    proc = None
-    exit_code = 1
+    d = None
     try:
         web = make_web_root(tmp)
-        proc, port, admin_port, first = start_daemon(daemon, web, log)
-        if port is None:
-            log.flush()
-            with open(log_path, "rb") as f:
-                tail = f.read()[-600:].decode(errors="replace")
-            RESULTS.append(False)
-            out("FAIL start: no 'listening port=P admin-port=A' line: %r; stderr: %s" % (first, tail))
+        try:
+            d = start_daemon(daemon, web, log_path)
+        except RuntimeError as e:
+            CHECKS.check(False, "start", "no 'listening port=P admin-port=A' line: %s" % e)
         else:
-            Env.port, Env.admin_port, Env.web = port, admin_port, web
-            out("# daemon %s pid %d port %d admin-port %d web root %s" % (daemon, proc.pid, port, admin_port, web))
+            Env.port, Env.admin_port, Env.web = d.port, d.admin_port, web
+            out("# daemon %s pid %d port %d admin-port %d web root %s" % (daemon, d.pid, d.port, d.admin_port, web))
             all_cases()
-            alive = proc.poll() is None
-            RESULTS.append(alive)
-            out("PASS daemon-alive-at-end" if alive else "FAIL daemon-alive-at-end: exited with %s" % proc.returncode)
+            alive = d.alive()
+            CHECKS.check(alive, "daemon-alive-at-end", "" if alive else "exited with %s" % d.proc.returncode)
     except SystemExit as e:
-        RESULTS.append(False)
-        out("FAIL run: %s" % e)
+        CHECKS.check(False, "run", str(e))
     except Exception as e:  # noqa: BLE001 - e.g. the daemon binary cannot be started
-        RESULTS.append(False)
-        out("FAIL run: %s: %s" % (e.__class__.__name__, e))
+        CHECKS.check(False, "run", "%s: %s" % (e.__class__.__name__, e))
     finally:
         signal.alarm(0)
-        code = stop_daemon(proc)
-        if proc is not None and code not in (0, None):
+        code = d.stop(timeout=6) if d is not None else None
+        if d is not None and code not in (0, None):
             out("# daemon exit after SIGTERM: %s" % code)
-        log.close()
         if not args.keep:
             shutil.rmtree(tmp, ignore_errors=True)
         else:
             out("# kept %s" % tmp)
-        passed = sum(1 for r in RESULTS if r)
-        failed = len(RESULTS) - passed
-        out("%d passed, %d failed" % (passed, failed))
-        exit_code = 1 if failed else 0
+        exit_code = CHECKS.summary()
     sys.exit(exit_code)
 
 

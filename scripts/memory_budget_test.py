@@ -29,19 +29,19 @@ is on 127.0.0.1; the run is bounded in time (watchdog) and the daemon is always 
 """
 
 import argparse
-import json
 import os
 import random
 import re
-import signal
 import sys
 import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from attack_wire import WS, Daemon, UpgradeRefused, dumps, http  # noqa: E402
+from dsbtest.checks import Checks  # noqa: E402
+from dsbtest.daemon import ROOT, Daemon, binary_path, demo_args, hard_limit  # noqa: E402
+from dsbtest.http import http  # noqa: E402
+from dsbtest.page import WS, UpgradeRefused, call_message, dumps  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ADMIN_TOKEN = "memory-budget"
 MIB = 1 << 20
 HOLDERS = 9            # phase 1: 9 × 6 × 1.1 MiB ≈ 59 MiB: over 90% of 64 MiB, not over it
@@ -73,15 +73,15 @@ class Healthy(threading.Thread):
             call_id += 1
             self.sent += 1
             t0 = time.monotonic()
-            self.ws.send_json({"t": "call", "id": call_id, "method": "echo.syn", "arg": {"data": "healthy %d" % call_id}})
-            ret = self.ws.next_message(15.0, lambda m, i=call_id: isinstance(m, dict) and m.get("t") == "ret" and m.get("id") == i)
+            self.ws.call(call_id, "echo.syn", "healthy %d" % call_id)
+            ret = self.ws.expect_ret(call_id, 15.0)
             if ret is None or ret.get("data") != "healthy %d" % call_id:
                 self.unanswered.append(call_id)
                 if self.ws.ended or self.ws.close_code is not None:
                     return
                 continue
             self.latencies.append(time.monotonic() - t0)
-            self.ws.send_json({"t": "ack", "seq": ret["seq"]})
+            self.ws.ack(ret["seq"])
             time.sleep(0.01)
 
     def p(self, q):
@@ -96,14 +96,13 @@ class Run:
         self.binary = daemon
         self.budget = budget
         self.omit_flag = omit_flag
-        self.results = []
+        self.checks = Checks()
         self.rss_peak_kib = 0
         self.held_peak = 0
         self.sampling = threading.Event()
 
     def check(self, ok, name, detail):
-        self.results.append(bool(ok))
-        print("%s %s: %s" % ("PASS" if ok else "FAIL", name, detail), flush=True)
+        self.checks.check(ok, name, detail)
 
     def sample_rss(self):
         next_scrape = 0
@@ -131,11 +130,11 @@ class Run:
         return float(m.group(1)) if m else None
 
     def run(self):
-        args = ["--demo", "--host", "127.0.0.1", "--port", "0", "--admin-host", "127.0.0.1", "--admin-port", "0",
-                "--admin-token", ADMIN_TOKEN, "--web-root", os.path.join(ROOT, "web"), "--log-level", "info",
-                # Long enough that no grace period expires and no silent socket is cut during
-                # the run: only the budget ends sessions here.
-                "--grace-ms", "300000", "--heartbeat-ms", "150000"]
+        args = demo_args(os.path.join(ROOT, "web"), ADMIN_TOKEN, admin_host="127.0.0.1", extra=[
+            "--log-level", "info",
+            # Long enough that no grace period expires and no silent socket is cut during
+            # the run: only the budget ends sessions here.
+            "--grace-ms", "300000", "--heartbeat-ms", "150000"])
         if not self.omit_flag:
             args += ["--memory-budget", str(self.budget)]
         self.log_path = "/tmp/dsbridged-memory-budget.log"
@@ -180,7 +179,7 @@ class Run:
         payload = "h" * HOLDER_BYTES
         for ws, _ in holders:
             for k in range(HOLDER_CALLS):
-                ws.send_json({"t": "call", "id": k + 1, "method": "echo.syn", "arg": {"data": payload}})
+                ws.call(k + 1, "echo.syn", payload)
         got = 0
         for ws, _ in holders:
             for k in range(HOLDER_CALLS):
@@ -223,7 +222,7 @@ class Run:
 
         # -- phase 2: the holders acknowledge and leave; some grace sessions get admin pushes --
         for ws, w in holders:
-            ws.send_json({"t": "ack", "seq": HOLDER_CALLS})
+            ws.ack(HOLDER_CALLS)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             held = self.metric(self.metrics(), "dsbridge_memory_held_bytes")
@@ -265,7 +264,7 @@ class Run:
                 self.check(False, "abuser-open", "abuser %d: %s" % (i, ws.ended_summary()))
                 return
             abusers.append(ws)
-        frames = [dumps({"t": "call", "id": k + 1, "method": "echo.syn", "arg": {"data": "a" * ABUSER_BYTES}}) for k in range(ABUSER_CALLS)]
+        frames = [dumps(call_message(k + 1, "echo.syn", "a" * ABUSER_BYTES)) for k in range(ABUSER_CALLS)]
 
         def abuse(ws):
             ws.sock.settimeout(30)
@@ -363,20 +362,17 @@ def main():
     p.add_argument("--omit-budget-flag", action="store_true",
                    help="start the daemon without --memory-budget (to show a build without the budget failing)")
     o = p.parse_args()
-    daemon = o.daemon if os.path.isabs(o.daemon) else os.path.join(ROOT, o.daemon)
-    def watchdog(*_):
-        print("FAIL watchdog: over 240 s", flush=True)
+    run = Run(binary_path(o.daemon), o.budget_mib * MIB, o.omit_budget_flag)
+
+    def expired():
+        run.check(False, "watchdog", "over 240 s")
         for d in RUNNING:
             d.kill()
-        os._exit(3)
+        run.checks.summary()
 
-    signal.signal(signal.SIGALRM, watchdog)
-    signal.alarm(240)
-    run = Run(daemon, o.budget_mib * MIB, o.omit_budget_flag)
+    hard_limit(240, expired)
     run.run()
-    passed = sum(1 for r in run.results if r)
-    print("%d passed, %d failed" % (passed, len(run.results) - passed))
-    return 0 if passed == len(run.results) else 1
+    return run.checks.summary()
 
 
 if __name__ == "__main__":

@@ -22,23 +22,19 @@ socket is on 127.0.0.1; the daemon and the run are bounded in time.
 """
 
 import argparse
-import base64
-import json
 import os
 import resource
 import selectors
-import signal
 import socket
-import subprocess
 import sys
 import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from attack_wire import OP_TEXT, frame  # noqa: E402
+from dsbtest.checks import Checks  # noqa: E402
+from dsbtest.daemon import ROOT, Daemon, binary_path, demo_args, hard_limit  # noqa: E402
+from dsbtest.page import HOST, OP_TEXT, dumps, frame, upgrade_request  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-HOST = "127.0.0.1"
 LIMIT = 512
 PAGES = 1000
 ADMIN_TOKEN = "overload"
@@ -60,12 +56,8 @@ class Page:
         self.sock.connect_ex((HOST, port))
 
     def request(self, port):
-        key = base64.b64encode(os.urandom(16)).decode()
-        head = ("GET /dsbridge HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: dsbridge.v1\r\n\r\n"
-                % (HOST, port, key)).encode()
         # The hello rides right behind the upgrade (the server reads it once upgraded).
-        return head + frame(OP_TEXT, json.dumps({"t": "hello", "v": 1}).encode())
+        return upgrade_request(port) + frame(OP_TEXT, dumps({"t": "hello", "v": 1}))
 
     def on_readable(self):
         try:
@@ -90,13 +82,12 @@ class Page:
 class Run:
     def __init__(self, daemon):
         self.daemon = daemon
-        self.results = []
+        self.checks = Checks()
         self.sel = selectors.DefaultSelector()
         self.pages = []
 
     def check(self, ok, name, detail):
-        self.results.append(ok)
-        print("%s %s: %s" % ("PASS" if ok else "FAIL", name, detail), flush=True)
+        self.checks.check(ok, name, detail)
 
     def pump(self, seconds, until=None):
         end = time.monotonic() + seconds
@@ -143,42 +134,27 @@ class Run:
             return str(e)
 
     def cpu_seconds(self):
-        with open("/proc/%d/stat" % self.proc.pid) as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return self.d.cpu_seconds()
 
     def run(self):
         self.log_path = "/tmp/dsbridged-overload.log"
-        log = open(self.log_path, "w")
-        self.proc = subprocess.Popen(
-            ["prlimit", "--nofile=%d:%d" % (LIMIT, LIMIT), "--", self.daemon, "--demo", "--host", HOST, "--port", "0",
-             "--admin-host", HOST, "--admin-port", "0", "--admin-token", ADMIN_TOKEN, "--web-root", os.path.join(ROOT, "web"),
-             "--log-level", "info"],
-            stdout=subprocess.PIPE, stderr=log, text=True)
         try:
-            line = self.proc.stdout.readline().strip()
-            parts = dict(kv.split("=", 1) for kv in line.split()[1:] if "=" in kv)
-            if "port" not in parts or "admin-port" not in parts:
-                log.flush()
-                with open(self.log_path) as f:
-                    tail = f.read()[-400:]
-                self.check(False, "start", "no 'listening port=...' line from the daemon: %r %s" % (line, tail))
-                return
-            self.port, self.admin_port = int(parts["port"]), int(parts["admin-port"])
+            self.d = Daemon(self.daemon, demo_args(os.path.join(ROOT, "web"), ADMIN_TOKEN, admin_host=HOST,
+                                                   extra=["--log-level", "info"]),
+                            self.log_path, "overload", wrapper=["prlimit", "--nofile=%d:%d" % (LIMIT, LIMIT), "--"])
+        except Exception as e:  # noqa: BLE001
+            self.check(False, "start", "no 'listening port=...' line from the daemon: %s" % e)
+            return
+        try:
+            self.port, self.admin_port = self.d.port, self.d.admin_port
             self.steps()
         finally:
             for p in self.pages:
                 if not p.closed:
                     p.sock.close()
-            if self.proc.poll() is None:
-                self.proc.send_signal(signal.SIGTERM)
-                try:
-                    code = self.proc.wait(timeout=15)
-                except subprocess.TimeoutExpired:
-                    self.proc.kill()
-                    code = "killed"
+            if self.d.alive():
+                code = self.d.stop(timeout=15)
                 self.check(code == 0, "sigterm", "exit code %s" % code)
-            log.close()
 
     def steps(self):
         for _ in range(PAGES):
@@ -215,8 +191,7 @@ class Run:
         served = self.pump(5.0, until=lambda: late.welcomed)
         self.check(served, "new-page-after", "a new page is welcomed once the others left")
 
-        with open(self.log_path) as f:
-            lines = f.read().splitlines()
+        lines = self.d.log_text().splitlines()
         paused = [l for l in lines if "page listener paused" in l]
         self.check(1 <= len(paused) <= 25, "bounded-log", "%d 'paused' lines, %d lines in all" % (len(paused), len(lines)))
         self.check(len(lines) < 400, "log-size", "%d log lines in the whole run" % len(lines))
@@ -228,18 +203,22 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--daemon", default=os.environ.get("DSBRIDGED", ".build/debug/dsbridged"))
     o = p.parse_args()
-    daemon = o.daemon if os.path.isabs(o.daemon) else os.path.join(ROOT, o.daemon)
+    daemon = binary_path(o.daemon)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     want = PAGES + 200
     if soft < want:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(want, hard) if hard != resource.RLIM_INFINITY else want, hard))
-    signal.signal(signal.SIGALRM, lambda *_: (print("FAIL watchdog: over 120 s"), os._exit(3)))
-    signal.alarm(120)
     run = Run(daemon)
+
+    def expired():
+        run.check(False, "watchdog", "over 120 s")
+        if getattr(run, "d", None) is not None:
+            run.d.kill()
+        run.checks.summary()
+
+    hard_limit(120, expired)
     run.run()
-    passed = sum(1 for r in run.results if r)
-    print("%d passed, %d failed" % (passed, len(run.results) - passed))
-    return 0 if passed == len(run.results) else 1
+    return run.checks.summary()
 
 
 if __name__ == "__main__":

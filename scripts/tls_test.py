@@ -3,75 +3,46 @@
 """TLS end to end: a throwaway self-signed certificate, the daemon with --tls-cert/--tls-key,
 then https:// static files and POST endpoints and a wss:// session, all verified against that
 certificate. Prints one line per check and a final `N passed, M failed`."""
-import argparse, base64, json, os, signal, socket, ssl, subprocess, sys, tempfile, time, urllib.request
+import argparse
+import json
+import os
+import socket
+import ssl
+import subprocess
+import sys
+import urllib.error
+import urllib.request
 
-checks = []
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from dsbtest.checks import Checks  # noqa: E402
+from dsbtest.daemon import Daemon, binary_path, demo_args, make_cert  # noqa: E402
+from dsbtest.http import tls_client_context  # noqa: E402
+from dsbtest.page import WS, UpgradeRefused  # noqa: E402
+
+checks = Checks()
+
 
 def check(name, ok, detail=""):
-    checks.append(ok)
-    print(("PASS " if ok else "FAIL ") + name + ("" if ok else f" — {detail}"), flush=True)
+    checks.check(ok, name, "" if ok else detail)
 
-def make_cert(folder):
-    cert, key = os.path.join(folder, "cert.pem"), os.path.join(folder, "key.pem")
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
-                    "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
-                   check=True, capture_output=True, timeout=60)
-    return cert, key
-
-def ws_frame(text):
-    payload = text.encode()
-    mask = os.urandom(4)
-    head = bytes([0x81])
-    n = len(payload)
-    head += bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + n.to_bytes(2, "big")
-    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-
-def ws_read(sock):
-    def exact(n):
-        data = b""
-        while len(data) < n:
-            chunk = sock.recv(n - len(data))
-            if not chunk:
-                raise ConnectionError("closed")
-            data += chunk
-        return data
-    h = exact(2)
-    n = h[1] & 0x7F
-    if n == 126:
-        n = int.from_bytes(exact(2), "big")
-    elif n == 127:
-        n = int.from_bytes(exact(8), "big")
-    return h[0] & 0x0F, exact(n)
 
 def wss_session(port, context, origin=None):
-    raw = socket.create_connection(("127.0.0.1", port), timeout=5)
-    sock = context.wrap_socket(raw, server_hostname="127.0.0.1")
-    key = base64.b64encode(os.urandom(16)).decode()
-    req = (f"GET /dsbridge HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-           f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: dsbridge.v1\r\n")
-    if origin:
-        req += f"Origin: {origin}\r\n"
-    sock.sendall((req + "\r\n").encode())
-    head = b""
-    while b"\r\n\r\n" not in head:
-        chunk = sock.recv(1)
-        if not chunk:
-            break
-        head += chunk
-    return sock, head.split(b"\r\n")[0].decode(errors="replace")
+    """A wss:// upgrade: (WS or None, the status line)."""
+    try:
+        ws = WS(port, origin=origin, tls_context=context)
+        return ws, ws.head.split("\r\n", 1)[0]
+    except UpgradeRefused as e:
+        return None, (e.head or "").split("\r\n", 1)[0] or str(e)
+
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--daemon", default=os.environ.get("DSBRIDGED", ".build/debug/dsbridged"))
     args = ap.parse_args()
-    folder = tempfile.mkdtemp(prefix="dsbridged-tls-")
-    cert, key = make_cert(folder)
-    daemon = subprocess.Popen([args.daemon, "--host", "127.0.0.1", "--port", "0", "--admin-port", "0", "--web-root", "web",
-                               "--demo", "--tls-cert", cert, "--tls-key", key],
-                              stdout=subprocess.PIPE, stderr=open(os.path.join(folder, "daemon.log"), "w"), text=True)
+    cert, key = make_cert()
+    daemon = Daemon(binary_path(args.daemon), demo_args("web", None, tls=(cert, key)), name="tls")
     try:
-        line = daemon.stdout.readline().strip()
-        port = int(line.split()[1].split("=")[1])
+        port = daemon.port
         context = ssl.create_default_context(cafile=cert)
         with urllib.request.urlopen(f"https://127.0.0.1:{port}/index.html", context=context, timeout=5) as r:
             check("https:// serves static files with the certificate", r.status == 200 and r.headers["Content-Type"].startswith("text/html"))
@@ -85,8 +56,7 @@ def main():
         with urllib.request.urlopen(req, context=context, timeout=5) as r:
             check("POST /dsbridge/call over https", json.load(r) == {"code": 0, "data": "tls[ syn call]"})
         # Browsers offer h2 by ALPN; our answers are HTTP/1.1, so the daemon must pick http/1.1.
-        alpn = ssl.create_default_context(cafile=cert)
-        alpn.set_alpn_protocols(["h2", "http/1.1"])
+        alpn = tls_client_context(cafile=cert)
         with alpn.wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=5), server_hostname="127.0.0.1") as s:
             check("ALPN: offered h2 and http/1.1, the daemon picks http/1.1", s.selected_alpn_protocol() == "http/1.1",
                   s.selected_alpn_protocol())
@@ -97,15 +67,14 @@ def main():
                                    f"https://127.0.0.1:{port}{path}"], capture_output=True, text=True)
             check(f"curl --http2 {method} {path} gets an HTTP/1.1 200", curl.stdout == "1.1 200",
                   (curl.stdout + " " + curl.stderr).strip())
-        sock, status = wss_session(port, context, origin=f"https://127.0.0.1:{port}")
+        ws, status = wss_session(port, context, origin=f"https://127.0.0.1:{port}")
         check("wss:// upgrade from the https origin", status.startswith("HTTP/1.1 101"), status)
-        sock.sendall(ws_frame(json.dumps({"t": "hello", "v": 1})))
-        _, welcome = ws_read(sock)
-        check("hello gets welcome over wss://", json.loads(welcome).get("t") == "welcome", welcome)
-        sock.sendall(ws_frame(json.dumps({"t": "call", "id": 1, "method": "testSyn", "arg": {"data": "wss"}})))
-        _, ret = ws_read(sock)
-        check("a call is answered over wss://", json.loads(ret).get("data") == "wss[ syn call]", ret)
-        sock.close()
+        welcome = ws.hello() if ws else None
+        check("hello gets welcome over wss://", bool(welcome), welcome or (ws.ended_summary() if ws else status))
+        ret = ws.expect_ret(1) if ws and ws.call(1, "testSyn", "wss") else None
+        check("a call is answered over wss://", bool(ret) and ret.get("data") == "wss[ syn call]", ret)
+        if ws:
+            ws.close()
         _, status = wss_session(port, context, origin=f"http://127.0.0.1:{port}")
         check("the plain-http origin is not an own origin under TLS (403)", " 403" in status, status)
         try:
@@ -122,15 +91,9 @@ def main():
         except (ssl.SSLError, urllib.error.URLError):
             check("a client that does not trust the certificate refuses it", True)
     finally:
-        daemon.send_signal(signal.SIGTERM)
-        try:
-            daemon.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            daemon.kill()
-        check("daemon exits 0 on SIGTERM", daemon.returncode == 0, daemon.returncode)
-    passed = sum(checks)
-    print(f"{passed} passed, {len(checks) - passed} failed")
-    return 0 if passed == len(checks) else 1
+        code = daemon.stop()
+        check("daemon exits 0 on SIGTERM", code == 0, code)
+    return checks.summary()
 
 if __name__ == "__main__":
     sys.exit(main())

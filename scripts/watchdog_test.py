@@ -18,25 +18,26 @@ Prints PASS/FAIL lines and `N passed, M failed`; exits 1 on a failure.
 import argparse
 import ctypes
 import os
-import signal
 import socket
-import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from dsbtest.checks import Checks  # noqa: E402
+from dsbtest.daemon import Daemon, binary_path, demo_args  # noqa: E402
 
 PTRACE_DETACH = 17
 PTRACE_SEIZE = 0x4206
 PTRACE_INTERRUPT = 0x4207
 WALL = 0x40000000
 
-results = []
+checks = Checks()
 
 
 def check(name, ok, detail=""):
-    results.append(ok)
-    print(("PASS " if ok else "FAIL ") + name + ((": " + detail) if detail else ""), flush=True)
+    checks.check(ok, name, detail)
 
 
 def pings(sock, seconds):
@@ -79,17 +80,15 @@ def main():
     os.mkdir(web)
     with open(os.path.join(web, "index.html"), "w") as f:
         f.write("ok\n")
-    log = open(os.path.join(work, "daemon.log"), "w+")
     env = dict(os.environ, NOTIFY_SOCKET=path, WATCHDOG_USEC="400000")
-    proc = subprocess.Popen([o.daemon, "--host", "127.0.0.1", "--port", "0", "--admin-host", "127.0.0.1",
-                             "--admin-port", "0", "--web-root", web], stdout=subprocess.PIPE, stderr=log, env=env)
+    daemon = Daemon(binary_path(o.daemon), demo_args(web, None, demo=False, admin_host="127.0.0.1"),
+                    os.path.join(work, "daemon.log"), "watchdog", env=env)
     tid = None
     stopped = False
     try:
-        line = proc.stdout.readline().decode()
-        admin = int(line.split("admin-port=")[1].split()[0])
+        admin = daemon.admin_port
         check("pings while serving", pings(sock, 1.0) >= 3)
-        tid = network_thread(proc.pid)
+        tid = network_thread(daemon.pid)
         check("the network thread is found by name (lws-service)", tid is not None)
         if tid is None:
             return
@@ -107,23 +106,15 @@ def main():
         check("pings resume once it runs again", pings(sock, 1.5) >= 2)
         with urllib.request.urlopen("http://127.0.0.1:%d/healthz" % admin, timeout=5) as r:
             check("/healthz answers afterwards", r.status == 200)
-        log.flush()
-        log.seek(0)
-        text = log.read()
+        text = daemon.log_text()
         check("the stall is logged", "watchdog: the network thread has not answered" in text)
     finally:
         if stopped and tid is not None:
             libc.ptrace(PTRACE_DETACH, tid, None, None)
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        daemon.stop()
         sock.close()
-    failed = results.count(False)
-    print("%d passed, %d failed" % (len(results) - failed, failed))
-    sys.exit(1 if failed else 0)
+        # Also after an early return: a failed step ends the run with its summary.
+        sys.exit(checks.summary())
 
 
 if __name__ == "__main__":

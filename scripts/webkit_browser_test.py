@@ -11,7 +11,7 @@ WKWebView script message handlers, in headless Chromium against a real dsbridged
   rejecting function), webkitBridge.allowFunctionCalls(false) and prefixes.
 - dsbridge.js and webkit.js on one page, in both orders: one session, both APIs.
 - Inside a real WKWebView (window.webkit.messageHandlers already there) it steps aside.
-- Replay across socket cuts (scripts/fault_proxy.py): postMessage calls and a page function
+- Replay across socket cuts (scripts/dsbtest/fault_proxy.py): postMessage calls and a page function
   call in flight while the page's WebSocket is cut; each settles once, the session stays.
 
 Prints one line per check, then `N passed, M failed`; exits non-zero on any failure.
@@ -24,40 +24,21 @@ import os
 import sys
 import time
 
-os.environ.setdefault("SE_OFFLINE", "true")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from browser_test import Daemon, Totals, browser_errors, make_driver, summary_of, wait_for  # noqa: E402
-from fault_proxy import FaultProxy  # noqa: E402
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def run_js(driver, body, timeout=15):
-    """Runs `body` (which calls done(value)) as an async script; a timeout yields {timedOut}."""
-    driver.set_script_timeout(timeout + 5)
-    return driver.execute_async_script(
-        "var done = arguments[arguments.length - 1];"
-        "var __t = setTimeout(function () { done({timedOut: true}); }, %d);"
-        "var __done = done; done = function (v) { clearTimeout(__t); __done(v); };"
-        "try { %s } catch (e) { done({threw: String(e && e.message || e)}); }" % (int(timeout * 1000), body))
+from dsbtest.browser import (console_errors, make_driver, native_call, quit_driver, run_js, start_daemon,  # noqa: E402
+                             summary_of, wait_for, wait_session)
+from dsbtest.checks import Checks  # noqa: E402
+from dsbtest.daemon import binary_path  # noqa: E402
+from dsbtest.fault_proxy import FaultProxy  # noqa: E402
 
 
 def ready_session(driver, daemon, timeout=10):
     """The page's session id once the admin API lists it as ready (webkit.js sent dsinit)."""
-    def ready():
-        session = driver.execute_script("return window.webkitBridge && webkitBridge.session")
-        if not session:
-            return None
-        status, sessions = daemon.admin("GET", "/admin/sessions")
-        if status == 200 and any(s.get("session") == session and s.get("ready") for s in sessions):
-            return session
-        return None
-    return wait_for(ready, timeout, 0.1)
+    return wait_session(driver, daemon, timeout=timeout, expr="window.webkitBridge && webkitBridge.session")
 
 
 def call_page(daemon, session, args, timeout_ms=5000):
-    return daemon.admin("POST", "/admin/sessions/%s/call" % session,
-                        {"method": "_page.callFunction", "args": args, "timeoutMs": timeout_ms})
+    return native_call(daemon, session, "_page.callFunction", args, timeout_ms)
 
 
 POST = """
@@ -70,10 +51,10 @@ function settle(p) {
 
 
 def check_demo_page(driver, daemon, t):
-    driver.get("http://127.0.0.1:%d/webkit-demo.html" % daemon.port)
+    driver.get(daemon.url("/webkit-demo.html"))
     summary = wait_for(lambda: summary_of(driver), 30)
     if not t.check(summary, "demo page: all rows settle"):
-        for message in browser_errors(driver):
+        for message in console_errors(driver):
             print("    console: %s" % message)
         return
     for row in summary["rows"]:
@@ -90,7 +71,7 @@ def check_demo_page(driver, daemon, t):
 
 
 def check_alone(driver, daemon, t):
-    driver.get("http://127.0.0.1:%d/tests/webkit-page.html" % daemon.port)
+    driver.get(daemon.url("/tests/webkit-page.html"))
     session = ready_session(driver, daemon)
     if not t.check(session, "webkit.js alone: the page opens a session and reports ready"):
         return
@@ -194,7 +175,7 @@ def check_alone(driver, daemon, t):
 
 
 def check_both(driver, daemon, t, page, title, path_to_call):
-    driver.get("http://127.0.0.1:%d%s" % (daemon.port, page))
+    driver.get(daemon.url(page))
     session = ready_session(driver, daemon)
     if not t.check(session, "%s: the page opens a session" % title):
         return
@@ -217,7 +198,7 @@ def check_both(driver, daemon, t, page, title, path_to_call):
 
 def check_in_app(driver, daemon, t):
     """Inside a real WKWebView (messageHandlers already there) webkit.js steps aside."""
-    driver.get("http://127.0.0.1:%d/webkit-in-app-test" % daemon.port)  # any page of the origin (a 404)
+    driver.get(daemon.url("/webkit-in-app-test"))  # any page of the origin (a 404)
     got = run_js(driver, """
         var native = {posted: [], postMessage: function (b) { native.posted.push(b); }};
         window.webkit = {messageHandlers: {nativeApp: native}};
@@ -247,8 +228,8 @@ def check_cuts(driver, t, binary):
     proxy.start()
     daemon = None
     try:
-        daemon = Daemon(binary, "web", extra=["--grace-ms", "30000", "--allowed-origin", "http://127.0.0.1:%d" % proxy.port],
-                        log_path="/tmp/dsbridged-webkit-cut-test.log")
+        daemon = start_daemon(binary, "web", ["--grace-ms", "30000", "--allowed-origin", "http://127.0.0.1:%d" % proxy.port],
+                              "/tmp/dsbridged-webkit-cut-test.log")
         proxy.target = ("127.0.0.1", daemon.port)
         driver.get("http://127.0.0.1:%d/tests/webkit-page.html" % proxy.port)
         session = ready_session(driver, daemon)
@@ -305,24 +286,15 @@ def check_cuts(driver, t, binary):
             daemon.stop()
 
 
-class Checks(Totals):
-    def check(self, ok, text):
-        ok = bool(ok)
-        self.add(ok, text)
-        if ok:
-            print("PASS " + text, flush=True)
-        return ok
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--daemon", default=os.environ.get("DSBRIDGED", ".build/debug/dsbridged"))
     o = parser.parse_args()
-    binary = o.daemon if os.path.isabs(o.daemon) else os.path.join(ROOT, o.daemon)
+    binary = binary_path(o.daemon)
     t = Checks()
     daemon = driver = None
     try:
-        daemon = Daemon(binary, "web", log_path="/tmp/dsbridged-webkit-browser-test.log")
+        daemon = start_daemon(binary, "web", log_path="/tmp/dsbridged-webkit-browser-test.log")
         driver = make_driver()
         for step in (lambda: check_demo_page(driver, daemon, t),
                      lambda: check_alone(driver, daemon, t),
@@ -337,15 +309,10 @@ def main():
             except Exception as e:  # noqa: BLE001 - one failing step must not hide the others
                 t.check(False, "step aborted: %s: %s" % (type(e).__name__, e))
     finally:
-        if driver is not None:
-            try:
-                driver.quit()
-            except Exception:  # noqa: BLE001
-                pass
+        quit_driver(driver)
         if daemon is not None:
             daemon.stop()
-    print("%d passed, %d failed" % (t.passed, t.failed), flush=True)
-    return 1 if t.failed else 0
+    return t.summary()
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ Tests/WebViewJavascriptBridgeTests/BridgeTests.m, native side through the admin 
 setup, object encoding, the page calling native inside its handler (with and without the
 alert-box safety timeout); then the example app's two directions, a page loading dsbridge.js
 and wvjb.js together (one session), and calls in both directions across socket cuts (through
-scripts/fault_proxy.py). Prints one line per check, then `N passed, M failed`.
+scripts/dsbtest/fault_proxy.py). Prints one line per check, then `N passed, M failed`.
 
     scripts/wvjb_browser_test.py [--daemon .build/debug/dsbridged]
 """
@@ -21,12 +21,12 @@ import sys
 import threading
 import time
 
-os.environ.setdefault("SE_OFFLINE", "true")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from browser_test import Daemon, make_driver, wait_for  # noqa: E402
-from fault_proxy import FaultProxy  # noqa: E402
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from dsbtest.browser import (make_driver, native_call, print_console, quit_driver, session_ready,  # noqa: E402
+                             sessions, start_daemon, wait_for)
+from dsbtest.checks import Checks  # noqa: E402
+from dsbtest.daemon import binary_path  # noqa: E402
+from dsbtest.fault_proxy import FaultProxy  # noqa: E402
 
 # Values BridgeTests.m's testObjectEncoding sends through echoHandler (and back).
 OBJECTS = ["A string sent over the wire", "A string with '\"'/\\", [1, 2, 3], {"a": 1, "b": 2}, None]
@@ -34,20 +34,6 @@ OBJECTS = ["A string sent over the wire", "A string with '\"'/\\", [1, 2, 3], {"
 # Makes the page wait for the test before it counts as ready: one more ready hold
 # (dsbridge.js's window._dsbridgeReadyHolds), released with window._dsbridge.releaseReady().
 HOLD_READY = "window._dsbridgeReadyHolds = (window._dsbridgeReadyHolds | 0) + 1;"
-
-
-class Checks:
-    def __init__(self):
-        self.passed = 0
-        self.failed = 0
-
-    def check(self, ok, text):
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
-        print("%s %s" % ("PASS" if ok else "FAIL", text), flush=True)
-        return ok
 
 
 class Run:
@@ -61,8 +47,7 @@ class Run:
         return "http://127.0.0.1:%d%s" % (self.proxy.port if proxied else self.daemon.port, path)
 
     def sessions(self):
-        status, listed = self.daemon.admin("GET", "/admin/sessions")
-        return listed if status == 200 else []
+        return sessions(self.daemon)
 
     def open_page(self, path, proxied=False, hold=False):
         """Loads `path`; returns its session id (the page's own, read from window._dsbridge)."""
@@ -81,13 +66,11 @@ class Run:
         return session
 
     def ready(self, session):
-        return any(s.get("session") == session and s.get("ready") for s in self.sessions())
+        return session_ready(self.daemon, session)
 
     def handle(self, session, handler, data, timeout_ms=5000):
         """The native side's callHandler: an invoke of _wvjb.handle through the admin API."""
-        return self.daemon.admin("POST", "/admin/sessions/%s/call" % session,
-                                 {"method": "_wvjb.handle", "args": [{"handlerName": handler, "data": data}],
-                                  "timeoutMs": timeout_ms})
+        return native_call(self.daemon, session, "_wvjb.handle", [{"handlerName": handler, "data": data}], timeout_ms)
 
     def expect_answer(self, what, got, data):
         status, answer = got
@@ -243,15 +226,14 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--daemon", default=os.environ.get("DSBRIDGED", ".build/debug/dsbridged"))
     o = parser.parse_args()
-    binary = o.daemon if os.path.isabs(o.daemon) else os.path.join(ROOT, o.daemon)
+    binary = binary_path(o.daemon)
     checks = Checks()
     proxy = daemon = driver = None
     try:
         proxy = FaultProxy(0, seed=1, faults=False)
         proxy.start()
-        daemon = Daemon(binary, "web", extra=["--grace-ms", "30000",
-                                              "--allowed-origin", "http://127.0.0.1:%d" % proxy.port],
-                        log_path="/tmp/dsbridged-wvjb-browser-test.log")
+        daemon = start_daemon(binary, "web", ["--grace-ms", "30000", "--allowed-origin", "http://127.0.0.1:%d" % proxy.port],
+                              "/tmp/dsbridged-wvjb-browser-test.log")
         proxy.target = ("127.0.0.1", daemon.port)
         print("daemon port %d, admin port %d, proxy port %d" % (daemon.port, daemon.admin_port, proxy.port), flush=True)
         driver = make_driver()
@@ -264,25 +246,15 @@ def main():
     except Exception as e:  # noqa: BLE001 - any setup failure is a test failure
         checks.check(False, "test aborted: %s: %s" % (type(e).__name__, e))
     finally:
-        if driver is not None:
-            if checks.failed:
-                try:
-                    for entry in driver.get_log("browser"):
-                        if entry.get("level") in ("SEVERE", "WARNING"):
-                            print("  console: %s" % entry.get("message"))
-                except Exception:  # noqa: BLE001
-                    pass
-            try:
-                driver.quit()
-            except Exception:  # noqa: BLE001
-                pass
+        if driver is not None and checks.failed:
+            print_console(driver)
+        quit_driver(driver)
         if proxy is not None:
             proxy.stop()
         if daemon is not None:
             code = daemon.stop()
             print("daemon stopped (exit code %s); its log: %s" % (code, daemon.log_path))
-    print("%d passed, %d failed" % (checks.passed, checks.failed), flush=True)
-    return 1 if checks.failed else 0
+    return checks.summary()
 
 
 if __name__ == "__main__":

@@ -91,144 +91,136 @@
     });
   }
 
-  T.row('testSyn("Hello") — sync return', function () {
-    return dsBridge.call('testSyn', 'Hello');
-  }, 'Hello[ syn call]');
+  // DSBridge's demo rows: web/demo-rows.json (toNative), the copy the Swift and Python tests
+  // read too. A row without `arg` is called without an argument; async rows with a callback.
+  function demoRow(r) {
+    var hasArg = Object.prototype.hasOwnProperty.call(r, 'arg');
+    var shown = hasArg ? JSON.stringify(r.arg) : '';
+    var name = r.method + '(' + shown + (r.async ? (hasArg ? ', cb' : 'cb') : '') + ')' + (r.async ? '' : ' — sync return');
+    T.row(name, function () {
+      if (r.async) return viaCallback(r.method, hasArg ? r.arg : undefined);
+      return hasArg ? dsBridge.call(r.method, r.arg) : dsBridge.call(r.method);
+    }, r.result);
+  }
 
-  T.row('testAsyn("hello", cb)', function () {
-    return viaCallback('testAsyn', 'hello');
-  }, 'hello [ asyn call]');
+  fetch('/demo-rows.json').then(function (response) {
+    if (!response.ok) throw new Error('HTTP ' + response.status);
+    return response.json();
+  }).then(function (rows) {
+    rows.toNative.forEach(demoRow);
+  }, function (e) {
+    T.check('load /demo-rows.json', 'failed: ' + (e && e.message), 'the demo rows');
+  }).then(moreRows);
 
-  T.row('call() with a callback returns ""', function () {
-    return dsBridge.call('testAsyn', 'x', function () {});
-  }, '');
+  function moreRows() {
+    // The rows below depend on more than a method, an argument and an answer.
+    T.row('call() with a callback returns ""', function () {
+      return dsBridge.call('testAsyn', 'x', function () {});
+    }, '');
 
-  T.row('testNoArgSyn()', function () {
-    return dsBridge.call('testNoArgSyn');
-  }, 'testNoArgSyn called [ syn call]');
-
-  T.row('testNoArgAsyn(cb)', function () {
-    return viaCallback('testNoArgAsyn');
-  }, 'testNoArgAsyn called [ asyn call]');
-
-  T.row('callProgress(cb): 10 … 0, 11 deliveries', function () {
-    return new Promise(function (resolve) {
-      var seen = [];
-      dsBridge.call('callProgress', function (value) {
-        seen.push(value);
-        if (value === 0) setTimeout(function () { resolve(seen); }, 100); // nothing may follow
-      });
-    });
-  }, [10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0], 20000);
-
-  T.row('swift.testSyn("hello")', function () {
-    return dsBridge.call('swift.testSyn', 'hello');
-  }, 'hello[Swift sync call:test]');
-
-  T.row('swift.testAsyn("hello", cb)', function () {
-    return viaCallback('swift.testAsyn', 'hello');
-  }, 'hello[Swift async call:test]');
-
-  T.row('echo.syn({msg, tag:1})', function () {
-    return dsBridge.call('echo.syn', { msg: ' I am echoSyn call', tag: 1 });
-  }, { msg: ' I am echoSyn call', tag: 1 });
-
-  T.row('echo.asyn({msg, tag:2}, cb)', function () {
-    return viaCallback('echo.asyn', { msg: ' I am echoAsyn call', tag: 2 });
-  }, { msg: ' I am echoAsyn call', tag: 2 });
-
-  T.row("hasNativeMethod('testSyn')", function () {
-    return dsBridge.hasNativeMethod('testSyn');
-  }, true);
-
-  T.row("hasNativeMethod('xx')", function () {
-    return dsBridge.hasNativeMethod('xx');
-  }, false);
-
-  T.row("hasNativeMethod('testAsyn', 'asyn') / ('testAsyn', 'syn')", function () {
-    return [dsBridge.hasNativeMethod('testAsyn', 'asyn'), dsBridge.hasNativeMethod('testAsyn', 'syn')];
-  }, [true, false]);
-
-  T.row('testNever({msg}) — not implemented', function () {
-    return dsBridge.call('testNever', { msg: 'testSyn' });
-  }, '');
-
-  T.row('2000 × testAsyn("js+i", cb), answered in order', function () {
-    return new Promise(function (resolve) {
-      var n = 2000;
-      var received = 0;
-      var inOrder = true;
-      var last = null;
-      for (var i = 0; i < n; i++) {
-        (function (i) {
-          dsBridge.call('testAsyn', 'js+' + i, function (v) {
-            if (v !== 'js+' + received + ' [ asyn call]') inOrder = false;
-            received++;
-            last = v;
-            if (received === n) resolve({ answered: received, inOrder: inOrder, last: last });
-          });
-        })(i);
-      }
-    });
-  }, { answered: 2000, inOrder: true, last: 'js+1999 [ asyn call]' }, 60000);
-
-  // ---- Values that must survive the envelope ----------------------------------------
-  T.row('echo.syn(0), (false), (null), ("")', function () {
-    return [dsBridge.call('echo.syn', 0), dsBridge.call('echo.syn', false), dsBridge.call('echo.syn', null), dsBridge.call('echo.syn', '')];
-  }, [0, false, null, '']);
-
-  var tricky = { s: 'quote " apostrophe \' backslash \\ newline \n ü 😀 </script>', n: [1, 2.5, -3, 1e21], z: null, t: true };
-  T.row('echo.asyn with quotes, unicode and nesting', function () {
-    return viaCallback('echo.asyn', tricky);
-  }, tricky);
-
-  // ---- Promise API (dsBridge.invoke) -----------------------------------------------
-  T.row("invoke('testAsyn', 'p')", function () {
-    return dsBridge.invoke('testAsyn', 'p');
-  }, 'p [ asyn call]');
-
-  T.row("invoke('testSyn', 'q') — sync method, value as the completion", function () {
-    return dsBridge.invoke('testSyn', 'q');
-  }, 'q[ syn call]');
-
-  T.row("invoke('callProgress', {onProgress})", function () {
-    var progress = [];
-    return dsBridge.invoke('callProgress', undefined, {
-      onProgress: function (v) { progress.push(v); }
-    }).then(function (final) {
-      return { progress: progress, final: final };
-    });
-  }, { progress: [10, 9, 8, 7, 6, 5, 4, 3, 2, 1], final: 0 }, 20000);
-
-  T.row("invoke('no.suchMethod') rejects", function () {
-    return dsBridge.invoke('no.suchMethod', 1);
-  }, { rejects: 'methodNotFound' });
-
-  T.row("invoke('swift.testSyn', 42) — wrong argument type", function () {
-    return dsBridge.invoke('swift.testSyn', 42);
-  }, { rejects: 'badArgument' });
-
-  T.row('invoke(callProgress) aborted after 2 values', function () {
-    var controller = new AbortController();
-    var progress = [];
-    var p = dsBridge.invoke('callProgress', null, {
-      signal: controller.signal,
-      onProgress: function (v) {
-        progress.push(v);
-        if (progress.length === 2) controller.abort();
-      }
-    });
-    return p.then(function (v) {
-      return { resolved: v };
-    }, function (e) {
-      // Wait a few ticks: nothing more may arrive after the abort.
+    T.row('callProgress(cb): 10 … 0, 11 deliveries', function () {
       return new Promise(function (resolve) {
-        setTimeout(function () {
-          resolve({ kind: e.kind, name: e.name, progress: progress });
-        }, 300);
+        var seen = [];
+        dsBridge.call('callProgress', function (value) {
+          seen.push(value);
+          if (value === 0) setTimeout(function () { resolve(seen); }, 100); // nothing may follow
+        });
       });
-    });
-  }, { kind: 'cancelled', name: 'AbortError', progress: [10, 9] }, 20000);
+    }, [10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0], 20000);
 
-  T.finish(function () { return dsBridge.session; });
+    T.row("hasNativeMethod('testSyn')", function () {
+      return dsBridge.hasNativeMethod('testSyn');
+    }, true);
+
+    T.row("hasNativeMethod('xx')", function () {
+      return dsBridge.hasNativeMethod('xx');
+    }, false);
+
+    T.row("hasNativeMethod('testAsyn', 'asyn') / ('testAsyn', 'syn')", function () {
+      return [dsBridge.hasNativeMethod('testAsyn', 'asyn'), dsBridge.hasNativeMethod('testAsyn', 'syn')];
+    }, [true, false]);
+
+    T.row('testNever({msg}) — not implemented', function () {
+      return dsBridge.call('testNever', { msg: 'testSyn' });
+    }, '');
+
+    T.row('2000 × testAsyn("js+i", cb), answered in order', function () {
+      return new Promise(function (resolve) {
+        var n = 2000;
+        var received = 0;
+        var inOrder = true;
+        var last = null;
+        for (var i = 0; i < n; i++) {
+          (function (i) {
+            dsBridge.call('testAsyn', 'js+' + i, function (v) {
+              if (v !== 'js+' + received + ' [ asyn call]') inOrder = false;
+              received++;
+              last = v;
+              if (received === n) resolve({ answered: received, inOrder: inOrder, last: last });
+            });
+          })(i);
+        }
+      });
+    }, { answered: 2000, inOrder: true, last: 'js+1999 [ asyn call]' }, 60000);
+
+    // ---- Values that must survive the envelope ----------------------------------------
+    T.row('echo.syn(0), (false), (null), ("")', function () {
+      return [dsBridge.call('echo.syn', 0), dsBridge.call('echo.syn', false), dsBridge.call('echo.syn', null), dsBridge.call('echo.syn', '')];
+    }, [0, false, null, '']);
+
+    var tricky = { s: 'quote " apostrophe \' backslash \\ newline \n ü 😀 </script>', n: [1, 2.5, -3, 1e21], z: null, t: true };
+    T.row('echo.asyn with quotes, unicode and nesting', function () {
+      return viaCallback('echo.asyn', tricky);
+    }, tricky);
+
+    // ---- Promise API (dsBridge.invoke) -----------------------------------------------
+    T.row("invoke('testAsyn', 'p')", function () {
+      return dsBridge.invoke('testAsyn', 'p');
+    }, 'p [ asyn call]');
+
+    T.row("invoke('testSyn', 'q') — sync method, value as the completion", function () {
+      return dsBridge.invoke('testSyn', 'q');
+    }, 'q[ syn call]');
+
+    T.row("invoke('callProgress', {onProgress})", function () {
+      var progress = [];
+      return dsBridge.invoke('callProgress', undefined, {
+        onProgress: function (v) { progress.push(v); }
+      }).then(function (final) {
+        return { progress: progress, final: final };
+      });
+    }, { progress: [10, 9, 8, 7, 6, 5, 4, 3, 2, 1], final: 0 }, 20000);
+
+    T.row("invoke('no.suchMethod') rejects", function () {
+      return dsBridge.invoke('no.suchMethod', 1);
+    }, { rejects: 'methodNotFound' });
+
+    T.row("invoke('swift.testSyn', 42) — wrong argument type", function () {
+      return dsBridge.invoke('swift.testSyn', 42);
+    }, { rejects: 'badArgument' });
+
+    T.row('invoke(callProgress) aborted after 2 values', function () {
+      var controller = new AbortController();
+      var progress = [];
+      var p = dsBridge.invoke('callProgress', null, {
+        signal: controller.signal,
+        onProgress: function (v) {
+          progress.push(v);
+          if (progress.length === 2) controller.abort();
+        }
+      });
+      return p.then(function (v) {
+        return { resolved: v };
+      }, function (e) {
+        // Wait a few ticks: nothing more may arrive after the abort.
+        return new Promise(function (resolve) {
+          setTimeout(function () {
+            resolve({ kind: e.kind, name: e.name, progress: progress });
+          }, 300);
+        });
+      });
+    }, { kind: 'cancelled', name: 'AbortError', progress: [10, 9] }, 20000);
+
+    T.finish(function () { return dsBridge.session; });
+  }
 })();

@@ -14,19 +14,16 @@ struct AdminCallTests {
         var testDescription: String { "\(method) \(args)" }
     }
 
-    static let demoSequence: [Row] = [
-        Row(method: "addValue", args: [3, 4], data: 7),
-        Row(method: "append", args: ["I", "love", "you"], data: "I love you"),
-        Row(method: "startTimer", args: [], data: 5, progress: [0, 1, 2, 3, 4]),
-        Row(method: "syn.addValue", args: [5, 6], data: 11),
-        Row(method: "syn.getInfo", args: [], data: ["tag": "syn", "value": 8]),
-        Row(method: "asyn.addValue", args: [5, 6], data: 11),
-        Row(method: "asyn.getInfo", args: [], data: ["tag": "asyn", "value": 8]),
-        Row(method: "_hasJavascriptMethod", args: ["addValue", "all"], data: true),
-        Row(method: "_hasJavascriptMethod", args: ["XX", "all"], data: false),
-        Row(method: "_hasJavascriptMethod", args: ["asyn.addValue", "all"], data: true),
-        Row(method: "_hasJavascriptMethod", args: ["asyn.XX", "all"], data: false),
-    ]
+    /// DSBridge's native→JS demo rows: web/demo-rows.json (`toPage`).
+    static let demoSequence: [Row] = DemoRowsFixture.toPage.compactMap { row in
+        guard let method = row["method"]?.stringValue, let args = row["args"], let data = row["result"] else { return nil }
+        return Row(method: method, args: args, data: data, progress: row["progress"] ?? [])
+    }
+
+    @Test("the native→JS demo rows are read from web/demo-rows.json")
+    func fixture() {
+        #expect(Self.demoSequence.count == 11, "\(DemoRowsFixture.url.path)")
+    }
 
     private func adminCall(_ server: RunningServer, _ session: String, _ body: JSONValue, token: String = RunningServer.adminToken) throws -> TestHTTP.Response {
         try TestHTTP.request(port: server.adminPort, method: "POST", path: "/admin/sessions/\(session)/call",

@@ -2,7 +2,8 @@
 import DSBridge
 import Testing
 
-/// One row of the demo table (PROTOCOL.md 8): a method, its argument and its result.
+/// One row of the demo table (PROTOCOL.md 8): a method, its argument and its result, from
+/// web/demo-rows.json (`toNative`; a row without `arg` sends `data` null).
 struct DemoRow: Sendable, CustomTestStringConvertible {
     let method: String
     let data: JSONValue
@@ -10,20 +11,31 @@ struct DemoRow: Sendable, CustomTestStringConvertible {
     let isAsync: Bool
     var testDescription: String { method }
 
-    static let all: [DemoRow] = [
-        DemoRow(method: "testSyn", data: "Hello", result: "Hello[ syn call]", isAsync: false),
-        DemoRow(method: "testAsyn", data: "hello", result: "hello [ asyn call]", isAsync: true),
-        DemoRow(method: "testNoArgSyn", data: nil, result: "testNoArgSyn called [ syn call]", isAsync: false),
-        DemoRow(method: "testNoArgAsyn", data: [:], result: "testNoArgAsyn called [ asyn call]", isAsync: true),
-        DemoRow(method: "swift.testSyn", data: "hello", result: "hello[Swift sync call:test]", isAsync: false),
-        DemoRow(method: "swift.testAsyn", data: "hello", result: "hello[Swift async call:test]", isAsync: true),
-        DemoRow(method: "echo.syn", data: ["msg": " I am echoSyn call", "tag": 1], result: ["msg": " I am echoSyn call", "tag": 1], isAsync: false),
-        DemoRow(method: "echo.asyn", data: ["msg": " I am echoAsyn call", "tag": 2], result: ["msg": " I am echoAsyn call", "tag": 2], isAsync: true),
-    ]
+    static let all: [DemoRow] = DemoRowsFixture.toNative.compactMap { row in
+        guard let method = row["method"]?.stringValue, let result = row["result"], let isAsync = row["async"]?.boolValue
+        else { return nil }
+        return DemoRow(method: method, data: row["arg"] ?? .null, result: result, isAsync: isAsync)
+    }
 }
 
 @Suite("Demo rows over the WebSocket")
 struct DemoRowsOverSocketTests {
+    @Test("web/demo-rows.json has DSBridge's eight demo rows, each complete")
+    func fixture() {
+        #expect(DemoRowsFixture.toNative.count == 8, "\(DemoRowsFixture.url.path)")
+        #expect(DemoRow.all.count == DemoRowsFixture.toNative.count)
+        #expect(DemoRow.all.map(\.method) == [
+            "testSyn", "testAsyn", "testNoArgSyn", "testNoArgAsyn", "swift.testSyn", "swift.testAsyn", "echo.syn", "echo.asyn",
+        ])
+        #expect(DemoRowsFixture.handlerNames.count == 7)
+        #expect(DemoRowsFixture.toPage.count == 11)
+        // The scripted page answers the native -> JS rows as the demo page does.
+        for row in DemoRowsFixture.toPage {
+            let answer = ScriptedPage.answers(row["method"]?.stringValue ?? "", row["args"]?.arrayValue ?? [])
+            #expect(answer?.progress == row["progress"]?.arrayValue && answer?.final == row["result"], "\(row)")
+        }
+    }
+
     @Test("with a callback stub, every row answers as PROTOCOL.md 2.4 says", arguments: DemoRow.all)
     func rowWithStub(row: DemoRow) throws {
         let server = try RunningServer()

@@ -31,8 +31,7 @@ final class ScriptedPage: @unchecked Sendable {
         case "syn.getInfo": return ([], ["tag": "syn", "value": 8])
         case "asyn.getInfo": return ([], ["tag": "asyn", "value": 8])
         case "_hasJavascriptMethod":
-            let known: Set<String> = ["addValue", "append", "startTimer", "syn.addValue", "syn.getInfo", "asyn.addValue", "asyn.getInfo"]
-            return ([], .bool(known.contains(args.first?.stringValue ?? "")))
+            return ([], .bool(DemoRowsFixture.handlerNames.contains(args.first?.stringValue ?? "")))
         default: return nil
         }
     }

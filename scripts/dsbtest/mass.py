@@ -1,16 +1,15 @@
 # SPDX-License-Identifier: MIT
-"""Thousands of WebSocket connections from one thread (non-blocking sockets and a selector),
-for scripts/attack_suite.py: each one finishes the upgrade and then never sends a byte,
+"""Thousands of WebSocket connections from one thread (non-blocking sockets and a selector)
+(scripts/attack_suite.py): each one finishes the upgrade and then never sends a byte,
 and we record how and when the daemon ends it."""
 
-import base64
 import errno
 import selectors
 import socket
 import struct
 import time
 
-from attack_wire import HOST, OP_CLOSE, frame
+from .page import HOST, OP_CLOSE, frame, upgrade_request
 
 
 class Conn:
@@ -39,10 +38,7 @@ def no_hello_connections(port, count, rng, deadline, in_flight=200, on_progress=
     live = 0
 
     def request():
-        key = base64.b64encode(bytes(rng.getrandbits(8) for _ in range(16))).decode()
-        return ("GET /dsbridge HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: dsbridge.v1\r\n\r\n"
-                % (HOST, port, key)).encode()
+        return upgrade_request(port, rng)
 
     def finish(c, why):
         nonlocal live, handshaking

@@ -1,22 +1,25 @@
 # SPDX-License-Identifier: MIT
-"""Wire helpers of scripts/attack_suite.py: a raw WebSocket client (RFC 6455) that can send
-anything, broken frames included, a raw HTTP/1.1 client, and the daemon process.
+"""The page side of the wire protocol (docs/PROTOCOL.md) over a raw WebSocket (RFC 6455).
+
+`WS` is a client that can send anything, broken frames included, and records everything it
+receives: messages (JSON-decoded, batches flattened), the close frame, how the connection
+ended, and server frames that break RFC 6455. On top of it are the protocol's messages:
+hello/welcome (`WS.hello`), calls (`call_message`, `WS.call`, `WS.expect_ret`), acks
+(`WS.ack`) and the answers to invokes (`return_value`, sent as a `_dsb.returnValue` call).
 
 Python standard library only. Everything here is bounded in time: every read has a deadline.
 """
 
 import base64
 import json
-import os
-import signal
+import random
 import socket
 import struct
-import subprocess
-import threading
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HOST = "127.0.0.1"
+PROTOCOL = "dsbridge.v1"
+NO_DATA = object()  # call_message without arg.data
 
 OP_CONT, OP_TEXT, OP_BINARY, OP_CLOSE, OP_PING, OP_PONG = 0, 1, 2, 8, 9, 10
 
@@ -59,6 +62,20 @@ def frame(opcode, payload=b"", fin=True, rng=None, mask=None, masked=True, rsv=0
     return bytes(header) + mask + mask_payload(payload, mask)
 
 
+def upgrade_request(port, rng=None, protocol=PROTOCOL, path="/dsbridge", origin=None, extra_headers=()):
+    """The bytes of a WebSocket upgrade request to 127.0.0.1:`port` (a random key from rng)."""
+    rng = rng if rng is not None else random.Random()
+    key = base64.b64encode(bytes(rng.getrandbits(8) for _ in range(16))).decode()
+    lines = ["GET %s HTTP/1.1" % path, "Host: %s:%d" % (HOST, port), "Upgrade: websocket",
+             "Connection: Upgrade", "Sec-WebSocket-Key: " + key, "Sec-WebSocket-Version: 13"]
+    if protocol:
+        lines.append("Sec-WebSocket-Protocol: " + protocol)
+    if origin is not None:
+        lines.append("Origin: " + origin)
+    lines.extend(extra_headers)
+    return ("\r\n".join(lines) + "\r\n\r\n").encode()
+
+
 def dumps(obj):
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
@@ -76,14 +93,19 @@ class WS:
     flattened), the close frame, and how the connection ended. It answers pings, and a
     close frame with a close frame, unless told not to."""
 
-    def __init__(self, port, rng, origin=None, protocol="dsbridge.v1", path="/dsbridge", timeout=5.0,
-                 extra_headers=(), auto_pong=True):
-        self.rng = rng
+    def __init__(self, port, rng=None, origin=None, protocol=PROTOCOL, path="/dsbridge", timeout=5.0,
+                 extra_headers=(), auto_pong=True, tls_context=None):
+        """Connects to 127.0.0.1:`port` and upgrades; raises UpgradeRefused unless the answer
+        is 101. `rng` draws the key and masks (a seeded random.Random for repeatable runs);
+        `tls_context`: an ssl.SSLContext for wss://."""
+        self.rng = rng if rng is not None else random.Random()
         self.port = port
         self.auto_pong = auto_pong
         self.send_hook = None      # when set, control answers (pong, close) go through it
         self.sock = socket.create_connection((HOST, port), timeout=timeout)
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        if tls_context is not None:
+            self.sock = tls_context.wrap_socket(self.sock, server_hostname=HOST)
         self.buf = bytearray()
         self.fragments = None
         self.texts = []            # every text message received, raw
@@ -94,15 +116,7 @@ class WS:
         self.ended = None          # "eof", "reset", "error ..." once the TCP connection is over
         self.violations = []       # server frames that break RFC 6455
         self.nonjson = []
-        key = base64.b64encode(bytes(rng.getrandbits(8) for _ in range(16))).decode()
-        lines = ["GET %s HTTP/1.1" % path, "Host: %s:%d" % (HOST, port), "Upgrade: websocket",
-                 "Connection: Upgrade", "Sec-WebSocket-Key: " + key, "Sec-WebSocket-Version: 13"]
-        if protocol:
-            lines.append("Sec-WebSocket-Protocol: " + protocol)
-        if origin is not None:
-            lines.append("Origin: " + origin)
-        lines.extend(extra_headers)
-        self.sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        self.sock.sendall(upgrade_request(port, self.rng, protocol, path, origin, extra_headers))
         deadline = time.monotonic() + timeout
         raw = bytearray()
         while b"\r\n\r\n" not in raw:
@@ -123,6 +137,7 @@ class WS:
         parts = status_line.split(" ", 2)
         status = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else None
         self.head = head.decode("latin-1")
+        self.status = status
         if status != 101:
             body = bytearray(rest)
             self.sock.settimeout(0.5)
@@ -272,7 +287,13 @@ class WS:
             self.violations.append("server frame with opcode %d" % opcode)
 
     def take(self):
+        """The decoded messages received and not taken yet."""
         out, self.inbox = self.inbox, []
+        return out
+
+    def take_texts(self):
+        """The raw text messages received since the last take_texts()."""
+        out, self.texts = self.texts, []
         return out
 
     def next_message(self, timeout, pred=None):
@@ -319,257 +340,59 @@ class WS:
             return "close %s %r" % (self.close_code, self.close_reason)
         return "no close frame (%s)" % (self.ended or "still open")
 
+    # -- the protocol (PROTOCOL.md 2) ----------------------------------------------------------
 
-# -----------------------------------------------------------------------------------------------
-# HTTP
+    def call(self, cid, method, data=NO_DATA, stub=None, **extra):
+        """Sends {"t":"call"} (see call_message); False when the connection is gone."""
+        return self.send_json(call_message(cid, method, data, stub, **extra))
 
-class HTTPResult:
-    def __init__(self):
-        self.status = None
-        self.reason = ""
-        self.version = ""
-        self.headers = []       # (lower-case name, value)
-        self.body = b""
-        self.complete = False   # status line, headers and the whole body (per its framing) read
-        self.closed_after = None  # the server closed the connection after the response
-        self.error = None
-        self.raw = b""
+    def ack(self, seq):
+        return self.send_json({"t": "ack", "seq": seq})
 
-    def header(self, name):
-        for k, v in self.headers:
-            if k == name.lower():
-                return v
-        return None
+    def expect_ret(self, cid, timeout=5.0):
+        """The ret of call `cid` (other messages are dropped), or None."""
+        return self.next_message(timeout, lambda m: isinstance(m, dict) and m.get("t") == "ret" and m.get("id") == cid)
 
-    def summary(self):
-        if self.status is None:
-            return "no response (%s)" % (self.error or "connection closed")
-        return "%d%s" % (self.status, "" if self.complete else " (incomplete: %s)" % self.error)
+    def session(self, timeout=5.0, **fields):
+        """hello, and the welcome; raises ProtocolError without one."""
+        w = self.hello(timeout, **fields)
+        if w is None:
+            raise ProtocolError("no welcome: %s" % self.ended_summary())
+        return w
 
 
-def http_request(port, method, path, headers=(), body=b"", host=True, timeout=5.0):
-    """Builds a request; headers is a list of 'Name: value' strings."""
-    lines = ["%s %s HTTP/1.1" % (method, path)]
-    if host:
-        lines.append("Host: %s:%d" % (HOST, port))
-    lines.extend(headers)
-    if body and not any(h.lower().startswith("content-length:") or h.lower().startswith("transfer-encoding:")
-                        for h in headers):
-        lines.append("Content-Length: %d" % len(body))
-    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
+class ProtocolError(Exception):
+    pass
 
 
-def http_exchange(port, data, timeout=5.0, head_request=False, wait_close=0.0, concurrent_send=False):
-    """Sends raw request bytes, reads one response. With `concurrent_send` the bytes are
-    written from a thread while the response is read (for early answers to big bodies).
-    `wait_close`: seconds to wait for the server to close after the response."""
-    r = HTTPResult()
+
+def call_message(cid, method, data=NO_DATA, stub=None, **extra):
+    """{"t":"call","id":cid,"method":method,"arg":{"data":data,"_dscbstub":stub}} (no `data`
+    without one, no `_dscbstub` without a stub); `extra` fields are added to the message."""
+    arg = {}
+    if data is not NO_DATA:
+        arg["data"] = data
+    if stub is not None:
+        arg["_dscbstub"] = stub
+    msg = {"t": "call", "id": cid, "method": method, "arg": arg}
+    msg.update(extra)
+    return msg
+
+
+def return_value(callback_id, data=None, complete=True, error=None):
+    """The argument of a `_dsb.returnValue` call: a page's answer to invoke `callback_id`
+    (a progress value while complete is False; `error` instead of data refuses it)."""
+    if error is not None:
+        return {"id": callback_id, "complete": True, "error": error}
+    return {"id": callback_id, "data": data, "complete": complete}
+
+
+def connect(port, **kw):
+    """A WS with a welcome: (ws, welcome). Keyword arguments go to WS and hello."""
+    hello_fields = {k: kw.pop(k) for k in ("token", "ack", "auth", "v") if k in kw}
+    ws = WS(port, **kw)
     try:
-        sock = socket.create_connection((HOST, port), timeout=timeout)
-    except OSError as e:
-        r.error = "connect failed: %s" % e
-        return r
-    sender = None
-    try:
-        if concurrent_send:
-            def send():
-                try:
-                    sock.sendall(data)
-                except OSError:
-                    pass
-            sender = threading.Thread(target=send, daemon=True)
-            sender.start()
-        else:
-            try:
-                sock.sendall(data)
-            except OSError as e:
-                r.error = "send failed: %s" % e
-        deadline = time.monotonic() + timeout
-        buf = bytearray()
-        eof = False
-
-        def more():
-            nonlocal eof
-            left = deadline - time.monotonic()
-            if left <= 0 or eof:
-                return False
-            sock.settimeout(left)
-            try:
-                chunk = sock.recv(1 << 20)
-            except socket.timeout:
-                return False
-            except OSError as e:
-                r.error = r.error or "recv: %s" % e
-                eof = True
-                return False
-            if not chunk:
-                eof = True
-                return False
-            buf.extend(chunk)
-            return True
-
-        while b"\r\n\r\n" not in buf:
-            if not more():
-                r.raw = bytes(buf)
-                r.error = r.error or ("connection closed before a complete header" if eof else "timeout waiting for the header")
-                return r
-        head, _, rest = bytes(buf).partition(b"\r\n\r\n")
-        lines = head.decode("latin-1").split("\r\n")
-        parts = lines[0].split(" ", 2)
-        r.version = parts[0]
-        r.status = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else None
-        r.reason = parts[2] if len(parts) > 2 else ""
-        for line in lines[1:]:
-            k, _, v = line.partition(":")
-            r.headers.append((k.strip().lower(), v.strip()))
-        buf = bytearray(rest)
-        length = r.header("content-length")
-        if head_request or r.status in (204, 304) or (r.status is not None and 100 <= r.status < 200):
-            r.complete = True
-        elif length is not None and length.isdigit():
-            n = int(length)
-            while len(buf) < n and more():
-                pass
-            r.body = bytes(buf[:n])
-            r.complete = len(buf) >= n
-            if not r.complete:
-                r.error = "body: %d of %d bytes" % (len(buf), n)
-        elif (r.header("transfer-encoding") or "").lower() == "chunked":
-            body = bytearray()
-            pos = 0
-            while True:
-                while b"\r\n" not in buf[pos:] and more():
-                    pass
-                line_end = buf.find(b"\r\n", pos)
-                if line_end < 0:
-                    r.error = "chunked body cut"
-                    break
-                size = int(bytes(buf[pos:line_end]).split(b";")[0] or b"0", 16)
-                start = line_end + 2
-                while len(buf) < start + size + 2 and more():
-                    pass
-                if len(buf) < start + size + 2:
-                    r.error = "chunked body cut"
-                    break
-                body += buf[start:start + size]
-                pos = start + size + 2
-                if size == 0:
-                    r.complete = True
-                    break
-            r.body = bytes(body)
-        else:
-            while more():
-                pass
-            r.body = bytes(buf)
-            r.complete = eof
-        r.raw = head + b"\r\n\r\n" + r.body
-        if wait_close > 0:
-            deadline = time.monotonic() + wait_close
-            while not eof and more():
-                pass
-            r.closed_after = eof
-        return r
-    finally:
-        try:
-            sock.close()
-        except OSError:
-            pass
-
-
-def http(port, method, path, headers=(), body=b"", timeout=5.0, wait_close=0.0, concurrent_send=False):
-    return http_exchange(port, http_request(port, method, path, headers, body), timeout=timeout,
-                         head_request=(method == "HEAD"), wait_close=wait_close, concurrent_send=concurrent_send)
-
-
-# -----------------------------------------------------------------------------------------------
-# The daemon
-
-class Daemon:
-    """The daemon process; stop() always ends it (SIGTERM, then SIGKILL)."""
-
-    def __init__(self, binary, args, log_path, name="daemon"):
-        self.name = name
-        self.log_path = log_path
-        self.log = open(log_path, "wb")
-        self.proc = subprocess.Popen([binary] + args, stdout=subprocess.PIPE, stderr=self.log, cwd=ROOT)
-        self.pid = self.proc.pid
-        self.exit_code = None
-        try:
-            line = self._first_line(30)
-            fields = dict(p.split("=", 1) for p in line.split()[1:] if "=" in p)
-            if not line.startswith("listening ") or "port" not in fields or "admin-port" not in fields:
-                raise RuntimeError("unexpected first line from the daemon: %r" % line)
-            self.port = int(fields["port"])
-            self.admin_port = int(fields["admin-port"])
-        except BaseException:
-            self.stop()
-            raise
-        threading.Thread(target=self._drain, daemon=True).start()
-
-    def _first_line(self, timeout):
-        result = []
-        t = threading.Thread(target=lambda: result.append(self.proc.stdout.readline().decode("utf-8", "replace").strip()),
-                             daemon=True)
-        t.start()
-        t.join(timeout)
-        if not result or not result[0]:
-            raise RuntimeError("the daemon printed no `listening` line within %d s (exit code %s); see %s"
-                               % (timeout, self.proc.poll(), self.log_path))
-        return result[0]
-
-    def _drain(self):
-        try:
-            for _ in self.proc.stdout:
-                pass
-        except (OSError, ValueError):
-            pass
-
-    def alive(self):
-        return self.proc.poll() is None
-
-    def rss_kib(self):
-        try:
-            with open("/proc/%d/status" % self.pid) as f:
-                for line in f:
-                    if line.startswith("VmRSS:"):
-                        return int(line.split()[1])
-        except OSError:
-            return None
-        return None
-
-    def threads(self):
-        try:
-            with open("/proc/%d/status" % self.pid) as f:
-                for line in f:
-                    if line.startswith("Threads:"):
-                        return int(line.split()[1])
-        except OSError:
-            return None
-        return None
-
-    def open_fds(self):
-        try:
-            return len(os.listdir("/proc/%d/fd" % self.pid))
-        except OSError:
-            return None
-
-    def healthz(self, timeout=3.0):
-        r = http(self.admin_port, "GET", "/healthz", ["Connection: close"], timeout=timeout)
-        return r
-
-    def stop(self, timeout=10):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
-        if not self.log.closed:
-            self.log.close()
-        self.exit_code = self.proc.returncode
-        return self.exit_code
-
-    def kill(self):
-        if self.proc.poll() is None:
-            self.proc.kill()
+        return ws, ws.session(**hello_fields)
+    except BaseException:
+        ws.close()
+        raise

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
-"""The healthy session of scripts/attack_suite.py: one well-behaved page that runs beside
-every attack and checks every reply.
+"""A healthy session: one well-behaved page that runs beside an attack (scripts/attack_suite.py)
+and checks every reply.
 
 It keeps a few echo.syn calls in flight (unique payloads, each reply compared), asks the
 daemon for native-initiated calls with test.pushInvokes (each invoke must arrive exactly
@@ -15,7 +15,8 @@ import random
 import threading
 import time
 
-from attack_wire import WS, dumps
+from .demo import JS_METHODS as DEMO_JS_METHODS, page_answers
+from .page import WS, call_message, dumps, return_value
 
 WINDOW = 3                 # calls in flight at once
 PUSH_EVERY = 15            # a test.pushInvokes every N echo calls
@@ -23,9 +24,7 @@ PUSH_COUNT = 3
 CALL_TIMEOUT_S = 5.0       # a reply later than this is a problem (a stall)
 ACK_EVERY = 64
 ACK_DELAY_S = 0.3
-JS_METHODS = {"addValue", "append", "startTimer", "syn.addValue", "syn.getInfo",
-              "asyn.addValue", "asyn.getInfo", "demoReport", "healthPing"}
-DEMO_STEPS = 11
+JS_METHODS = DEMO_JS_METHODS | {"healthPing"}
 
 
 class Healthy(threading.Thread):
@@ -174,7 +173,7 @@ class Healthy(threading.Thread):
                 self.outstanding_serials.add(serial)
         st["calls"][cid] = {"id": cid, "method": method, "expect": expect, "t": time.monotonic(),
                             "serial": serial, "work": work, "late": False}
-        ws.send_text(dumps({"t": "call", "id": cid, "method": method, "arg": {"data": data}}))
+        ws.send_text(dumps(call_message(cid, method, data)))
 
     def _ack(self, ws, st, force):
         if st["highest"] <= st["acked"]:
@@ -182,7 +181,7 @@ class Healthy(threading.Thread):
         due = (st["highest"] - st["acked"] >= ACK_EVERY
                or (st["unacked_since"] is not None and time.monotonic() - st["unacked_since"] >= ACK_DELAY_S))
         if due or force:
-            ws.send_text(dumps({"t": "ack", "seq": st["highest"]}))
+            ws.ack(st["highest"])
             st["acked"] = st["highest"]
             st["unacked_since"] = None
 
@@ -240,30 +239,17 @@ class Healthy(threading.Thread):
             st["last_cb"] = max(st["last_cb"], cid)
 
         def answer(data, complete=True, error=None):
-            body = {"id": cid, "data": data, "complete": complete}
-            if error is not None:
-                body = {"id": cid, "complete": True, "error": error}
-            self._call(ws, st, "_dsb.returnValue", body, expect=None, work=False)
+            self._call(ws, st, "_dsb.returnValue", return_value(cid, data, complete, error), expect=None, work=False)
 
+        demo = page_answers(method, args, JS_METHODS)
         if method == "healthPing":
             with self.cond:
                 self.ping_received += 1
                 self.cond.notify_all()
             answer(args[0] if args else None)
-        elif method == "startTimer":
-            for v in range(5):
-                answer(v, complete=False)
-            answer(5)
-        elif method in ("addValue", "syn.addValue", "asyn.addValue"):
-            answer(args[0] + args[1])
-        elif method == "append":
-            answer(" ".join(args))
-        elif method == "syn.getInfo":
-            answer({"tag": "syn", "value": 8})
-        elif method == "asyn.getInfo":
-            answer({"tag": "asyn", "value": 8})
-        elif method == "_hasJavascriptMethod":
-            answer(args[0] in JS_METHODS)
+        elif demo is not None:
+            for value, complete in demo:
+                answer(value, complete)
         elif method == "demoReport":
             entry = args[0] if args and isinstance(args[0], dict) else {}
             with self.cond:

@@ -1,0 +1,216 @@
+# SPDX-License-Identifier: MIT
+"""The daemon under test: dsbridged launched on loopback with free ports.
+
+    d = Daemon(binary, demo_args(web_root="web", admin_token="t", extra=["--grace-ms", "3000"]))
+    d.port, d.admin_port      # from its first stdout line, `listening port=P admin-port=A`
+    d.admin("GET", "/admin/sessions")    # (status, JSON) with the admin token
+    d.stop()                  # SIGTERM, SIGKILL after `timeout`; returns the exit code
+
+Starting waits at most `start_timeout` for the `listening` line and stops the process when
+it does not come. Stdout is drained in a thread; stderr (the log) goes to `log_path`, a
+temporary file unless given; `log_text()` reads it. Also here: `binary_path` (the --daemon
+flag relative to the repository), `make_cert` (a throwaway certificate for --tls-cert),
+and `hard_limit` (a watchdog that ends a whole script in bounded time).
+"""
+
+import os
+import signal
+import subprocess
+import tempfile
+import threading
+
+from .http import http, request_json
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HOST = "127.0.0.1"
+DEFAULT_BINARY = ".build/debug/dsbridged"
+
+
+def binary_path(path=None):
+    """The daemon binary: `path` (relative to the working directory if it is there, else to
+    the repository), $DSBRIDGED, or the debug build."""
+    path = path or os.environ.get("DSBRIDGED") or DEFAULT_BINARY
+    if os.path.isabs(path):
+        return path
+    return os.path.abspath(path) if os.path.exists(path) else os.path.join(ROOT, path)
+
+
+def demo_args(web_root="web", admin_token="t", demo=True, tls=None, admin_host=None, extra=()):
+    """The usual command line: loopback, port 0 for both listeners, an admin token, a web
+    root, --demo; `tls` is (cert, key); `extra` is appended."""
+    args = ["--host", HOST, "--port", "0"]
+    if admin_host:
+        args += ["--admin-host", admin_host]
+    args += ["--admin-port", "0"]
+    if admin_token:
+        args += ["--admin-token", admin_token]
+    if web_root:
+        args += ["--web-root", web_root]
+    if demo:
+        args.append("--demo")
+    if tls:
+        args += ["--tls-cert", tls[0], "--tls-key", tls[1]]
+    return args + list(extra)
+
+
+def make_cert(folder=None):
+    """A throwaway self-signed certificate for 127.0.0.1 (openssl CLI): (cert, key) paths."""
+    folder = folder or tempfile.mkdtemp(prefix="dsbridged-tls-")
+    cert, key = os.path.join(folder, "cert.pem"), os.path.join(folder, "key.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                    "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+                   check=True, capture_output=True, timeout=60)
+    return cert, key
+
+
+class Daemon:
+    """The daemon process; stop() always ends it (SIGTERM, then SIGKILL)."""
+
+    def __init__(self, binary, args, log_path=None, name="daemon", env=None, start_timeout=30, admin_token=None,
+                 wrapper=()):
+        """Starts `binary args` (after `wrapper`, a command that execs it, e.g. prlimit)."""
+        self.name = name
+        if log_path is None:
+            fd, log_path = tempfile.mkstemp(prefix="dsbridged-%s-" % name, suffix=".log")
+            os.close(fd)
+        self.log_path = log_path
+        self.log = open(log_path, "wb")
+        self.args = list(args)
+        if admin_token is None and "--admin-token" in self.args:
+            admin_token = self.args[self.args.index("--admin-token") + 1]
+        self.admin_token = admin_token
+        self.scheme = "https" if "--tls-cert" in self.args else "http"
+        self.proc = subprocess.Popen(list(wrapper) + [binary] + self.args, stdout=subprocess.PIPE, stderr=self.log,
+                                     stdin=subprocess.DEVNULL, cwd=ROOT, env=env)
+        self.pid = self.proc.pid
+        self.exit_code = None
+        self.port = self.admin_port = None
+        try:
+            self.first_line = self._first_line(start_timeout)
+            fields = dict(p.split("=", 1) for p in self.first_line.split()[1:] if "=" in p)
+            if not self.first_line.startswith("listening ") or "port" not in fields or "admin-port" not in fields:
+                raise RuntimeError("unexpected first line from the daemon: %r; log: %s"
+                                   % (self.first_line, self.log_tail()))
+            self.port = int(fields["port"])
+            self.admin_port = int(fields["admin-port"])
+        except BaseException:
+            self.stop()
+            raise
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    def _first_line(self, timeout):
+        result = []
+        t = threading.Thread(target=lambda: result.append(self.proc.stdout.readline().decode("utf-8", "replace").strip()),
+                             daemon=True)
+        t.start()
+        t.join(timeout)
+        if not result or not result[0]:
+            raise RuntimeError("the daemon printed no `listening` line within %d s (exit code %s); see %s"
+                               % (timeout, self.proc.poll(), self.log_path))
+        return result[0]
+
+    def _drain(self):
+        try:
+            for _ in self.proc.stdout:
+                pass
+        except (OSError, ValueError):
+            pass
+
+    # -- what it serves ----------------------------------------------------------------------
+
+    def url(self, path="/", port=None):
+        return "%s://%s:%d%s" % (self.scheme, HOST, port or self.port, path)
+
+    def admin(self, method, path, body=None, timeout=40):
+        """An admin API request with the admin token: (status, JSON answer or text)."""
+        headers = {"Authorization": "Bearer " + self.admin_token} if self.admin_token else {}
+        return request_json("http://%s:%d%s" % (HOST, self.admin_port, path), method, body, headers, timeout)
+
+    def healthz(self, timeout=3.0):
+        return http(self.admin_port, "GET", "/healthz", ["Connection: close"], timeout=timeout)
+
+    # -- the process -------------------------------------------------------------------------
+
+    def alive(self):
+        return self.proc.poll() is None
+
+    def _status_field(self, field):
+        try:
+            with open("/proc/%d/status" % self.pid) as f:
+                for line in f:
+                    if line.startswith(field + ":"):
+                        return int(line.split()[1])
+        except OSError:
+            return None
+        return None
+
+    def rss_kib(self):
+        return self._status_field("VmRSS")
+
+    def threads(self):
+        return self._status_field("Threads")
+
+    def open_fds(self):
+        try:
+            return len(os.listdir("/proc/%d/fd" % self.pid))
+        except OSError:
+            return None
+
+    def cpu_seconds(self):
+        """User + system CPU time of the process so far."""
+        try:
+            with open("/proc/%d/stat" % self.pid) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError):
+            return None
+
+    def log_text(self):
+        if not self.log.closed:
+            self.log.flush()
+        try:
+            with open(self.log_path, "rb") as f:
+                return f.read().decode("utf-8", "replace")
+        except OSError:
+            return ""
+
+    def log_tail(self, n=600):
+        return self.log_text()[-n:]
+
+    def stop(self, timeout=10):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        if not self.log.closed:
+            self.log.close()
+        self.exit_code = self.proc.returncode
+        return self.exit_code
+
+    def kill(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+
+
+def hard_limit(seconds, on_expire, code=3):
+    """A watchdog thread: after `seconds`, calls on_expire() (which should stop the daemons)
+    and ends the process with `code`. Returns a threading.Event that disarms it."""
+    done = threading.Event()
+
+    def watch():
+        if not done.wait(seconds):
+            try:
+                on_expire()
+            finally:
+                os._exit(code)
+    threading.Thread(target=watch, daemon=True, name="hard-limit").start()
+    return done
