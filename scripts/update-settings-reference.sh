@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Rewrites README.md's configuration table (between the settings-reference markers) from
-# the settings table, Sources/DSBridgedSettings/SettingsTable.swift. The test that checks
-# the README is current writes it instead when DSBRIDGED_UPDATE_SETTINGS_REFERENCE=1.
+# Rewrites docs/CONFIGURATION.md's configuration table (between the settings-reference
+# markers) from the settings table, Sources/DSBridgedSettings/SettingsTable.swift. The test
+# that checks the table is current (Tests/DSBridgedSettingsTests/DocumentationTests.swift)
+# writes it instead when DSBRIDGED_UPDATE_SETTINGS_REFERENCE=1.
 #
 #   scripts/update-settings-reference.sh
 set -euo pipefail
@@ -11,4 +12,4 @@ cd "$(dirname "$0")/.."
 swift build --build-tests >/dev/null
 DSBRIDGED_UPDATE_SETTINGS_REFERENCE=1 swift test --skip-build --no-parallel \
     --filter DSBridgedSettingsTests.DocumentationTests >/dev/null
-git --no-pager diff --stat -- README.md
+git --no-pager diff --stat -- docs/CONFIGURATION.md

@@ -5,19 +5,31 @@ import Testing
 
 @Suite("The configuration references document every setting of the table")
 struct DocumentationTests {
-    /// Set to 1 (scripts/update-settings-reference.sh does) to rewrite README.md's section.
+    /// Set to 1 (scripts/update-settings-reference.sh does) to rewrite the configuration
+    /// reference's table instead of checking it.
     static let updating = ProcessInfo.processInfo.environment["DSBRIDGED_UPDATE_SETTINGS_REFERENCE"] == "1"
 
-    @Test("README.md's configuration table is the one generated from the settings table")
-    func readmeIsCurrent() throws {
-        let readme = try Repository.text("README.md")
-        let updated = try #require(SettingsReference.updating(readme), "README.md lacks the lines \(SettingsReference.beginMarker) and \(SettingsReference.endMarker)")
-        if Self.updating && updated != readme {
-            try updated.write(to: Repository.root.appendingPathComponent("README.md"), atomically: true, encoding: .utf8)
+    /// The document holding the generated table, between the settings-reference markers
+    /// (scripts/update-settings-reference.sh names it too).
+    static let reference = "docs/CONFIGURATION.md"
+
+    @Test("docs/CONFIGURATION.md's configuration table is the one generated from the settings table")
+    func referenceIsCurrent() throws {
+        let document = try Repository.text(Self.reference)
+        let updated = try #require(SettingsReference.updating(document), "\(Self.reference) lacks the lines \(SettingsReference.beginMarker) and \(SettingsReference.endMarker)")
+        if Self.updating && updated != document {
+            try updated.write(to: Repository.root.appendingPathComponent(Self.reference), atomically: true, encoding: .utf8)
             return
         }
-        let current = updated == readme
-        #expect(current, "README.md's configuration table is out of date: run scripts/update-settings-reference.sh")
+        let current = updated == document
+        #expect(current, "\(Self.reference)'s configuration table is out of date: run scripts/update-settings-reference.sh")
+    }
+
+    @Test("the table is generated in docs/CONFIGURATION.md only, and README.md links there")
+    func readmeLinksToReference() throws {
+        let readme = try Repository.text("README.md")
+        #expect(!readme.contains(SettingsReference.beginMarker), "README.md still holds a generated table: it lives in \(Self.reference)")
+        #expect(readme.contains("](\(Self.reference))"), "README.md does not link to \(Self.reference)")
     }
 
     @Test("the generated table has each setting's flag, environment variable and default")
