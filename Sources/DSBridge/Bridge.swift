@@ -72,7 +72,7 @@ public final class Bridge: Sendable {
         self.logger = logger
         self.lifecycle = lifecycle
         memory = MemoryBudget(limit: configuration.memoryBudget)
-        memory.whenOverBudget { [weak self] in self?.shedMemory() }
+        memory.whenOverBudget(retryingOn: executor) { [weak self] in self?.shedMemory() }
     }
 
     /// Registers `interface` under `namespace` (`nil`/`""` = none); replaces an earlier one.

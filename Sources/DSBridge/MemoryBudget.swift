@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import Dispatch
 import Synchronization
 
 /// The daemon-wide count of bytes held for sessions, against the memory budget
@@ -9,7 +8,7 @@ import Synchronization
 /// Whoever adds or frees such bytes reports the difference with ``add(_:)``: one atomic
 /// add, from any thread, never a walk over sessions. Crossing the budget starts one
 /// shedding pass on the shedding thread (``SheddingThread``; the handler given to
-/// ``whenOverBudget(_:)``); while a pass is pending or running, further crossings start nothing.
+/// ``whenOverBudget(retryingOn:_:)``); while a pass is pending or running, further crossings start nothing.
 public final class MemoryBudget: Sendable {
     /// The budget in bytes (`memoryBudget`).
     public let limit: Int
@@ -20,7 +19,12 @@ public final class MemoryBudget: Sendable {
     private let passPending = Atomic<Bool>(false)
     private let ended = Atomic<Int>(0)
     private let refused = Atomic<Int>(0)
-    private let handler = Mutex<(@Sendable () -> Void)?>(nil)
+    /// The shedding pass and the executor whose clock times a later pass.
+    private struct OverBudgetHandler: Sendable {
+        let body: @Sendable () -> Void
+        let executor: any BridgeExecutor
+    }
+    private let handler = Mutex<OverBudgetHandler?>(nil)
     private let log = Mutex(LogWindow())
 
     /// What happened since the last log line (at most one a second).
@@ -48,9 +52,11 @@ public final class MemoryBudget: Sendable {
     /// Whether a new session may open: the count is not over 90% of the budget.
     public var admitsNewSessions: Bool { held <= admissionLimit }
 
-    /// Sets the work a crossing of the budget starts (on the shedding thread).
-    func whenOverBudget(_ body: @escaping @Sendable () -> Void) {
-        handler.withLock { $0 = body }
+    /// Sets the work a crossing of the budget starts (on the shedding thread); a later
+    /// pass waits on `executor`'s clock.
+    func whenOverBudget(retryingOn executor: any BridgeExecutor, _ body: @escaping @Sendable () -> Void) {
+        let registered = OverBudgetHandler(body: body, executor: executor)
+        handler.withLock { $0 = registered }
     }
 
     /// Counts `delta` bytes more (negative: fewer). Safe under any lock: it only adds, and
@@ -64,14 +70,15 @@ public final class MemoryBudget: Sendable {
     /// Schedules a shedding pass unless one is pending.
     private func startPass(after milliseconds: Int) {
         guard !passPending.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        guard let body = handler.withLock({ $0 }) else {
+        guard let registered = handler.withLock({ $0 }) else {
             passPending.store(false, ordering: .releasing)
             return
         }
+        let body = registered.body
         if milliseconds == 0 {
             SheddingThread.shared.post(body)
         } else {
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { SheddingThread.shared.post(body) }
+            registered.executor.schedule(afterMilliseconds: milliseconds) { SheddingThread.shared.post(body) }
         }
     }
 

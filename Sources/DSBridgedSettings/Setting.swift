@@ -24,7 +24,7 @@ public struct Setting: Sendable {
     public let key: SettingKey
     /// What it holds and accepts.
     public let kind: Kind
-    /// What it does, one or two sentences of plain text (shown by `--help` and in the README).
+    /// What it does, one or two sentences of plain text (shown by `--help` and in docs/CONFIGURATION.md).
     public let help: String
     /// The default in words (`128`, `none`, `a quarter of …`).
     public let defaultDescription: String

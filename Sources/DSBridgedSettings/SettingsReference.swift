@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 import Foundation
 
-/// The README's configuration reference, generated from the table: one Markdown row per
+/// The configuration reference of docs/CONFIGURATION.md, generated from the table: one Markdown row per
 /// setting with its flag, environment variable, default, accepted values and meaning.
 /// `scripts/update-settings-reference.sh` writes it between ``beginMarker`` and
-/// ``endMarker``; a test fails when the README's copy is not current.
+/// ``endMarker``; a test fails when the copy in docs/CONFIGURATION.md is not current.
 public enum SettingsReference {
     /// The line before the generated section.
     public static let beginMarker = "<!-- settings-reference: generated from Sources/DSBridgedSettings/SettingsTable.swift by scripts/update-settings-reference.sh -->"

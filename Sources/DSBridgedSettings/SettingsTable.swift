@@ -2,7 +2,7 @@
 
 /// The settings table: one row per setting, the only place a setting is described. Its
 /// flag (``SettingFlags``), environment variable and config key, the checks of its value,
-/// `--help`, `--check-config`'s summary and the README's configuration reference
+/// `--help`, `--check-config`'s summary and the configuration reference (docs/CONFIGURATION.md)
 /// (``SettingsReference``) are all derived from it. A new setting is a case of
 /// ``SettingKey``, a row here, and an `@Option` in ``SettingFlags`` (the compiler asks for
 /// each).

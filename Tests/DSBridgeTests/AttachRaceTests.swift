@@ -42,7 +42,9 @@ struct AttachRaceTests {
     @Test("a resume whose socket closed while its hello ran leaves the session to expire after graceMs")
     func resumedSession() async throws {
         let auth = GateAuthenticator()
-        let bridge = Bridge(configuration: { var c = BridgeConfiguration(); c.graceMs = 200; return c }(), authenticator: auth)
+        // The hello blocks a real worker; the grace period runs on a clock the test moves.
+        let clock = ManualExecutor(realWorkers: true)
+        let bridge = Bridge(configuration: { var c = BridgeConfiguration(); c.graceMs = 200; return c }(), executor: clock, authenticator: auth)
         let first = bridge.connect(peerAddress: "127.0.0.1", origin: nil, waker: CountingWaker())
         first.receive(Array(#"{"t":"hello","v":1}"#.utf8))
         auth.entered.wait()
@@ -56,7 +58,10 @@ struct AttachRaceTests {
         second.socketClosed()
         auth.gate.signal()
         #expect(await eventually { if case .close? = second.nextAction() { true } else { false } })
-        #expect(await eventually(timeout: .seconds(3)) { session.isEnded })
+        clock.advance(milliseconds: 199)
+        #expect(!session.isEnded)
+        clock.advance(milliseconds: 1)
+        #expect(session.isEnded, "expired exactly graceMs after the failed resume")
         #expect(bridge.session(token: session.token) == nil)
     }
 }

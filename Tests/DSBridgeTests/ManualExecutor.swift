@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import DSBridge
+import Dispatch
 import Synchronization
 
 /// An executor the test drives: work handed to a worker waits until the test runs it
@@ -21,12 +22,20 @@ final class ManualExecutor: BridgeExecutor {
     private let state = Mutex(State())
     /// Signalled whenever work is handed over (also from other threads).
     let activity: Activity
+    /// Work handed to a worker runs on Dispatch's workers (only the clock is manual): for
+    /// tests whose worker must block while the test thread goes on.
+    let realWorkers: Bool
 
-    init(activity: Activity = Activity()) {
+    init(activity: Activity = Activity(), realWorkers: Bool = false) {
         self.activity = activity
+        self.realWorkers = realWorkers
     }
 
     func execute(_ work: @escaping @Sendable () -> Void) {
+        if realWorkers {
+            DispatchQueue.global().async(execute: work)
+            return
+        }
         state.withLock { $0.ready.append(work) }
         activity.signal()
     }
