@@ -78,12 +78,12 @@ public final class InterfaceRegistry: Sendable {
     /// The interface of `namespace` and the kind of its method `name`, if both exist.
     /// Names match byte for byte: Swift's `String` equality would also match canonically
     /// equivalent spellings (`"\u{212A}"`, the Kelvin sign, for `"K"`).
-    public func lookup(_ method: MethodName) -> (source: InterfaceSource, kind: ExposedMethodKind)? {
+    package func lookup(_ method: MethodName) -> (source: InterfaceSource, kind: ExposedMethodKind)? {
         resolve(method).map { ($0.source, $0.kind) }
     }
 
     /// The interface of `method` when it is `@nonblocking` (and was not demoted), else `nil`.
-    public func nonblockingSource(of method: MethodName) -> InterfaceSource? {
+    package func nonblockingSource(of method: MethodName) -> InterfaceSource? {
         guard let found = resolve(method), found.isNonblocking else { return nil }
         return found.source
     }
@@ -117,7 +117,7 @@ public final class InterfaceRegistry: Sendable {
     /// Stops treating `method` as `@nonblocking` (it overran the network thread's budget).
     /// - Returns: true when it was treated so until now.
     @discardableResult
-    public func demoteNonblocking(_ method: MethodName) -> Bool {
+    package func demoteNonblocking(_ method: MethodName) -> Bool {
         entries.withLock { table in
             table[method.namespace]?.nonblocking.remove(method.name) != nil
         }
