@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-import Dispatch
 import DequeModule
+import Dispatch
 import Synchronization
 
 /// The transport's hook on one socket: `wake()` may be called from any thread to say the

@@ -136,7 +136,8 @@ struct BenchCommand: ParsableCommand {
                 guard parts[0].split(separator: ".").count == 4 else { throw .invalidOption("--source \(spec): not an IPv4 address") }
                 out.append(parts[0])
             } else if parts.count == 2 {
-                let a = parts[0].split(separator: "."), b = parts[1].split(separator: ".")
+                let a = parts[0].split(separator: ".")
+                let b = parts[1].split(separator: ".")
                 guard a.count == 4, b.count == 4, a[0..<3] == b[0..<3], let lo = Int(a[3]), let hi = Int(b[3]), lo <= hi, hi < 256 else {
                     throw .invalidOption("--source \(spec): a range must differ only in the last octet, low to high")
                 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-@testable import DSBridgeServer
 import Testing
+@testable import DSBridgeServer
 
 @Suite("Client address behind a trusted proxy")
 struct ClientAddressTests {

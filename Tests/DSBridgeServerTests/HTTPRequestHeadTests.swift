@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-@testable import DSBridgeServer
 import Testing
+@testable import DSBridgeServer
 
 @Suite("HTTP request heads read by dsbridged (plain HTTP)")
 struct HTTPRequestHeadTests {

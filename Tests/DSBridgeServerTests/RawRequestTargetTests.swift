@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-@testable import DSBridgeServer
 import Testing
+@testable import DSBridgeServer
 
 @Suite("Raw request targets (PROTOCOL.md 1.2)")
 struct RawRequestTargetTests {

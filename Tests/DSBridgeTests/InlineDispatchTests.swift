@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-@testable import DSBridge
 import Dispatch
 import Glibc
 import Synchronization
 import Testing
+@testable import DSBridge
 
 /// Hand-written like `@Exposed` output with `@nonblocking` on `fast`, `slow`, `start` and
 /// `holdsNetworkThread`; `waits` is an ordinary synchronous method.

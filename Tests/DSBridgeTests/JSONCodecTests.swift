@@ -17,7 +17,7 @@ struct JSONCodecTests {
         #expect(try JSONParser.parse("3") == .integer(3))
         #expect(try JSONParser.parse("3.0") == .number(3.0))
         #expect(try JSONParser.parse("-9223372036854775808") == .integer(.min))
-        #expect(try JSONParser.parse("9223372036854775808") == .number(9223372036854775808))
+        #expect(try JSONParser.parse("9223372036854775808") == .number(9_223_372_036_854_775_808))
         #expect(JSONValue.number(3.0).integerValue == 3)
         #expect(JSONValue.number(3.5).integerValue == nil)
         #expect(JSONWriter.string(.number(.infinity)) == "null")

@@ -103,7 +103,7 @@ struct WireMessageTests {
         let r = try SyncCallRequest(body: Array("{\"method\":\"m\",\"arg\":{\"data\":1}}".utf8), afterHeader: "12", maxDepth: 128)
         #expect(r == SyncCallRequest(method: "m", arg: ["data": 1], after: 12))
         #expect(try SyncCallRequest(body: Array("{\"method\":\"m\"}".utf8), afterHeader: nil, maxDepth: 128).after == 0)
-        #expect(try SyncCallRequest(body: Array("{\"method\":\"m\"}".utf8), afterHeader: "9007199254740991", maxDepth: 128).after == 9007199254740991)
+        #expect(try SyncCallRequest(body: Array("{\"method\":\"m\"}".utf8), afterHeader: "9007199254740991", maxDepth: 128).after == 9_007_199_254_740_991)
         for after in ["", "01", "-1", "9007199254740992", "1e3", " 1"] {
             #expect(throws: ProtocolViolation.self) { try SyncCallRequest(body: Array("{\"method\":\"m\"}".utf8), afterHeader: after, maxDepth: 128) }
         }

@@ -21,6 +21,7 @@ import DSBridge
 import Glibc
 
 /// libFuzzer's driver (linked in by `-sanitize=fuzzer`).
+// swift-format-ignore: AlwaysUseLowerCamelCase
 @_silgen_name("LLVMFuzzerRunDriver")
 func LLVMFuzzerRunDriver(
     _ argc: UnsafeMutablePointer<Int32>,
@@ -32,6 +33,7 @@ let depthChoices = [128, 1, 2, 3, 4, 8, 16, 64]
 
 /// One input. Also exported under libFuzzer's well-known name: `-sanitize=fuzzer` links
 /// libFuzzer's own `main` (unused here, SwiftPM's entry point wins), which refers to it.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 @_cdecl("LLVMFuzzerTestOneInput")
 public func LLVMFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard let data, size > 0 else { return 0 }
@@ -139,7 +141,10 @@ func depth(_ v: JSONValue) -> Int {
 /// this is the value's depth; for any text, a parser that got deeper than N levels before
 /// failing has seen more than N unclosed brackets here.
 func rawDepth(_ bytes: [UInt8]) -> Int {
-    var level = 0, deepest = 0, inString = false, escaped = false
+    var level = 0
+    var deepest = 0
+    var inString = false
+    var escaped = false
     for c in bytes {
         if inString {
             if escaped { escaped = false } else if c == UInt8(ascii: "\\") { escaped = true } else if c == UInt8(ascii: "\"") { inString = false }
