@@ -247,7 +247,8 @@ public final class BridgeConnection: Sendable {
                 // A frame of many quick calls may still add up: past the budget, the rest
                 // of it goes to a worker (its calls were already counted against the rate).
                 if site.isNetworkThread, ranInline, let s = current,
-                   DispatchTime.now().uptimeNanoseconds - inlineStarted > UInt64(InlineDispatchPolicy.budgetNanoseconds) {
+                    DispatchTime.now().uptimeNanoseconds - inlineStarted > UInt64(InlineDispatchPolicy.budgetNanoseconds)
+                {
                     return RateWait(milliseconds: 0, messages: messages[index...], session: s, frameBytes: frameBytes)
                 }
                 if checkRate, let s = current {

@@ -41,7 +41,8 @@ public final class InterfaceRegistry: Sendable {
     private static func refuseReserved(_ namespace: String, function: StaticString = #function) {
         precondition(
             !MethodName.isReserved(namespace: namespace),
-            "\(function): namespace \"\(namespace)\" is reserved for the bridge (\(MethodName.reservedNamespaces.sorted().joined(separator: ", "))); register the interface under another name")
+            "\(function): namespace \"\(namespace)\" is reserved for the bridge (\(MethodName.reservedNamespaces.sorted().joined(separator: ", "))); register the interface under another name"
+        )
     }
 
     /// Registers `interface` under `namespace` (`nil` or `""` = no namespace; multi-level
@@ -92,10 +93,12 @@ public final class InterfaceRegistry: Sendable {
     func resolve(_ method: MethodName) -> (source: InterfaceSource, kind: ExposedMethodKind, isNonblocking: Bool)? {
         entries.withLock { table in
             guard let entryIndex = table.index(forKey: method.namespace),
-                  Self.sameBytes(table.keys[entryIndex], method.namespace) else { return nil }
+                Self.sameBytes(table.keys[entryIndex], method.namespace)
+            else { return nil }
             let entry = table.values[entryIndex]
             guard let methodIndex = entry.methods.index(forKey: method.name),
-                  Self.sameBytes(entry.methods.keys[methodIndex], method.name) else { return nil }
+                Self.sameBytes(entry.methods.keys[methodIndex], method.name)
+            else { return nil }
             // The method table matched the bytes, so `contains` (canonical equality) may decide.
             return (entry.source, entry.methods.values[methodIndex], entry.nonblocking.contains(method.name))
         }

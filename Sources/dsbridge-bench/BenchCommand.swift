@@ -37,8 +37,9 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Seconds measured (idle: seconds held).") var duration = 10.0
     @Option(help: "Seconds of load before measuring.") var warmup = 2.0
     @Option(help: "Client threads, each with its own libwebsockets context.") var threads = 1
-    @Option(name: .customLong("source"),
-            help: "Local address(es) to bind to, in turn: a list (127.0.0.2,127.0.0.3) or a range (127.0.0.2-127.0.0.9).")
+    @Option(
+        name: .customLong("source"),
+        help: "Local address(es) to bind to, in turn: a list (127.0.0.2,127.0.0.3) or a range (127.0.0.2-127.0.0.9).")
     var sources: [String] = []
     @Option(help: "Server process id: its CPU and RSS are read from /proc.") var pid: Int32?
     @Option(help: "async: progress completions per call (a final cb follows).") var progressCount = 10

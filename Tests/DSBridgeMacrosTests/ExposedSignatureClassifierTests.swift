@@ -2,6 +2,7 @@
 import SwiftParser
 import SwiftSyntax
 import XCTest
+
 @testable import DSBridgeMacros
 
 /// The pure rules behind `@Exposed`, applied to parsed declarations without a macro context.

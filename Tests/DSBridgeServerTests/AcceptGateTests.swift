@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Glibc
 import Testing
+
 @testable import DSBridgeServer
 
 /// When the page listener stops and starts accepting, on a clock moved by hand.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Testing
+
 @testable import DSBridgeServer
 
 /// The timing rules of one socket, on a clock moved by hand.

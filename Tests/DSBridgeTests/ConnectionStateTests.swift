@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Testing
+
 @testable import DSBridge
 
 /// ``ConnectionState`` driven directly, one transition at a time: no threads.

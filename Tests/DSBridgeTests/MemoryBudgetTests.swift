@@ -2,6 +2,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import DSBridge
 
 /// The daemon-wide count of bytes held for sessions (PROTOCOL.md 2.6): what goes up, what

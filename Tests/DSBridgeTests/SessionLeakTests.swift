@@ -2,6 +2,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import DSBridge
 
 /// Nothing a session holds outlives its use: waiters, locks, tasks (issue 13).

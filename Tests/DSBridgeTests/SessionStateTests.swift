@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Synchronization
 import Testing
+
 @testable import DSBridge
 
 /// A socket for the state machines: only its identity matters.
@@ -217,7 +218,8 @@ struct SessionStateTests {
         _ = s.startNativeCall(EncodedInvoke(method: "f", args: []), handler: { _ in })
         _ = s.startNativeCall(EncodedInvoke(method: "f", args: []), handler: { _ in })
         guard case .queued(_, let appended) = s.startNativeCall(EncodedInvoke(method: "f", args: []), handler: { _ in }),
-              case .boundExceeded? = appended.error else { Issue.record("expected boundExceeded"); return }
+            case .boundExceeded? = appended.error
+        else { Issue.record("expected boundExceeded"); return }
         var t = state()
         _ = t.startNativeCall(EncodedInvoke(method: "f", args: []), handler: { _ in })
         #expect(t.heldBytes > 0)

@@ -11,7 +11,8 @@ struct DocumentationTests {
     @Test("README.md's configuration table is the one generated from the settings table")
     func readmeIsCurrent() throws {
         let readme = try Repository.text("README.md")
-        let updated = try #require(SettingsReference.updating(readme), "README.md lacks the lines \(SettingsReference.beginMarker) and \(SettingsReference.endMarker)")
+        let updated = try #require(
+            SettingsReference.updating(readme), "README.md lacks the lines \(SettingsReference.beginMarker) and \(SettingsReference.endMarker)")
         if Self.updating && updated != readme {
             try updated.write(to: Repository.root.appendingPathComponent("README.md"), atomically: true, encoding: .utf8)
             return
@@ -28,7 +29,10 @@ struct DocumentationTests {
             #expect(row.hasPrefix("| `\(setting.key.flag)` | `\(setting.key.environmentVariable)` | "), "\(row)")
             #expect(row.contains(setting.defaultDescription))
         }
-        #expect(rows.contains("| `--max-depth` | `DSBRIDGED_MAX_DEPTH` | `128` | 1 to 1000 (deeper JSON would exhaust a thread's stack) | Deepest JSON nesting accepted (close 4000 above). |"))
+        #expect(
+            rows.contains(
+                "| `--max-depth` | `DSBRIDGED_MAX_DEPTH` | `128` | 1 to 1000 (deeper JSON would exhaust a thread's stack) | Deepest JSON nesting accepted (close 4000 above). |"
+            ))
     }
 
     @Test("deploy/README.md explains every config key, with its default")

@@ -206,7 +206,8 @@ func fuzzJSON(_ payload: [UInt8], maxDepth: Int) {
             require(
                 (try? JSONParser.parse(payload, maxDepth: raw)) != nil,
                 "refused at maxDepth \(raw), its own depth: \(show(payload))")
-            if case .failure(.tooDeep) = parse(payload, maxDepth: raw - 1) {} else {
+            if case .failure(.tooDeep) = parse(payload, maxDepth: raw - 1) {
+            } else {
                 require(false, "maxDepth \(raw - 1) did not refuse \(raw) levels: \(show(payload))")
             }
         }
@@ -334,10 +335,14 @@ func checkMessages(_ messages: [PageMessage], of value: JSONValue, helloSeen: Bo
             require(t == "hello" && index == 0 && !helloSeen, "hello at \(index) (helloSeen \(helloSeen), t \(show(t)))")
             require(h.version == 1 && object["v"]?.integerValue == 1, "accepted hello version \(show(object["v"]))")
             require(h.ack >= 0, "negative hello ack \(h.ack)")
-            if case .string(let token)? = object["token"] { require(sameText(h.token, token), "token changed") } else {
+            if case .string(let token)? = object["token"] {
+                require(sameText(h.token, token), "token changed")
+            } else {
                 require(h.token == nil && object["token"] == nil, "token \(show(object["token"])) read as \(h.token ?? "nil")")
             }
-            if case .string(let auth)? = object["auth"] { require(sameText(h.auth, auth), "auth changed") } else {
+            if case .string(let auth)? = object["auth"] {
+                require(sameText(h.auth, auth), "auth changed")
+            } else {
                 require(h.auth == nil && object["auth"] == nil, "auth \(show(object["auth"])) read as \(h.auth ?? "nil")")
             }
         case .call(let c):
@@ -505,7 +510,8 @@ func fuzzSyncCall(_ payload: [UInt8], withHeader: Bool, maxDepth: Int) {
     let byHeader = try? SyncCallRequest(body: good, afterHeader: header, maxDepth: maxDepth)
     if let header {
         let want = expectedAfter(Array(header.utf8))
-        require(byHeader?.after == want, "X-DSBridge-After \(show(header)) read as \(String(describing: byHeader?.after)), expected \(String(describing: want))")
+        require(
+            byHeader?.after == want, "X-DSBridge-After \(show(header)) read as \(String(describing: byHeader?.after)), expected \(String(describing: want))")
     } else {
         require(byHeader?.after == 0, "no X-DSBridge-After header should mean after 0")
     }
