@@ -129,3 +129,32 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The libFuzzer target (Fuzz/): the frame/message decoder, the JSON parser and writer, the
+// method resolver, sync-call bodies and the server's message encoder. It is a target of this
+// package so that it can use DSBridge's `package` declarations, but it is only in the graph
+// when scripts/fuzz.sh builds it (DSBRIDGE_FUZZ=1, in its own scratch path Fuzz/.build with
+// the instrumentation flags): `swift build` / `swift test` and packages depending on this one
+// never see it, nor its unsafe flags.
+//
+// Why the flags are split (do not "simplify" to `-Xswiftc -sanitize=fuzzer,address`):
+// `-Xswiftc` reaches every swiftc invocation, the host tools included, so with
+// `-sanitize=fuzzer` the macro plugin executable (DSBridgeMacros-tool) is linked with
+// libFuzzer's `main`, which needs `LLVMFuzzerTestOneInput`: an undefined symbol, which ld.gold
+// then reports as "internal error in format_file_lineno". So scripts/fuzz.sh instruments every
+// module with `-sanitize=address` plus the coverage that `-sanitize=fuzzer` would add (the
+// weak hooks of the ASan runtime satisfy it in the host tools), and only this executable, a
+// root-package target where unsafe flags are allowed, links the libFuzzer runtime. It links
+// with lld: gold crashes instead of naming an undefined symbol, and floods the log with
+// warnings about ASan's local symbols.
+if Context.environment["DSBRIDGE_FUZZ"] == "1" {
+    package.targets.append(
+        .executableTarget(
+            name: "dsbridge-fuzz",
+            dependencies: ["DSBridge"],
+            path: "Fuzz/Sources/dsbridge-fuzz",
+            swiftSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])],
+            linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address", "-use-ld=lld"])]
+        )
+    )
+}

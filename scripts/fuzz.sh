@@ -20,10 +20,13 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 case "$seconds" in '' | *[!0-9]*) echo "usage: $0 [SECONDS]" >&2; exit 2 ;; esac
 
-# Instrument every module (DSBridge and its dependencies) with the coverage libFuzzer reads
-# and with ASan; the fuzz target alone links libFuzzer (see Fuzz/Package.swift for why not
-# `-Xswiftc -sanitize=fuzzer`).
-flags=(-c debug
+# The target dsbridge-fuzz is part of the main package (so it can use DSBridge's `package`
+# declarations) but only declared when DSBRIDGE_FUZZ=1, and built in its own scratch path so
+# the instrumented build never touches .build/. Instrument every module (DSBridge and its
+# dependencies) with the coverage libFuzzer reads and with ASan; the fuzz target alone links
+# libFuzzer (see the end of Package.swift for why not `-Xswiftc -sanitize=fuzzer`).
+export DSBRIDGE_FUZZ=1
+flags=(-c debug --scratch-path Fuzz/.build --product dsbridge-fuzz
   -Xswiftc -sanitize=address
   -Xswiftc -sanitize-coverage=edge,indirect-calls,trace-cmp,inline-8bit-counters,pc-table)
 log_dir="Fuzz/.build/logs"
@@ -31,7 +34,7 @@ mkdir -p "$log_dir" Fuzz/findings
 build_log="$log_dir/build.log"
 start=$(date +%s)
 echo "building the fuzz target (a clean build takes several minutes)..."
-swift build --package-path Fuzz "${flags[@]}" >"$build_log" 2>&1
+swift build "${flags[@]}" >"$build_log" 2>&1
 build_status=$?
 if [ "$build_status" -ne 0 ]; then
   # gold's "Cannot export local symbol '__asan_...'" warnings are harmless noise.
@@ -40,7 +43,7 @@ if [ "$build_status" -ne 0 ]; then
   exit "$build_status"
 fi
 echo "built in $(( $(date +%s) - start ))s"
-bin_dir="$(swift build --package-path Fuzz "${flags[@]}" --show-bin-path)"
+bin_dir="$(swift build "${flags[@]}" --show-bin-path)"
 bin="$bin_dir/dsbridge-fuzz"
 # A build without coverage in the fuzzed code would "pass" blindly: refuse it.
 for object in PageMessage JSONParser JSONWriter MethodName SyncCallRequest; do

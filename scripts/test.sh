@@ -11,7 +11,8 @@
 # systemd watchdog with a stopped network thread (watchdog_test.py), the deploy kit check,
 # and a
 # smoke run of the load
-# test (the full one is scripts/load-test.sh) and 60 s of libFuzzer over the decoder.
+# test (the full one is scripts/load-test.sh), 60 s of libFuzzer over the decoder, and the
+# swift-format check of the sources against .swift-format (scripts/format-check.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
@@ -30,6 +31,7 @@ run() {
     failed=$((failed + 1))
   fi
 }
+run scripts/format-check.sh
 run swift test --skip-build --no-parallel
 run "$python_bin" scripts/fault_run.py --daemon "$daemon" --cuts 200 --seed "${FAULT_SEED:-1}"
 run "$python_bin" scripts/fault_browser_test.py --daemon "$daemon"

@@ -164,8 +164,9 @@ public final class Bridge: Sendable {
     /// Handles a `hello` on `connection`: checks auth, finds or creates the session,
     /// attaches it and queues `welcome` (PROTOCOL.md 2.1).
     func attach(_ hello: PageMessage.Hello, connection: BridgeConnection) -> Result<BridgeSession, SessionRefusal> {
-        let request = SessionRequest(auth: hello.auth, headers: connection.requestHeaders,
-                                     peerAddress: connection.peerAddress, resumingToken: hello.token)
+        let request = SessionRequest(
+            auth: hello.auth, headers: connection.requestHeaders,
+            peerAddress: connection.peerAddress, resumingToken: hello.token)
         guard authorizes(request) else {
             logger.info("hello refused: auth", metadata: ["bridge.peer": "\(connection.peerAddress)"])
             return .failure(.authRefused)

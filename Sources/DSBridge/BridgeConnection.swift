@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-import Dispatch
 import DequeModule
+import Dispatch
 import Synchronization
 
 /// The transport's hook on one socket: `wake()` may be called from any thread to say the
@@ -247,7 +247,8 @@ public final class BridgeConnection: Sendable {
                 // A frame of many quick calls may still add up: past the budget, the rest
                 // of it goes to a worker (its calls were already counted against the rate).
                 if site.isNetworkThread, ranInline, let s = current,
-                   DispatchTime.now().uptimeNanoseconds - inlineStarted > UInt64(InlineDispatchPolicy.budgetNanoseconds) {
+                    DispatchTime.now().uptimeNanoseconds - inlineStarted > UInt64(InlineDispatchPolicy.budgetNanoseconds)
+                {
                     return RateWait(milliseconds: 0, messages: messages[index...], session: s, frameBytes: frameBytes)
                 }
                 if checkRate, let s = current {

@@ -158,9 +158,10 @@ extension BridgeSession {
         Task.immediate { [self] in
             let result: Result<JSONValue, CallFailure>
             do {
-                result = .success(try await BridgeSession.$current.withValue(self) {
-                    try await call.interface.callSynchronousMethod(named: call.name, with: call.argument.data)
-                })
+                result = .success(
+                    try await BridgeSession.$current.withValue(self) {
+                        try await call.interface.callSynchronousMethod(named: call.name, with: call.argument.data)
+                    })
             } catch {
                 result = .failure(failure(of: error, in: call))
             }

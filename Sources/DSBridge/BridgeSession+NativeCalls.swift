@@ -60,7 +60,8 @@ extension BridgeSession {
     func carryOut(invoke callbackId: Int64, _ appended: SessionState<BridgeConnection>.Appended, site: CallSite) {
         carryOut(appended, site: site)
         if case .messageTooLarge(let bytes)? = appended.error,
-           let handler = state.withLock({ $0.nativeCallHandler(callbackId, final: true) }) {
+            let handler = state.withLock({ $0.nativeCallHandler(callbackId, final: true) })
+        {
             site.runApplicationCode(on: bridge.executor) { handler(.failed(.tooLarge(bytes: bytes))) }
         }
     }

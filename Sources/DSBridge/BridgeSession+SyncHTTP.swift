@@ -37,9 +37,11 @@ extension BridgeSession {
         }
         return await withCheckedContinuation { continuation in
             let once = OnceFlag()
-            run(method: request.method, arg: request.arg, reply: .http({ result in
-                if once.claim() { continuation.resume(returning: result) }
-            }))
+            run(
+                method: request.method, arg: request.arg,
+                reply: .http({ result in
+                    if once.claim() { continuation.resume(returning: result) }
+                }))
         }
     }
 
@@ -67,10 +69,12 @@ extension BridgeSession {
         let answer = SyncCallAnswer()
         let bodyBytes = request.bodyBytes
         holdSyncBody(bodyBytes)
-        run(method: request.method, arg: request.arg, reply: .http({ [self] result in
-            holdSyncBody(-bodyBytes)
-            answer.deliver(result)
-        }), site: .networkThread(bridge.networkThreadGuard), resolved: resolved)
+        run(
+            method: request.method, arg: request.arg,
+            reply: .http({ [self] result in
+                holdSyncBody(-bodyBytes)
+                answer.deliver(result)
+            }), site: .networkThread(bridge.networkThreadGuard), resolved: resolved)
         // A @nonblocking synchronous method answers before `run` returns; one written by hand
         // might still suspend.
         if let result = answer.result { return .answered(result) }

@@ -50,9 +50,10 @@ public final class BridgeSession: Sendable {
         self.origin = origin
         self.createdAt = Date()
         let c = bridge.configuration
-        state = Mutex(SessionState(
-            log: OutboundLog(maxMessages: c.replayMaxMessages, maxBytes: c.replayMaxBytes), memory: bridge.memory,
-            maxAfterWaiters: Self.maxAfterWaiters))
+        state = Mutex(
+            SessionState(
+                log: OutboundLog(maxMessages: c.replayMaxMessages, maxBytes: c.replayMaxBytes), memory: bridge.memory,
+                maxAfterWaiters: Self.maxAfterWaiters))
     }
 
     // MARK: status

@@ -135,10 +135,11 @@ extension ExposedInterface {
 /// `@unchecked Sendable`) because interfaces are `Sendable`; isolation the macro cannot see
 /// (a subclass of a `@MainActor` class, a module whose default isolation is `MainActor`) must
 /// be spelled on the type, or the generated non-suspending functions do not compile.
-@attached(extension, conformances: ExposedInterface,
-          names: named(exposedMethods), named(callSynchronousMethod), named(callAsynchronousMethod),
-          named(nonblockingMethods), named(callSynchronousMethodWithoutSuspending),
-          named(callAsynchronousMethodWithoutSuspending))
+@attached(
+    extension, conformances: ExposedInterface,
+    names: named(exposedMethods), named(callSynchronousMethod), named(callAsynchronousMethod),
+    named(nonblockingMethods), named(callSynchronousMethodWithoutSuspending),
+    named(callAsynchronousMethodWithoutSuspending))
 public macro Exposed() = #externalMacro(module: "DSBridgeMacros", type: "ExposedMacro")
 
 /// Declares that a method of an `@Exposed` type returns (or starts) quickly without

@@ -41,7 +41,8 @@ public final class InterfaceRegistry: Sendable {
     private static func refuseReserved(_ namespace: String, function: StaticString = #function) {
         precondition(
             !MethodName.isReserved(namespace: namespace),
-            "\(function): namespace \"\(namespace)\" is reserved for the bridge (\(MethodName.reservedNamespaces.sorted().joined(separator: ", "))); register the interface under another name")
+            "\(function): namespace \"\(namespace)\" is reserved for the bridge (\(MethodName.reservedNamespaces.sorted().joined(separator: ", "))); register the interface under another name"
+        )
     }
 
     /// Registers `interface` under `namespace` (`nil` or `""` = no namespace; multi-level
@@ -78,12 +79,12 @@ public final class InterfaceRegistry: Sendable {
     /// The interface of `namespace` and the kind of its method `name`, if both exist.
     /// Names match byte for byte: Swift's `String` equality would also match canonically
     /// equivalent spellings (`"\u{212A}"`, the Kelvin sign, for `"K"`).
-    public func lookup(_ method: MethodName) -> (source: InterfaceSource, kind: ExposedMethodKind)? {
+    package func lookup(_ method: MethodName) -> (source: InterfaceSource, kind: ExposedMethodKind)? {
         resolve(method).map { ($0.source, $0.kind) }
     }
 
     /// The interface of `method` when it is `@nonblocking` (and was not demoted), else `nil`.
-    public func nonblockingSource(of method: MethodName) -> InterfaceSource? {
+    package func nonblockingSource(of method: MethodName) -> InterfaceSource? {
         guard let found = resolve(method), found.isNonblocking else { return nil }
         return found.source
     }
@@ -92,10 +93,12 @@ public final class InterfaceRegistry: Sendable {
     func resolve(_ method: MethodName) -> (source: InterfaceSource, kind: ExposedMethodKind, isNonblocking: Bool)? {
         entries.withLock { table in
             guard let entryIndex = table.index(forKey: method.namespace),
-                  Self.sameBytes(table.keys[entryIndex], method.namespace) else { return nil }
+                Self.sameBytes(table.keys[entryIndex], method.namespace)
+            else { return nil }
             let entry = table.values[entryIndex]
             guard let methodIndex = entry.methods.index(forKey: method.name),
-                  Self.sameBytes(entry.methods.keys[methodIndex], method.name) else { return nil }
+                Self.sameBytes(entry.methods.keys[methodIndex], method.name)
+            else { return nil }
             // The method table matched the bytes, so `contains` (canonical equality) may decide.
             return (entry.source, entry.methods.values[methodIndex], entry.nonblocking.contains(method.name))
         }
@@ -117,7 +120,7 @@ public final class InterfaceRegistry: Sendable {
     /// Stops treating `method` as `@nonblocking` (it overran the network thread's budget).
     /// - Returns: true when it was treated so until now.
     @discardableResult
-    public func demoteNonblocking(_ method: MethodName) -> Bool {
+    package func demoteNonblocking(_ method: MethodName) -> Bool {
         entries.withLock { table in
             table[method.namespace]?.nonblocking.remove(method.name) != nil
         }

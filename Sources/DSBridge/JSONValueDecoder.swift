@@ -54,7 +54,8 @@ struct JSONValueDecoder: Decoder {
     /// A `Bool`; Foundation calls `null` here a type mismatch, not a missing value.
     static func bool(_ value: JSONValue, at path: @autoclosure () -> [any CodingKey]) throws -> Bool {
         guard case .bool(let b) = value else {
-            throw DecodingError.typeMismatch(Bool.self, .init(codingPath: path(), debugDescription: "Expected to decode Bool but found \(value.kindName) instead."))
+            throw DecodingError.typeMismatch(
+                Bool.self, .init(codingPath: path(), debugDescription: "Expected to decode Bool but found \(value.kindName) instead."))
         }
         return b
     }
@@ -106,10 +107,14 @@ struct JSONValueDecoder: Decoder {
     static func relocated(_ error: DecodingError, to path: [any CodingKey]) -> DecodingError {
         guard !path.isEmpty else { return error }
         switch error {
-        case .typeMismatch(let t, let c): return .typeMismatch(t, .init(codingPath: path + c.codingPath, debugDescription: c.debugDescription, underlyingError: c.underlyingError))
-        case .valueNotFound(let t, let c): return .valueNotFound(t, .init(codingPath: path + c.codingPath, debugDescription: c.debugDescription, underlyingError: c.underlyingError))
-        case .keyNotFound(let k, let c): return .keyNotFound(k, .init(codingPath: path + c.codingPath, debugDescription: c.debugDescription, underlyingError: c.underlyingError))
-        case .dataCorrupted(let c): return .dataCorrupted(.init(codingPath: path + c.codingPath, debugDescription: c.debugDescription, underlyingError: c.underlyingError))
+        case .typeMismatch(let t, let c):
+            return .typeMismatch(t, .init(codingPath: path + c.codingPath, debugDescription: c.debugDescription, underlyingError: c.underlyingError))
+        case .valueNotFound(let t, let c):
+            return .valueNotFound(t, .init(codingPath: path + c.codingPath, debugDescription: c.debugDescription, underlyingError: c.underlyingError))
+        case .keyNotFound(let k, let c):
+            return .keyNotFound(k, .init(codingPath: path + c.codingPath, debugDescription: c.debugDescription, underlyingError: c.underlyingError))
+        case .dataCorrupted(let c):
+            return .dataCorrupted(.init(codingPath: path + c.codingPath, debugDescription: c.debugDescription, underlyingError: c.underlyingError))
         @unknown default: return error
         }
     }
@@ -172,7 +177,8 @@ extension JSONValueDecoder {
 
         private func member(_ key: Key) throws -> JSONValue {
             guard let value = members[key.stringValue] else {
-                throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
+                throw DecodingError.keyNotFound(
+                    key, .init(codingPath: codingPath, debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
             }
             return value
         }
@@ -246,7 +252,8 @@ extension JSONValueDecoder {
         /// True (and moves on) when the next element is `null`.
         mutating func decodeNil() throws -> Bool {
             guard !isAtEnd else {
-                throw DecodingError.valueNotFound(Any?.self, .init(codingPath: codingPath + [JSONIndexKey(currentIndex)], debugDescription: "Unkeyed container is at end."))
+                throw DecodingError.valueNotFound(
+                    Any?.self, .init(codingPath: codingPath + [JSONIndexKey(currentIndex)], debugDescription: "Unkeyed container is at end."))
             }
             guard elements[currentIndex].isNull else { return false }
             currentIndex += 1

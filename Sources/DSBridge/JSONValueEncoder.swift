@@ -49,7 +49,8 @@ enum JSONValueEncoder {
         do {
             data = try encoder.encode(value)
         } catch let EncodingError.invalidValue(v, context) where !path.isEmpty {
-            throw EncodingError.invalidValue(v, .init(codingPath: path + context.codingPath, debugDescription: context.debugDescription, underlyingError: context.underlyingError))
+            throw EncodingError.invalidValue(
+                v, .init(codingPath: path + context.codingPath, debugDescription: context.debugDescription, underlyingError: context.underlyingError))
         }
         return try JSONParser.parse(Array(data), maxDepth: .max)
     }

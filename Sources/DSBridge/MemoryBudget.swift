@@ -115,7 +115,8 @@ public final class MemoryBudget: Sendable {
     private func line(_ w: inout LogWindow, nowMs: Int64) -> String? {
         guard w.lastLineMs == .min || nowMs - w.lastLineMs >= 1_000 else { return nil }
         w.lastLineMs = nowMs
-        let text = "memory budget: \(held) of \(limit) bytes held; ended \(w.ended) sessions holding \(w.endedBytes) bytes "
+        let text =
+            "memory budget: \(held) of \(limit) bytes held; ended \(w.ended) sessions holding \(w.endedBytes) bytes "
             + "and refused \(w.refused) new sessions since the last line (\(sessionsEnded) ended, \(sessionsRefused) refused in all)"
         w.ended = 0
         w.endedBytes = 0

@@ -2,26 +2,26 @@
 
 /// A DSBridge method name split at its last dot: `a.b.c` is namespace `a.b`, method `c`
 /// (PROTOCOL.md 2.2).
-public struct MethodName: Sendable, Hashable, CustomStringConvertible {
+package struct MethodName: Sendable, Hashable, CustomStringConvertible {
     /// Everything before the last dot; `""` when there is no dot.
-    public let namespace: String
+    package let namespace: String
     /// Everything after the last dot.
-    public let name: String
+    package let name: String
 
     /// The namespace of the internal API (`_dsb.dsinit`, ...).
-    public static let internalNamespace = "_dsb"
+    package static let internalNamespace = "_dsb"
 
     /// Namespaces the bridge owns (PROTOCOL.md 5, 9): `_dsb`, `_wvjb`, `_webkit` and
     /// `_page`. Interfaces cannot be registered under them or under names inside them
     /// (`_page.x`); page calls into them reach only the internal methods.
-    public static let reservedNamespaces: Set<String> = [internalNamespace, webViewJavascriptBridgeNamespace, "_webkit", "_page"]
+    package static let reservedNamespaces: Set<String> = [internalNamespace, webViewJavascriptBridgeNamespace, "_webkit", "_page"]
 
     /// The namespace of WebViewJavascriptBridge's internal methods: `_wvjb.call` (page to
     /// native) and `_wvjb.handle` (native to page), PROTOCOL.md 9.1.
-    public static let webViewJavascriptBridgeNamespace = "_wvjb"
+    package static let webViewJavascriptBridgeNamespace = "_wvjb"
 
     /// Whether `namespace` is reserved or inside a reserved one (`_webkit`, `_webkit.a`).
-    public static func isReserved(namespace: String) -> Bool {
+    package static func isReserved(namespace: String) -> Bool {
         let head = namespace.utf8.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false).first
         guard let head else { return false }
         return reservedNamespaces.contains { $0.utf8.elementsEqual(head) }
@@ -29,7 +29,7 @@ public struct MethodName: Sendable, Hashable, CustomStringConvertible {
 
     /// Resolves `raw`; `nil` when it is empty, starts or ends with a dot, contains `..` or
     /// whitespace (such a call is `methodNotFound`). Names are not trimmed.
-    public init?(_ raw: String) {
+    package init?(_ raw: String) {
         let utf8 = raw.utf8
         guard let first = utf8.first, let last = utf8.last, first != UInt8(ascii: "."), last != UInt8(ascii: ".")
         else { return nil }
@@ -62,10 +62,10 @@ public struct MethodName: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String { namespace.isEmpty ? name : namespace + "." + name }
+    package var description: String { namespace.isEmpty ? name : namespace + "." + name }
 
     /// True for `_dsb.*`.
-    public var isInternal: Bool { namespace == Self.internalNamespace }
+    package var isInternal: Bool { namespace == Self.internalNamespace }
 
     /// True when the namespace is `_webkit` (byte for byte): `_webkit.postMessage`.
     var isScriptMessage: Bool { namespace.utf8.elementsEqual("_webkit".utf8) }

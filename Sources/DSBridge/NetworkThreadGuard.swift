@@ -36,7 +36,8 @@ final class NetworkThreadGuard: Sendable {
         static func ofCurrentThread() -> Usage? {
             var usage = rusage()
             guard getrusage(rusageThread, &usage) == 0 else { return nil }
-            let cpu = (Int64(usage.ru_utime.tv_sec) + Int64(usage.ru_stime.tv_sec)) * 1_000_000_000
+            let cpu =
+                (Int64(usage.ru_utime.tv_sec) + Int64(usage.ru_stime.tv_sec)) * 1_000_000_000
                 + (Int64(usage.ru_utime.tv_usec) + Int64(usage.ru_stime.tv_usec)) * 1_000
             return Usage(cpuNanoseconds: cpu, voluntarySwitches: usage.ru_nvcsw)
         }

@@ -39,7 +39,7 @@ public enum ServerMessage: Sendable, Equatable {
     }
 
     /// Whether the message is numbered and kept for replay (`ret`, `cb`, `invoke`).
-    public var isSequenced: Bool {
+    package var isSequenced: Bool {
         switch self {
         case .ret, .cb, .invoke: return true
         case .welcome, .heartbeat: return false

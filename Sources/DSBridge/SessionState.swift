@@ -415,12 +415,16 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
             nextCallbackId += 1
             nativeCalls[callbackId] = handler  // an overflow ends the session, which fails it
             if held.count + log.keptCount + 1 > log.maxMessages {
-                return .queued(callbackId: callbackId, appended: Appended(
-                    error: .boundExceeded("\(log.maxMessages) messages held or unacknowledged (replayMaxMessages)")))
+                return .queued(
+                    callbackId: callbackId,
+                    appended: Appended(
+                        error: .boundExceeded("\(log.maxMessages) messages held or unacknowledged (replayMaxMessages)")))
             }
             if heldBytes + log.keptBytes + bytes > log.maxBytes {
-                return .queued(callbackId: callbackId, appended: Appended(
-                    error: .boundExceeded("over \(log.maxBytes) bytes held or unacknowledged (replayMaxBytes)")))
+                return .queued(
+                    callbackId: callbackId,
+                    appended: Appended(
+                        error: .boundExceeded("over \(log.maxBytes) bytes held or unacknowledged (replayMaxBytes)")))
             }
             held.append(HeldInvoke(callbackId: callbackId, invoke: invoke, bytes: bytes))
             heldBytes += bytes

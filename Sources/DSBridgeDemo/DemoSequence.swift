@@ -61,8 +61,9 @@ public enum DemoSequence {
 
     static func report(_ step: Step, got: JSONValue, progress: [JSONValue], error: String?, on session: BridgeSession, logger: Logger) {
         let pass = error == nil && got == step.expected && progress == step.expectedProgress
-        logger.info("demo \(step.label): \(pass ? "PASS" : "FAIL") got \(got) progress \(progress)\(error.map { " error: \($0)" } ?? "")",
-                    metadata: ["bridge.session": "\(session.id)"])
+        logger.info(
+            "demo \(step.label): \(pass ? "PASS" : "FAIL") got \(got) progress \(progress)\(error.map { " error: \($0)" } ?? "")",
+            metadata: ["bridge.session": "\(session.id)"])
         if step.method == "demoReport" { return }
         var entry: JSONObject = [
             "label": .string(step.label), "expected": step.expected, "got": got, "pass": .bool(pass),

@@ -21,16 +21,17 @@ enum AdminAPI {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         formatter.timeZone = TimeZone(identifier: "UTC")
-        return .array(sessions.map { s in
-            [
-                "session": .string(s.id),
-                "connected": .bool(s.isConnected),
-                "ready": .bool(s.isReady),
-                "origin": s.origin.map(JSONValue.string) ?? .null,
-                "since": .string(formatter.string(from: s.createdAt)),
-                "queued": .integer(Int64(s.queuedCount)),
-            ]
-        })
+        return .array(
+            sessions.map { s in
+                [
+                    "session": .string(s.id),
+                    "connected": .bool(s.isConnected),
+                    "ready": .bool(s.isReady),
+                    "origin": s.origin.map(JSONValue.string) ?? .null,
+                    "since": .string(formatter.string(from: s.createdAt)),
+                    "queued": .integer(Int64(s.queuedCount)),
+                ]
+            })
     }
 
     struct CallRequest: Sendable {

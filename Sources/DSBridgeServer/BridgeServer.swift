@@ -63,8 +63,10 @@ public final class BridgeServer: Sendable {
 
     /// - Parameter metricsRenderer: renders the metrics backend's registry for `GET /metrics`
     ///   on the admin listener (gauges of the sessions are recorded just before).
-    public init(bridge: Bridge, configuration: ServerConfiguration, logger: Logger,
-                metricsRenderer: (@Sendable () -> [UInt8])? = nil) {
+    public init(
+        bridge: Bridge, configuration: ServerConfiguration, logger: Logger,
+        metricsRenderer: (@Sendable () -> [UInt8])? = nil
+    ) {
         self.bridge = bridge
         self.configuration = configuration
         self.logger = logger
@@ -98,10 +100,13 @@ public final class BridgeServer: Sendable {
         else { return failedToStart(.webRootMissing(configuration.webRoot)) }
         LWSLog.install(logger)
         // Before the lws context exists: lws sizes its descriptor table from the soft limit.
-        let limit = configuration.managesDescriptorLimit
+        let limit =
+            configuration.managesDescriptorLimit
             ? DescriptorLimit.apply(maxSessions: bridge.configuration.maxSessions) : DescriptorLimit.current()
         limits.withLock { $0 = limit }
-        logger.notice("descriptor limit \(limit.soft) (was \(limit.previousSoft), hard \(limit.hard)): room for about \(limit.sessionCapacity) sessions, \(DescriptorLimit.reserve) kept for the admin listener and HTTP")
+        logger.notice(
+            "descriptor limit \(limit.soft) (was \(limit.previousSoft), hard \(limit.hard)): room for about \(limit.sessionCapacity) sessions, \(DescriptorLimit.reserve) kept for the admin listener and HTTP"
+        )
         let thread = Thread { [self] in
             runServiceThread(descriptorLimit: limit)
         }

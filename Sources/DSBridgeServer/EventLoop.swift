@@ -72,12 +72,14 @@ final class EventLoop {
             return
         }
         let current = now
-        uv_timer_start(timer, { handle in
-            guard let data = handle?.pointee.data else { return }
-            let loop = Unmanaged<EventLoop>.fromOpaque(data).takeUnretainedValue()
-            loop.timerDeadline = nil
-            loop.onTimer()
-        }, deadline > current ? deadline - current : 0, 0)
+        uv_timer_start(
+            timer,
+            { handle in
+                guard let data = handle?.pointee.data else { return }
+                let loop = Unmanaged<EventLoop>.fromOpaque(data).takeUnretainedValue()
+                loop.timerDeadline = nil
+                loop.onTimer()
+            }, deadline > current ? deadline - current : 0, 0)
     }
 
     /// Runs until ``stop()``.

@@ -28,5 +28,12 @@ struct HTTPAnswer: Sendable {
 
 /// The HTTP method of a request, as lws reports it.
 enum HTTPMethod: String, Sendable {
-    case get = "GET", post = "POST", options = "OPTIONS", head = "HEAD", put = "PUT", patch = "PATCH", delete = "DELETE", other = "OTHER"
+    case get = "GET"
+    case post = "POST"
+    case options = "OPTIONS"
+    case head = "HEAD"
+    case put = "PUT"
+    case patch = "PATCH"
+    case delete = "DELETE"
+    case other = "OTHER"
 }

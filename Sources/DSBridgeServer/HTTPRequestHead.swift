@@ -137,7 +137,8 @@ struct HTTPRequestHead: Sendable, Equatable {
         guard let raw = header("content-length") else { return 0 }
         let values = Set(raw.split(separator: ",", omittingEmptySubsequences: false).map { trimmedWhiteSpace($0) })
         guard values.count == 1, let value = values.first, !value.isEmpty, value.utf8.count <= 18,
-              value.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+            value.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 })
+        else { return nil }
         return Int(value)
     }
 

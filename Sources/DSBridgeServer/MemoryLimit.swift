@@ -76,7 +76,8 @@ public struct MemoryLimit: Sendable, Equatable {
         var file: String?
         var cgroupMax: Int?
         if let text = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8),
-           let path = cgroupPath(procSelfCgroup: text) {
+            let path = cgroupPath(procSelfCgroup: text)
+        {
             let candidate = cgroupRoot + (path == "/" ? "" : path) + "/memory.max"
             if let value = try? String(contentsOfFile: candidate, encoding: .utf8) {
                 file = candidate

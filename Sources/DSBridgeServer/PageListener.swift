@@ -63,9 +63,11 @@ final class PageListener {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(bound, $0, &length) }
         }
         if named == 0 {
-            self.port = Int(UInt16(bigEndian: withUnsafeBytes(of: storage) { raw in
-                raw.load(fromByteOffset: 2, as: UInt16.self)  // sin_port and sin6_port share this offset
-            }))
+            self.port = Int(
+                UInt16(
+                    bigEndian: withUnsafeBytes(of: storage) { raw in
+                        raw.load(fromByteOffset: 2, as: UInt16.self)  // sin_port and sin6_port share this offset
+                    }))
         } else {
             self.port = port
         }

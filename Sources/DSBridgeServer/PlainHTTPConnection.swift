@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CLibWebSockets
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -70,8 +71,10 @@ final class PlainHTTPConnection {
     /// Takes `fd` (an accepted socket, or a tunnel's inner end with its client's `peer`);
     /// `nil` when libuv cannot watch it (the socket is closed then). `onEvent` is called
     /// with this connection when its socket is readable or writable.
-    init?(id: UInt64, fd: Int32, peer: String? = nil, loop: UnsafeMutablePointer<uv_loop_t>, deadline: UInt64,
-          onEvent: @escaping (PlainHTTPConnection, Bool, Bool) -> Void) {
+    init?(
+        id: UInt64, fd: Int32, peer: String? = nil, loop: UnsafeMutablePointer<uv_loop_t>, deadline: UInt64,
+        onEvent: @escaping (PlainHTTPConnection, Bool, Bool) -> Void
+    ) {
         guard let poll = SocketPoll(loop: loop, fd: fd) else {
             Glibc.close(fd)
             return nil

@@ -12,10 +12,12 @@ enum RedirectLocation {
     static func location(path: String, arguments: [String]) -> String {
         var location = encode(path, keeping: "/") + "/"
         if !arguments.isEmpty {
-            location += "?" + arguments.map { argument in
-                guard let equals = argument.firstIndex(of: "=") else { return encode(argument, keeping: "") }
-                return encode(String(argument[..<equals]), keeping: "") + "=" + encode(String(argument[argument.index(after: equals)...]), keeping: "")
-            }.joined(separator: "&")
+            location +=
+                "?"
+                + arguments.map { argument in
+                    guard let equals = argument.firstIndex(of: "=") else { return encode(argument, keeping: "") }
+                    return encode(String(argument[..<equals]), keeping: "") + "=" + encode(String(argument[argument.index(after: equals)...]), keeping: "")
+                }.joined(separator: "&")
         }
         return location
     }
@@ -27,7 +29,7 @@ enum RedirectLocation {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 out.append(byte)
             default:
                 if keep.contains(byte) {

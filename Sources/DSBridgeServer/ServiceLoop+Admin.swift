@@ -10,8 +10,8 @@ extension ServiceLoop {
             return respond(exchange, server.isDraining ? .text(503, "draining") : .text(200, "ok"))
         }
         guard let expected = config.adminToken,
-              let given = exchange.headers["authorization"],
-              AdminAPI.bearerMatches(given, expected)
+            let given = exchange.headers["authorization"],
+            AdminAPI.bearerMatches(given, expected)
         else {
             var a = HTTPAnswer.json(401, ["error": "missing or wrong bearer token"])
             a.closeAfter = exchange.method == .post

@@ -55,10 +55,12 @@ extension ServiceLoop {
             let exchange = HTTPExchange(id: id, wsi: wsi, method: Self.method(wsi), path: path, peer: clientAddress(wsi))
             exchange.adminListener = admin
             exchange.bodyLimit = admin ? bridge.configuration.replayMaxBytes : bridge.configuration.maxMessageBytes
-            for (name, token) in [("origin", WSI_TOKEN_ORIGIN), ("authorization", WSI_TOKEN_HTTP_AUTHORIZATION),
-                                  ("content-length", WSI_TOKEN_HTTP_CONTENT_LENGTH),
-                                  ("cookie", WSI_TOKEN_HTTP_COOKIE), ("user-agent", WSI_TOKEN_HTTP_USER_AGENT),
-                                  ("transfer-encoding", WSI_TOKEN_HTTP_TRANSFER_ENCODING)] {
+            for (name, token) in [
+                ("origin", WSI_TOKEN_ORIGIN), ("authorization", WSI_TOKEN_HTTP_AUTHORIZATION),
+                ("content-length", WSI_TOKEN_HTTP_CONTENT_LENGTH),
+                ("cookie", WSI_TOKEN_HTTP_COOKIE), ("user-agent", WSI_TOKEN_HTTP_USER_AGENT),
+                ("transfer-encoding", WSI_TOKEN_HTTP_TRANSFER_ENCODING),
+            ] {
                 if let v = header(wsi, token) { exchange.headers[name] = v }
             }
             exchange.queryArguments = queryArguments(wsi)
@@ -159,7 +161,8 @@ extension ServiceLoop {
 
     /// The 413 for a body over the exchange's limit (JSON on the admin listener).
     func tooLarge(_ exchange: HTTPExchange) -> HTTPAnswer {
-        var a = exchange.adminListener
+        var a =
+            exchange.adminListener
             ? HTTPAnswer.json(413, ["error": "too large"])
             : HTTPAnswer.text(413, "request body larger than \(exchange.bodyLimit) bytes")
         a.closeAfter = true

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import CLibWebSockets
 import DSBridge
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,9 +30,10 @@ extension ServiceLoop {
             return
         }
         let id = makeID()
-        guard let connection = PlainHTTPConnection(
-            id: id, fd: fd, peer: peer, loop: events.loop, deadline: loopNow + Self.firstHeadMs,
-            onEvent: { [unowned self] c, readable, writable in plainEvent(c, readable: readable, writable: writable) })
+        guard
+            let connection = PlainHTTPConnection(
+                id: id, fd: fd, peer: peer, loop: events.loop, deadline: loopNow + Self.firstHeadMs,
+                onEvent: { [unowned self] c, readable, writable in plainEvent(c, readable: readable, writable: writable) })
         else {
             pageConnectionClosed()
             return
@@ -144,7 +146,8 @@ extension ServiceLoop {
         }
         guard !c.closed, c.exchange === exchange else { return }
         if bodyLength > 0, exchange.onBody != nil, exchange.answer == nil,
-           head.header("expect")?.lowercased() == "100-continue", bodyNow < bodyLength {
+            head.header("expect")?.lowercased() == "100-continue", bodyNow < bodyLength
+        {
             guard c.write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) else { return closePlain(c) }
         }
         if bodyNow > 0 {
@@ -159,8 +162,9 @@ extension ServiceLoop {
     private func makePlainExchange(_ c: PlainHTTPConnection, head: HTTPRequestHead, contentLength: Int?) -> HTTPExchange {
         let path = String(decoding: head.target.decodedPath, as: UTF8.self)
         let peer = clientAddresses.resolve(peer: c.peer, forwardedFor: head.header("x-forwarded-for"))
-        let exchange = HTTPExchange(id: makeID(), wsi: nil, method: HTTPMethod(rawValue: head.methodToken) ?? .other,
-                                    path: path, peer: peer)
+        let exchange = HTTPExchange(
+            id: makeID(), wsi: nil, method: HTTPMethod(rawValue: head.methodToken) ?? .other,
+            path: path, peer: peer)
         exchange.connection = c
         exchange.bodyLimit = bridge.configuration.maxMessageBytes
         exchange.rawTarget = head.target
@@ -244,8 +248,9 @@ extension ServiceLoop {
         c.answerWritten = true
         exchanges.removeValue(forKey: exchange.id)
         if answer.closeAfter { c.closeAfterAnswer = true }
-        let bytes = answer.encoded(extraHeaders: exchange.extraHeaders, omitBody: exchange.method == .head,
-                                   closing: c.closeAfterAnswer)
+        let bytes = answer.encoded(
+            extraHeaders: exchange.extraHeaders, omitBody: exchange.method == .head,
+            closing: c.closeAfterAnswer)
         guard c.write(bytes) else { return closePlain(c) }
         advancePlain(c)
         if !c.closed { c.updatePolling(readable: wantsInput(c)) }

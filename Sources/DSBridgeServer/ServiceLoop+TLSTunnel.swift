@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CLibWebSockets
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -93,8 +94,10 @@ extension ServiceLoop {
         tunnelPeers.removeValue(forKey: lws_get_socket_fd(wsi))
         let peer = peerAddress(wsi)
         let id = makeID()
-        guard let tunnel = TLSTunnel(id: id, wsi: wsi, fd: pair[0], loop: events.loop,
-                                     onEvent: { [unowned self] t, readable, writable in tunnelEvent(t, readable: readable, writable: writable) })
+        guard
+            let tunnel = TLSTunnel(
+                id: id, wsi: wsi, fd: pair[0], loop: events.loop,
+                onEvent: { [unowned self] t, readable, writable in tunnelEvent(t, readable: readable, writable: writable) })
         else {
             Glibc.close(pair[1])
             return -1

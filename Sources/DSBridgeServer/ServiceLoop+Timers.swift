@@ -76,8 +76,9 @@ extension ServiceLoop {
             // a close handshake (a dead peer would not answer it). Synchronously: this runs
             // outside any lws callback, and lws 4.1 on libuv only re-arms its own timer list
             // (which LWS_TO_KILL_ASYNC would use) after socket activity.
-            logger.info("WebSocket silent for 2 × heartbeat: hanging up",
-                        metadata: ["bridge.session": "\(socket.connection.session?.id ?? "-")"])
+            logger.info(
+                "WebSocket silent for 2 × heartbeat: hanging up",
+                metadata: ["bridge.session": "\(socket.connection.session?.id ?? "-")"])
             lws_set_timeout(socket.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_SYNC)
             return
         }

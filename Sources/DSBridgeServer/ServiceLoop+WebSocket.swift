@@ -39,8 +39,9 @@ extension ServiceLoop {
             let peer = clientAddress(wsi)
             let waker = InboxWaker(inbox: server.inbox, id: id)
             let connection = bridge.connect(peerAddress: peer, origin: origin, headers: requestHeaders(wsi), waker: waker)
-            let liveness = SocketLiveness(openedAt: loopNow, heartbeatMs: bridge.configuration.heartbeatMs,
-                                          helloTimeoutMs: bridge.configuration.helloTimeoutMs)
+            let liveness = SocketLiveness(
+                openedAt: loopNow, heartbeatMs: bridge.configuration.heartbeatMs,
+                helloTimeoutMs: bridge.configuration.helloTimeoutMs)
             let socket = WebSocketState(id: id, wsi: wsi, connection: connection, waker: waker, liveness: liveness)
             sockets[id] = socket
             armLiveness(socket)
@@ -256,9 +257,11 @@ extension ServiceLoop {
     /// The headers an authenticator may want, lower-case names.
     func requestHeaders(_ wsi: OpaquePointer) -> [String: String] {
         var headers: [String: String] = [:]
-        for (name, token) in [("cookie", WSI_TOKEN_HTTP_COOKIE), ("authorization", WSI_TOKEN_HTTP_AUTHORIZATION),
-                              ("user-agent", WSI_TOKEN_HTTP_USER_AGENT), ("origin", WSI_TOKEN_ORIGIN),
-                              ("x-forwarded-for", WSI_TOKEN_X_FORWARDED_FOR), ("host", WSI_TOKEN_HOST)] {
+        for (name, token) in [
+            ("cookie", WSI_TOKEN_HTTP_COOKIE), ("authorization", WSI_TOKEN_HTTP_AUTHORIZATION),
+            ("user-agent", WSI_TOKEN_HTTP_USER_AGENT), ("origin", WSI_TOKEN_ORIGIN),
+            ("x-forwarded-for", WSI_TOKEN_X_FORWARDED_FOR), ("host", WSI_TOKEN_HOST),
+        ] {
             if let v = header(wsi, token) { headers[name] = v }
         }
         return headers

@@ -116,7 +116,8 @@ final class ServiceLoop {
         // lws on libuv (epoll): a pass costs what is active, not what is open. The loop is
         // ours ("foreign"), so lws installs no signal handlers and we run work of our own
         // on it (ServiceLoop+Timers).
-        info.options = UInt64(LWS_SERVER_OPTION_EXPLICIT_VHOSTS) | UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8)
+        info.options =
+            UInt64(LWS_SERVER_OPTION_EXPLICIT_VHOSTS) | UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8)
             | UInt64(LWS_SERVER_OPTION_DISABLE_IPV6) | UInt64(LWS_SERVER_OPTION_LIBUV)
         if config.tlsCertificatePath != nil { info.options |= UInt64(LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT) }
         let foreignLoops = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 1)
@@ -159,8 +160,11 @@ final class ServiceLoop {
         // The page vhost does not listen: dsbridged owns that socket (PageListener) so it can
         // stop accepting when descriptors run short, and hands each connection to lws.
         let tls = config.tlsCertificatePath.flatMap { cert in config.tlsKeyPath.map { (cert, $0) } }
-        guard let main = makeVhost(name: "dsbridge", host: config.host, port: Int(CONTEXT_PORT_NO_LISTEN_SERVER),
-                                   protocols: mainProtocols!, tls: tls) else {
+        guard
+            let main = makeVhost(
+                name: "dsbridge", host: config.host, port: Int(CONTEXT_PORT_NO_LISTEN_SERVER),
+                protocols: mainProtocols!, tls: tls)
+        else {
             closeContextAndLoop()
             return .failure(.contextFailed)
         }
@@ -181,8 +185,9 @@ final class ServiceLoop {
             return .failure(.listenFailed(host: config.adminHost, port: config.adminPort))
         }
         adminVhost = admin
-        origins = OriginPolicy(host: config.host, port: listener.port, allowed: config.allowedOrigins,
-                               tls: config.tlsCertificatePath != nil)
+        origins = OriginPolicy(
+            host: config.host, port: listener.port, allowed: config.allowedOrigins,
+            tls: config.tlsCertificatePath != nil)
         events.onPrepare = { [unowned self] in beforeWait() }
         events.onWake = { [unowned self] in drainInbox() }
         events.onTimer = { [unowned self] in deadlinesDue() }
@@ -309,7 +314,8 @@ final class ServiceLoop {
                 }
                 // Nothing to write (an answer already went out from RECEIVE): no WRITEABLE.
                 if socket.forcedClose != nil || socket.pingDue || socket.heartbeatDue || stopping
-                    || socket.connection.hasPendingOutput {
+                    || socket.connection.hasPendingOutput
+                {
                     lws_callback_on_writable(socket.wsi)
                 }
             case .httpAnswer(let id, let answer):

@@ -41,8 +41,9 @@ final class SocketPoll {
         uv_poll_start(handle, wanted) { handle, status, events in
             guard let data = handle?.pointee.data else { return }
             let poll = Unmanaged<SocketPoll>.fromOpaque(data).takeUnretainedValue()
-            poll.onEvent(status < 0 || events & Int32(UV_READABLE.rawValue) != 0,
-                         status < 0 || events & Int32(UV_WRITABLE.rawValue) != 0)
+            poll.onEvent(
+                status < 0 || events & Int32(UV_READABLE.rawValue) != 0,
+                status < 0 || events & Int32(UV_WRITABLE.rawValue) != 0)
         }
     }
 

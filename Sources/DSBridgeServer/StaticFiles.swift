@@ -35,8 +35,9 @@ struct StaticFiles: Sendable {
             if !requestPath.hasSuffix("/") {
                 // The path as sent plus `/`, the query byte for byte (PROTOCOL.md 1.2); only a
                 // request the gate did not see falls back to lws' decoded parts.
-                return .redirect(location: rawTarget?.directoryLocation
-                                 ?? RedirectLocation.location(path: requestPath, arguments: queryArguments))
+                return .redirect(
+                    location: rawTarget?.directoryLocation
+                        ?? RedirectLocation.location(path: requestPath, arguments: queryArguments))
             }
             let index = resolved + "/index.html"
             let indexResolved = URL(fileURLWithPath: index).resolvingSymlinksInPath().path

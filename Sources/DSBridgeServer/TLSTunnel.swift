@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CLibWebSockets
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -38,8 +39,10 @@ final class TLSTunnel {
 
     /// Watches `fd` (our end of the pair); `nil` when libuv cannot (the descriptor is
     /// closed then). `onEvent` is called with this tunnel when `fd` is readable or writable.
-    init?(id: UInt64, wsi: OpaquePointer, fd: Int32, loop: UnsafeMutablePointer<uv_loop_t>,
-          onEvent: @escaping (TLSTunnel, Bool, Bool) -> Void) {
+    init?(
+        id: UInt64, wsi: OpaquePointer, fd: Int32, loop: UnsafeMutablePointer<uv_loop_t>,
+        onEvent: @escaping (TLSTunnel, Bool, Bool) -> Void
+    ) {
         guard let poll = SocketPoll(loop: loop, fd: fd) else {
             Glibc.close(fd)
             return nil

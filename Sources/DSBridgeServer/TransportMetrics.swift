@@ -14,7 +14,11 @@ enum TransportMetrics {
 
     /// Records the session gauges from the bridge's current state (at scrape time).
     static func recordSessionGauges(_ sessions: [BridgeSession]) {
-        var c = 0, r = 0, g = 0, q = 0, b = 0
+        var c = 0
+        var r = 0
+        var g = 0
+        var q = 0
+        var b = 0
         for s in sessions {
             if s.isConnected { c += 1 } else { g += 1 }
             if s.isReady { r += 1 }

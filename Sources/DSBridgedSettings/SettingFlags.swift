@@ -40,8 +40,11 @@ public struct SettingFlags: ParsableArguments, Sendable {
     @Option(name: .setting(.demoTickMs), help: .setting(.demoTickMs)) var demoTickMs: Int?
 
     /// The config file (`--config`, else `DSBRIDGED_CONFIG`).
-    @Option(name: .customLong(SettingKey.configFileFlag),
-            help: "A JSON configuration file whose keys are the flag names; flags, then DSBRIDGED_* environment variables win over it (env \(SettingKey.configFileVariable)).")
+    @Option(
+        name: .customLong(SettingKey.configFileFlag),
+        help:
+            "A JSON configuration file whose keys are the flag names; flags, then DSBRIDGED_* environment variables win over it (env \(SettingKey.configFileVariable))."
+    )
     public var config: String?
 
     /// The value the command line gave `key`, `nil` when it gave none (an absent `--demo`

@@ -42,7 +42,8 @@ public struct SettingSources: Sendable {
             if case .list = setting.kind {
                 throw SettingsError(description: "config key \"\(setting.key.configKey)\" must be an array of strings")
             }
-            throw SettingsError(description: "config key \"\(setting.key.configKey)\" has the wrong type (\(raw.kindName)); expected \(setting.kind.expectedDescription)")
+            throw SettingsError(
+                description: "config key \"\(setting.key.configKey)\" has the wrong type (\(raw.kindName)); expected \(setting.kind.expectedDescription)")
         }
         return (value, .file)
     }

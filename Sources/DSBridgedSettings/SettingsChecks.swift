@@ -14,7 +14,9 @@ enum SettingsChecks {
         }
         var isDirectory: ObjCBool = false
         if !FileManager.default.fileExists(atPath: s.server.webRoot, isDirectory: &isDirectory) || !isDirectory.boolValue {
-            throw SettingsError(description: "\(SettingKey.webRoot.flag) \(s.server.webRoot) is not a directory (relative paths start at \(FileManager.default.currentDirectoryPath))")
+            throw SettingsError(
+                description:
+                    "\(SettingKey.webRoot.flag) \(s.server.webRoot) is not a directory (relative paths start at \(FileManager.default.currentDirectoryPath))")
         }
     }
 }

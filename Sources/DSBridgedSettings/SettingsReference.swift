@@ -7,7 +7,8 @@ import Foundation
 /// ``endMarker``; a test fails when the copy in docs/CONFIGURATION.md is not current.
 public enum SettingsReference {
     /// The line before the generated section.
-    public static let beginMarker = "<!-- settings-reference: generated from Sources/DSBridgedSettings/SettingsTable.swift by scripts/update-settings-reference.sh -->"
+    public static let beginMarker =
+        "<!-- settings-reference: generated from Sources/DSBridgedSettings/SettingsTable.swift by scripts/update-settings-reference.sh -->"
     /// The line after it.
     public static let endMarker = "<!-- /settings-reference -->"
 
@@ -38,7 +39,7 @@ public enum SettingsReference {
     /// it lacks the markers.
     public static func updating(_ document: String) -> String? {
         guard let begin = document.range(of: beginMarker + "\n"),
-              let end = document.range(of: endMarker, range: begin.upperBound..<document.endIndex)
+            let end = document.range(of: endMarker, range: begin.upperBound..<document.endIndex)
         else { return nil }
         return document.replacingCharacters(in: begin.upperBound..<end.lowerBound, with: markdown())
     }

@@ -37,8 +37,9 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Seconds measured (idle: seconds held).") var duration = 10.0
     @Option(help: "Seconds of load before measuring.") var warmup = 2.0
     @Option(help: "Client threads, each with its own libwebsockets context.") var threads = 1
-    @Option(name: .customLong("source"),
-            help: "Local address(es) to bind to, in turn: a list (127.0.0.2,127.0.0.3) or a range (127.0.0.2-127.0.0.9).")
+    @Option(
+        name: .customLong("source"),
+        help: "Local address(es) to bind to, in turn: a list (127.0.0.2,127.0.0.3) or a range (127.0.0.2-127.0.0.9).")
     var sources: [String] = []
     @Option(help: "Server process id: its CPU and RSS are read from /proc.") var pid: Int32?
     @Option(help: "async: progress completions per call (a final cb follows).") var progressCount = 10
@@ -136,7 +137,8 @@ struct BenchCommand: ParsableCommand {
                 guard parts[0].split(separator: ".").count == 4 else { throw .invalidOption("--source \(spec): not an IPv4 address") }
                 out.append(parts[0])
             } else if parts.count == 2 {
-                let a = parts[0].split(separator: "."), b = parts[1].split(separator: ".")
+                let a = parts[0].split(separator: ".")
+                let b = parts[1].split(separator: ".")
                 guard a.count == 4, b.count == 4, a[0..<3] == b[0..<3], let lo = Int(a[3]), let hi = Int(b[3]), lo <= hi, hi < 256 else {
                     throw .invalidOption("--source \(spec): a range must differ only in the last octet, low to high")
                 }

@@ -70,9 +70,10 @@ struct BenchRunner {
 
         let stats = control.mergedStats()
         let measured = Double(t1 - t0) / 1e9
-        return makeReport(stats: stats, measured: measured, ready: ready, openSeconds: openSeconds,
-                          baseline: baseline, before: before, after: after,
-                          clientCPU: ownAfter - ownBefore, notes: notes)
+        return makeReport(
+            stats: stats, measured: measured, ready: ready, openSeconds: openSeconds,
+            baseline: baseline, before: before, after: after,
+            clientCPU: ownAfter - ownBefore, notes: notes)
     }
 
     /// Stops every worker and waits for their stats (at most 15 s plus 1 s per 1,000 sessions).
@@ -127,8 +128,9 @@ struct BenchRunner {
         if o.scenario == .idle {
             var perSession: Double?
             if let baseline, let after, ready > 0 { perSession = Double(after.rssBytes - baseline.rssBytes) / Double(ready) }
-            idle = BenchReport.Idle(sessions: ready, answered: stats.checked, rssBeforeBytes: baseline?.rssBytes,
-                                    rssHeldBytes: after?.rssBytes, rssPerSessionBytes: perSession, openSeconds: openSeconds)
+            idle = BenchReport.Idle(
+                sessions: ready, answered: stats.checked, rssBeforeBytes: baseline?.rssBytes,
+                rssHeldBytes: after?.rssBytes, rssPerSessionBytes: perSession, openSeconds: openSeconds)
         }
         return BenchReport(
             scenario: o.scenario, target: "\(o.host):\(o.port)", sessions: o.sessions, inFlight: o.inFlight,

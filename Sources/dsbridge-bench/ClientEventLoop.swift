@@ -45,12 +45,14 @@ final class ClientEventLoop {
             return
         }
         let current = now
-        uv_timer_start(timer, { handle in
-            guard let data = handle?.pointee.data else { return }
-            let me = Unmanaged<ClientEventLoop>.fromOpaque(data).takeUnretainedValue()
-            me.armedAt = nil
-            me.onTimer()
-        }, deadline > current ? deadline - current : 0, 0)
+        uv_timer_start(
+            timer,
+            { handle in
+                guard let data = handle?.pointee.data else { return }
+                let me = Unmanaged<ClientEventLoop>.fromOpaque(data).takeUnretainedValue()
+                me.armedAt = nil
+                me.onTimer()
+            }, deadline > current ? deadline - current : 0, 0)
     }
 
     /// One pass: waits for at least one event (a socket, lws' own timers and its cancel

@@ -270,7 +270,7 @@ final class ClientWorker {
                 for case let link? in links { link.tick(now: now) }
             }
         }
-        if phase == .stop, (pendingOpens + openLinks == 0 || now >= stopDeadline) { done = true }
+        if phase == .stop, pendingOpens + openLinks == 0 || now >= stopDeadline { done = true }
     }
 
     private func enter(_ p: RunPhase) {

@@ -109,7 +109,8 @@ final class HTTPClient: Link {
         body += Array(#","arg":{"data":"#.utf8)
         body += worker.payload
         body += Array("}}".utf8)
-        let head = "POST /dsbridge/call HTTP/1.1\r\nHost: \(worker.options.host):\(worker.options.port)\r\n"
+        let head =
+            "POST /dsbridge/call HTTP/1.1\r\nHost: \(worker.options.host):\(worker.options.port)\r\n"
             + "Content-Type: application/json\r\nX-DSBridge-Token: \(String(decoding: token, as: UTF8.self))\r\n"
             + "Content-Length: \(body.count)\r\n\r\n"
         callRequest = Array(head.utf8) + body
@@ -121,8 +122,10 @@ final class HTTPClient: Link {
         var c = worker.composer()
         if sendSession {
             sendSession = false
-            c.raw(Array(("POST /dsbridge/session HTTP/1.1\r\nHost: \(worker.options.host):\(worker.options.port)\r\n"
-                + "Content-Length: 0\r\n\r\n").utf8))
+            c.raw(
+                Array(
+                    ("POST /dsbridge/session HTTP/1.1\r\nHost: \(worker.options.host):\(worker.options.port)\r\n"
+                        + "Content-Length: 0\r\n\r\n").utf8))
             waiting = .session
         } else if sendCall {
             sendCall = false

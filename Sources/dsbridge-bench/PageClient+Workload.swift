@@ -110,7 +110,6 @@ extension PageClient {
         wantWrite()
     }
 
-
     /// The run moved to `phase`.
     func followPhase(_ phase: RunPhase) {
         let now = monotonicNanos()

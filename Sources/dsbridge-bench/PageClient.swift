@@ -179,7 +179,8 @@ final class PageClient: Link {
     /// `dscbN` → N.
     static func callID(fromStub stub: UnsafeRawBufferPointer) -> Int64? {
         guard stub.count > 4, stub[0] == UInt8(ascii: "d"), stub[1] == UInt8(ascii: "s"), stub[2] == UInt8(ascii: "c"),
-              stub[3] == UInt8(ascii: "b") else { return nil }
+            stub[3] == UInt8(ascii: "b")
+        else { return nil }
         var value: Int64 = 0
         for b in stub[4...] {
             guard b >= 0x30, b <= 0x39 else { return nil }
@@ -228,7 +229,8 @@ final class PageClient: Link {
         var c = worker.composer(offset: 1)
         var count = 0
         while ackDue || !outbox.isEmpty, count < ClientWorker.coalescedMessages,
-              c.count + worker.messageBound <= worker.scratchCapacity - 1 {
+            c.count + worker.messageBound <= worker.scratchCapacity - 1
+        {
             if count > 0 { c.byte(UInt8(ascii: ",")) }
             _ = compose(into: &c)
             count += 1

@@ -36,7 +36,8 @@ struct ProgressLine {
         lastOps = ops
         guard !options.quiet else { return }
         let padded = label.count < 9 ? label + String(repeating: " ", count: 9 - label.count) : label
-        var line = "[" + String(format: "%6.1fs", Double(now - start) / 1e9) + " " + padded + "] "
+        var line =
+            "[" + String(format: "%6.1fs", Double(now - start) / 1e9) + " " + padded + "] "
             + String(format: "%10.0f", rate) + " " + options.scenario.unit
             + " | ready \(control.sum { $0.ready.load(ordering: .relaxed) })"
             + " | errors \(control.sum { $0.errors.load(ordering: .relaxed) })"

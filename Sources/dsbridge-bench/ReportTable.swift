@@ -15,8 +15,13 @@ enum ReportTable {
             rows.append(("messages/s", String(format: "%.0f", r.messagesPerSecond)))
         }
         if let l = r.latency {
-            rows.append(("latency (µs)", String(format: "p50 %.1f  p90 %.1f  p99 %.1f  p99.9 %.1f  max %.1f  (%llu samples)",
-                                                l.p50, l.p90, l.p99, l.p999, l.max, l.samples)))
+            rows.append(
+                (
+                    "latency (µs)",
+                    String(
+                        format: "p50 %.1f  p90 %.1f  p99 %.1f  p99.9 %.1f  max %.1f  (%llu samples)",
+                        l.p50, l.p90, l.p99, l.p999, l.max, l.samples)
+                ))
             rows.append(("latency is", r.latencyMeasures))
         }
         if let s = r.server {
@@ -33,7 +38,8 @@ enum ReportTable {
             if let per = i.rssPerSessionBytes { rows.append(("rss per session", String(format: "%.2f KiB", per / 1024))) }
         }
         rows.append(("errors", r.errors.isEmpty ? "none" : r.errors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")))
-        rows.append(("close codes", r.closeCodes.isEmpty ? "none" : r.closeCodes.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")))
+        rows.append(
+            ("close codes", r.closeCodes.isEmpty ? "none" : r.closeCodes.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")))
         for note in r.notes { rows.append(("note", note)) }
         let width = rows.map(\.0.count).max() ?? 0
         return rows.map { $0.0 + String(repeating: " ", count: width - $0.0.count) + "  " + $0.1 }.joined(separator: "\n")

@@ -5,8 +5,9 @@ import Histogram
 /// the runner, which merges all of them.
 struct WorkerStats: Sendable {
     /// Latency samples in nanoseconds (1 µs ... 60 s, 3 significant digits).
-    var latency = Histogram<UInt64>(lowestDiscernibleValue: 1_000, highestTrackableValue: 60_000_000_000,
-                                    numberOfSignificantValueDigits: .three)
+    var latency = Histogram<UInt64>(
+        lowestDiscernibleValue: 1_000, highestTrackableValue: 60_000_000_000,
+        numberOfSignificantValueDigits: .three)
     /// Headline operations completed while measuring (see ``Scenario/unit``).
     var completed = 0
     /// Calls answered while measuring (for `async`: calls whose final `cb` arrived).

@@ -64,11 +64,14 @@ struct DaemonCommand: AsyncParsableCommand {
         lifecycle.dismissed = { session in
             logger.info("page closed itself (window.close)", metadata: ["bridge.session": "\(session.id)"])
         }
-        logger.notice("memory budget \(settings.bridge.memoryBudget) bytes (\(settings.memoryBudgetOrigin)): above it the sessions holding the most are ended, above 90% of it new sessions are refused")
+        logger.notice(
+            "memory budget \(settings.bridge.memoryBudget) bytes (\(settings.memoryBudgetOrigin)): above it the sessions holding the most are ended, above 90% of it new sessions are refused"
+        )
         let bridge = Bridge(configuration: settings.bridge, logger: logger, lifecycle: lifecycle)
         if settings.demo { DemoInterfaces.register(on: bridge, tickMs: settings.demoTickMs) }
-        let server = BridgeServer(bridge: bridge, configuration: settings.server, logger: logger,
-                                  metricsRenderer: { registry.emitToBuffer() })
+        let server = BridgeServer(
+            bridge: bridge, configuration: settings.server, logger: logger,
+            metricsRenderer: { registry.emitToBuffer() })
         // Started before the group, so a start that fails exits 1 with its reason.
         let ports: ListeningPorts
         do {
@@ -82,16 +85,18 @@ struct DaemonCommand: AsyncParsableCommand {
         if settings.server.host == "0.0.0.0" || settings.server.host == "::" {
             warnings.append("warning: listening on a wildcard address; only loopback origins are allowed until --allowed-origin is given")
         }
-        let announcer = ServingAnnouncer(server: server, ports: ports, warnings: warnings, journal: journal,
-                                         demo: settings.demo, notifier: SystemdNotifier(), logger: logger)
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: [
-                // Should the service thread end by itself, the announcer still says STOPPING=1.
-                .init(service: server, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "BridgeServer"),
-                .init(service: announcer, serviceName: "ServingAnnouncer"),
-            ],
-            gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger))
+        let announcer = ServingAnnouncer(
+            server: server, ports: ports, warnings: warnings, journal: journal,
+            demo: settings.demo, notifier: SystemdNotifier(), logger: logger)
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [
+                    // Should the service thread end by itself, the announcer still says STOPPING=1.
+                    .init(service: server, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "BridgeServer"),
+                    .init(service: announcer, serviceName: "ServingAnnouncer"),
+                ],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
         do {
             try await group.run()
         } catch {

@@ -41,11 +41,15 @@ struct ServingAnnouncer: Service {
         notifier.notify("READY=1\nSTATUS=serving on port \(ports.port)\nMAINPID=\(getpid())")
         // Pings only while the network thread answers (a wedged one gets the service restarted).
         let watchdogSeconds = notifier.watchdogSeconds ?? 0
-        notifier.startWatchdog(isAlive: { [server] in server.networkThreadAnswered() }, stalled: { [logger] missed in
-            if missed == 1 || missed % 10 == 0 {
-                logger.error("watchdog: the network thread has not answered for \(Int(Double(missed) * watchdogSeconds * 1000)) ms; systemd's watchdog is not pinged")
-            }
-        })
+        notifier.startWatchdog(
+            isAlive: { [server] in server.networkThreadAnswered() },
+            stalled: { [logger] missed in
+                if missed == 1 || missed % 10 == 0 {
+                    logger.error(
+                        "watchdog: the network thread has not answered for \(Int(Double(missed) * watchdogSeconds * 1000)) ms; systemd's watchdog is not pinged"
+                    )
+                }
+            })
         logger.info("serving", metadata: ["bridge.port": "\(ports.port)", "bridge.admin-port": "\(ports.adminPort)", "bridge.demo": "\(demo)"])
     }
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-@testable import DSBridgeMacros
 import SwiftParser
 import SwiftSyntax
 import XCTest
+
+@testable import DSBridgeMacros
 
 /// The pure rules behind `@Exposed`, applied to parsed declarations without a macro context.
 final class ExposedSignatureClassifierTests: XCTestCase {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-@testable import DSBridgeServer
 import Glibc
 import Testing
+
+@testable import DSBridgeServer
 
 /// When the page listener stops and starts accepting, on a clock moved by hand.
 @Suite("AcceptGate: accepting pauses when descriptors run short")

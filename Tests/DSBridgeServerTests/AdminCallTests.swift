@@ -25,9 +25,11 @@ struct AdminCallTests {
         #expect(Self.demoSequence.count == 11, "\(DemoRowsFixture.url.path)")
     }
 
-    private func adminCall(_ server: RunningServer, _ session: String, _ body: JSONValue, token: String = RunningServer.adminToken) throws -> TestHTTP.Response {
-        try TestHTTP.request(port: server.adminPort, method: "POST", path: "/admin/sessions/\(session)/call",
-                             headers: ["Authorization": "Bearer \(token)"], body: Array(body.description.utf8))
+    private func adminCall(_ server: RunningServer, _ session: String, _ body: JSONValue, token: String = RunningServer.adminToken) throws -> TestHTTP.Response
+    {
+        try TestHTTP.request(
+            port: server.adminPort, method: "POST", path: "/admin/sessions/\(session)/call",
+            headers: ["Authorization": "Bearer \(token)"], body: Array(body.description.utf8))
     }
 
     @Test("every row of DSBridge's native→JS demo answers with its data and progress", arguments: demoSequence)
@@ -58,9 +60,10 @@ struct AdminCallTests {
             let deadline = Date().addingTimeInterval(5)
             while (session?.queuedCount ?? 0) < i - 1, Date() < deadline { usleep(2_000) }
             Thread.detachNewThread {
-                let r = try? TestHTTP.request(port: adminPort, method: "POST", path: "/admin/sessions/\(sessionID)/call",
-                                              headers: ["Authorization": "Bearer \(RunningServer.adminToken)"],
-                                              body: Array("{\"method\":\"addValue\",\"args\":[\(i),100]}".utf8))
+                let r = try? TestHTTP.request(
+                    port: adminPort, method: "POST", path: "/admin/sessions/\(sessionID)/call",
+                    headers: ["Authorization": "Bearer \(RunningServer.adminToken)"],
+                    body: Array("{\"method\":\"addValue\",\"args\":[\(i),100]}".utf8))
                 let value: JSONValue = r.flatMap { try? JSONParser.parse($0.body) } ?? .null
                 results.withLock { $0[i] = value }
             }

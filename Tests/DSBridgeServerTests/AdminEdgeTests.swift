@@ -7,8 +7,9 @@ import Testing
 @Suite("Admin calls that end")
 struct AdminEdgeTests {
     private func adminCall(_ server: RunningServer, _ session: String, _ body: JSONValue) throws -> TestHTTP.Response {
-        try TestHTTP.request(port: server.adminPort, method: "POST", path: "/admin/sessions/\(session)/call",
-                             headers: ["Authorization": "Bearer \(RunningServer.adminToken)"], body: Array(body.description.utf8))
+        try TestHTTP.request(
+            port: server.adminPort, method: "POST", path: "/admin/sessions/\(session)/call",
+            headers: ["Authorization": "Bearer \(RunningServer.adminToken)"], body: Array(body.description.utf8))
     }
 
     @Test("a call into a page that never got ready is not delivered after its 504")

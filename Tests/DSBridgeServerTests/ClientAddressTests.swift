@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-@testable import DSBridgeServer
 import Testing
+
+@testable import DSBridgeServer
 
 @Suite("Client address behind a trusted proxy")
 struct ClientAddressTests {
@@ -41,8 +42,10 @@ struct ClientAddressTests {
 @Suite("Sessions per address behind a trusted proxy, over real sockets")
 struct TrustedProxyLimitTests {
     private func newSession(_ server: RunningServer, forwardedFor: String) throws -> Int {
-        try TestHTTP.request(port: server.port, method: "POST", path: "/dsbridge/session",
-                             headers: ["X-Forwarded-For": forwardedFor], body: []).status
+        try TestHTTP.request(
+            port: server.port, method: "POST", path: "/dsbridge/session",
+            headers: ["X-Forwarded-For": forwardedFor], body: []
+        ).status
     }
 
     @Test("with --trusted-proxy, maxSessionsPerAddress counts the forwarded client, not the proxy")

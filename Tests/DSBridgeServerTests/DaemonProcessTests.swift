@@ -56,7 +56,9 @@ struct DaemonProcessTests {
 
     @Test("prints its ports first, serves the demo, and on SIGTERM closes sockets with 1001 and exits 0")
     func lifecycle() throws {
-        let (process, out, _) = try launch(["--port", "0", "--admin-port", "0", "--admin-token", "t", "--web-root", Self.webRoot, "--demo", "--demo-tick-ms", "10"])
+        let (process, out, _) = try launch([
+            "--port", "0", "--admin-port", "0", "--admin-token", "t", "--web-root", Self.webRoot, "--demo", "--demo-tick-ms", "10",
+        ])
         defer { if process.isRunning { process.terminate() } }
         let line = firstLine(out)
         let parts = line.split(separator: " ")
@@ -287,8 +289,9 @@ struct DaemonProcessTests {
 
     @Test("journal format: syslog priority prefixes, no timestamps, metadata as key=value")
     func journalLogging() throws {
-        let (process, out, err) = try launch(["--port", "0", "--admin-port", "0", "--web-root", Self.webRoot],
-                                             environment: ["DSBRIDGED_LOG_FORMAT": "journal"])
+        let (process, out, err) = try launch(
+            ["--port", "0", "--admin-port", "0", "--web-root", Self.webRoot],
+            environment: ["DSBRIDGED_LOG_FORMAT": "journal"])
         _ = firstLine(out)
         kill(process.processIdentifier, SIGTERM)
         waitForExit(process)
@@ -299,28 +302,30 @@ struct DaemonProcessTests {
         #expect(!lines.contains { $0.contains("T") && $0.contains("+0000") })
     }
 
-    @Test("a bad setting stops the start with a message that names it", arguments: [
-        (["--port", "70000"], "--port must be from 0 to 65535"),
-        (["--heartbeat-ms", "0"], "--heartbeat-ms must be a positive integer"),
-        (["--log-level", "loud"], "--log-level must be one of"),
-        (["--allowed-origin", "example.com"], "--allowed-origin example.com must look like"),
-        (["--config", "/nonexistent/dsbridged.json"], "cannot read config file"),
-        (["--max-depth", "0"], "--max-depth must be a positive integer"),
-        (["--max-calls-per-second=-1"], "--max-calls-per-second must be 0 or more"),
-        (["--drain-ms=-5"], "--drain-ms must be 0 or more"),
-        (["--max-header-bytes", "100"], "--max-header-bytes must be from 1024 to 65535"),
-        (["--tls-cert", "/nonexistent/cert.pem"], "--tls-cert and --tls-key go together"),
-        (["--tls-cert", "/nonexistent/cert.pem", "--tls-key", "/nonexistent/key.pem"], "cannot read TLS file /nonexistent/cert.pem"),
-        (["--admin-token", ""], "--admin-token must not be empty"),
-        (["--auth-token", ""], "--auth-token must not be empty"),
-        (["--web-root", "/nonexistent/web"], "--web-root /nonexistent/web is not a directory"),
-        (["--check-config", "--max-depth", "0"], "--max-depth must be a positive integer"),
-        (["--check-config", "--heartbeat-ms", "9223372036854775807"], "--heartbeat-ms must be at most 86400000"),
-        (["--check-config", "--grace-ms", "100000000000"], "--grace-ms must be at most 86400000"),
-        (["--check-config", "--max-message-bytes", "9223372036854775807"], "--max-message-bytes must be at most 1073741824"),
-        (["--check-config", "--max-depth", "100000"], "--max-depth must be at most 1000"),
-        (["--check-config", "--replay-max-bytes", "9223372036854775807"], "--replay-max-bytes must be at most"),
-    ])
+    @Test(
+        "a bad setting stops the start with a message that names it",
+        arguments: [
+            (["--port", "70000"], "--port must be from 0 to 65535"),
+            (["--heartbeat-ms", "0"], "--heartbeat-ms must be a positive integer"),
+            (["--log-level", "loud"], "--log-level must be one of"),
+            (["--allowed-origin", "example.com"], "--allowed-origin example.com must look like"),
+            (["--config", "/nonexistent/dsbridged.json"], "cannot read config file"),
+            (["--max-depth", "0"], "--max-depth must be a positive integer"),
+            (["--max-calls-per-second=-1"], "--max-calls-per-second must be 0 or more"),
+            (["--drain-ms=-5"], "--drain-ms must be 0 or more"),
+            (["--max-header-bytes", "100"], "--max-header-bytes must be from 1024 to 65535"),
+            (["--tls-cert", "/nonexistent/cert.pem"], "--tls-cert and --tls-key go together"),
+            (["--tls-cert", "/nonexistent/cert.pem", "--tls-key", "/nonexistent/key.pem"], "cannot read TLS file /nonexistent/cert.pem"),
+            (["--admin-token", ""], "--admin-token must not be empty"),
+            (["--auth-token", ""], "--auth-token must not be empty"),
+            (["--web-root", "/nonexistent/web"], "--web-root /nonexistent/web is not a directory"),
+            (["--check-config", "--max-depth", "0"], "--max-depth must be a positive integer"),
+            (["--check-config", "--heartbeat-ms", "9223372036854775807"], "--heartbeat-ms must be at most 86400000"),
+            (["--check-config", "--grace-ms", "100000000000"], "--grace-ms must be at most 86400000"),
+            (["--check-config", "--max-message-bytes", "9223372036854775807"], "--max-message-bytes must be at most 1073741824"),
+            (["--check-config", "--max-depth", "100000"], "--max-depth must be at most 1000"),
+            (["--check-config", "--replay-max-bytes", "9223372036854775807"], "--replay-max-bytes must be at most"),
+        ])
     func badSettings(arguments: [String], message: String) throws {
         let (process, _, err) = try launch(arguments)
         waitForExit(process)
@@ -329,13 +334,15 @@ struct DaemonProcessTests {
         #expect(text.contains(message), "\(text)")
     }
 
-    @Test("a bad config file or environment value is refused with a message that names it", arguments: [
-        ("[1, 2]", [:], "must hold one JSON object"),
-        ("{\"port\": ", [:], "is not JSON"),
-        ("{\"port\": \"eighty\"}", [:], "config key \"port\" has the wrong type (a string)"),
-        ("{\"allowed-origin\": \"https://a.example\"}", [:], "config key \"allowed-origin\" must be an array of strings"),
-        ("{}", ["DSBRIDGED_MAX_DEPTH": "deep"], "environment variable DSBRIDGED_MAX_DEPTH=deep has the wrong type"),
-    ] as [(String, [String: String], String)])
+    @Test(
+        "a bad config file or environment value is refused with a message that names it",
+        arguments: [
+            ("[1, 2]", [:], "must hold one JSON object"),
+            ("{\"port\": ", [:], "is not JSON"),
+            ("{\"port\": \"eighty\"}", [:], "config key \"port\" has the wrong type (a string)"),
+            ("{\"allowed-origin\": \"https://a.example\"}", [:], "config key \"allowed-origin\" must be an array of strings"),
+            ("{}", ["DSBRIDGED_MAX_DEPTH": "deep"], "environment variable DSBRIDGED_MAX_DEPTH=deep has the wrong type"),
+        ] as [(String, [String: String], String)])
     func badConfigFile(content: String, environment: [String: String], message: String) throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("dsbridged-\(UUID().uuidString).json")
         try Data(content.utf8).write(to: file)
@@ -349,8 +356,9 @@ struct DaemonProcessTests {
 
     @Test("--check-config prints the effective settings without secrets and exits 0 without listening")
     func checkConfig() throws {
-        let (process, out, _) = try launch(["--check-config", "--port", "1", "--admin-token", "s3cret-admin", "--web-root", Self.webRoot],
-                                           environment: ["DSBRIDGED_AUTH_TOKEN": "s3cret-auth", "DSBRIDGED_MAX_DEPTH": "64"])
+        let (process, out, _) = try launch(
+            ["--check-config", "--port", "1", "--admin-token", "s3cret-admin", "--web-root", Self.webRoot],
+            environment: ["DSBRIDGED_AUTH_TOKEN": "s3cret-auth", "DSBRIDGED_MAX_DEPTH": "64"])
         waitForExit(process)
         #expect(process.terminationStatus == 0)
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

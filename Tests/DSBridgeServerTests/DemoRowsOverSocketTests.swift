@@ -24,9 +24,10 @@ struct DemoRowsOverSocketTests {
     func fixture() {
         #expect(DemoRowsFixture.toNative.count == 8, "\(DemoRowsFixture.url.path)")
         #expect(DemoRow.all.count == DemoRowsFixture.toNative.count)
-        #expect(DemoRow.all.map(\.method) == [
-            "testSyn", "testAsyn", "testNoArgSyn", "testNoArgAsyn", "swift.testSyn", "swift.testAsyn", "echo.syn", "echo.asyn",
-        ])
+        #expect(
+            DemoRow.all.map(\.method) == [
+                "testSyn", "testAsyn", "testNoArgSyn", "testNoArgAsyn", "swift.testSyn", "swift.testAsyn", "echo.syn", "echo.asyn",
+            ])
         #expect(DemoRowsFixture.handlerNames.count == 7)
         #expect(DemoRowsFixture.toPage.count == 11)
         // The scripted page answers the native -> JS rows as the demo page does.

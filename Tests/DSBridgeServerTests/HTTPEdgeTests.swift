@@ -18,9 +18,11 @@ struct HTTPEdgeTests {
         #expect(try TestWebSocket(port: server.port, origin: "http://127.0.0.1:\(server.port)").hello()["t"] == "welcome")
     }
 
-    @Test("no answer to HEAD has a body: 405, 404, 301 and 400 included", arguments: [
-        ("/dsbridge/call", 405), ("/dsbridge/session", 405), ("/missing.html", 404), ("/sub", 301), ("/dsbridge", 400), ("/app.js", 200),
-    ])
+    @Test(
+        "no answer to HEAD has a body: 405, 404, 301 and 400 included",
+        arguments: [
+            ("/dsbridge/call", 405), ("/dsbridge/session", 405), ("/missing.html", 404), ("/sub", 301), ("/dsbridge", 400), ("/app.js", 200),
+        ])
     func headHasNoBody(path: String, status: Int) throws {
         let server = try RunningServer()
         defer { server.stop() }
@@ -29,10 +31,12 @@ struct HTTPEdgeTests {
         #expect(r.body.isEmpty, "\(r.text)")
     }
 
-    @Test("a static path with a .. segment, a backslash or a NUL once decoded gets 404 (never the file, a redirect or a dropped connection)", arguments: [
-        "/sub/..", "/sub/%2e%2e", "/sub/../sub/site.css", "/sub/%2E%2E/index.html", "/..%2fapp.js", "/index.html%00", "/sub%00/",
-        "/sub%5csite.css", "/sub\\site.css", "/sub/./../app.js",
-    ])
+    @Test(
+        "a static path with a .. segment, a backslash or a NUL once decoded gets 404 (never the file, a redirect or a dropped connection)",
+        arguments: [
+            "/sub/..", "/sub/%2e%2e", "/sub/../sub/site.css", "/sub/%2E%2E/index.html", "/..%2fapp.js", "/index.html%00", "/sub%00/",
+            "/sub%5csite.css", "/sub\\site.css", "/sub/./../app.js",
+        ])
     func refusedStaticPaths(path: String) throws {
         let server = try RunningServer()
         defer { server.stop() }
@@ -61,15 +65,17 @@ struct HTTPEdgeTests {
         #expect(try server.openSession().1["t"] == "welcome")
     }
 
-    @Test("/dir redirects to /dir/ with the query kept byte for byte, never a raw space or CR LF in Location", arguments: [
-        ("/sub?a=1&b=%20c", "/sub/?a=1&b=%20c"),
-        ("/sub?x=1", "/sub/?x=1"),
-        ("/%73ub", "/%73ub/"),
-        ("//sub", "/sub/"),  // never a protocol-relative Location (an open redirect)
-        ("/%73ub?q=%41+b;c", "/%73ub/?q=%41+b;c"),
-        // As sent: still percent-encoded, so it never splits the answer.
-        ("/sub?a=%0d%0aSet-Cookie:%20x=1", "/sub/?a=%0d%0aSet-Cookie:%20x=1"),
-    ])
+    @Test(
+        "/dir redirects to /dir/ with the query kept byte for byte, never a raw space or CR LF in Location",
+        arguments: [
+            ("/sub?a=1&b=%20c", "/sub/?a=1&b=%20c"),
+            ("/sub?x=1", "/sub/?x=1"),
+            ("/%73ub", "/%73ub/"),
+            ("//sub", "/sub/"),  // never a protocol-relative Location (an open redirect)
+            ("/%73ub?q=%41+b;c", "/%73ub/?q=%41+b;c"),
+            // As sent: still percent-encoded, so it never splits the answer.
+            ("/sub?a=%0d%0aSet-Cookie:%20x=1", "/sub/?a=%0d%0aSet-Cookie:%20x=1"),
+        ])
     func redirectKeepsQuery(target: String, location: String) throws {
         let server = try RunningServer()
         defer { server.stop() }
@@ -122,7 +128,8 @@ struct HTTPEdgeTests {
         let big = 4 << 20
         let put = try wholeRequest(server.port, "PUT", "/dsbridge/call", headers: ["X-DSBridge-Token": token], bodyBytes: big)
         #expect(put.status == 405)
-        let foreign = try wholeRequest(server.port, "POST", "/dsbridge/call", headers: ["Origin": "https://evil.example", "X-DSBridge-Token": token], bodyBytes: big)
+        let foreign = try wholeRequest(
+            server.port, "POST", "/dsbridge/call", headers: ["Origin": "https://evil.example", "X-DSBridge-Token": token], bodyBytes: big)
         #expect(foreign.status == 403)
         let noToken = try wholeRequest(server.port, "POST", "/dsbridge/call", bodyBytes: big)
         #expect(noToken.status == 401)
@@ -135,14 +142,17 @@ struct HTTPEdgeTests {
 
     @Test("admin request bodies are bounded by replayMaxBytes, not maxMessageBytes (413 {\"error\":\"too large\"})")
     func adminBodyBound() throws {
-        let server = try RunningServer { $0.maxMessageBytes = 1024; $0.replayMaxBytes = 64 << 10 }
+        let server = try RunningServer {
+            $0.maxMessageBytes = 1024; $0.replayMaxBytes = 64 << 10
+        }
         defer { server.stop() }
         let (_, welcome) = try server.openSession()
         let id = try #require(welcome["session"]?.stringValue)
         func call(_ padding: Int) throws -> TestHTTP.Response {
             let body: JSONValue = ["method": "addValue", "args": [.string(String(repeating: "x", count: padding))], "timeoutMs": 100]
-            return try TestHTTP.request(port: server.adminPort, method: "POST", path: "/admin/sessions/\(id)/call",
-                                        headers: ["Authorization": "Bearer \(RunningServer.adminToken)"], body: Array(body.description.utf8))
+            return try TestHTTP.request(
+                port: server.adminPort, method: "POST", path: "/admin/sessions/\(id)/call",
+                headers: ["Authorization": "Bearer \(RunningServer.adminToken)"], body: Array(body.description.utf8))
         }
         #expect(try call(8 << 10).status == 504)  // over maxMessageBytes, under replayMaxBytes: the page never got ready
         let refused = try call(128 << 10)

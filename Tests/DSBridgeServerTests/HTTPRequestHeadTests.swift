@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-@testable import DSBridgeServer
 import Testing
+
+@testable import DSBridgeServer
 
 @Suite("HTTP request heads read by dsbridged (plain HTTP)")
 struct HTTPRequestHeadTests {
@@ -62,11 +63,13 @@ struct HTTPRequestHeadTests {
         #expect(try !parse("GET / HTTP/1.1\r\n\r\n").isWebSocketUpgrade)
     }
 
-    @Test("refuses malformed heads with 400", arguments: [
-        "GET /\r\n\r\n", "GET / HTTP/2.0\r\n\r\n", "GET http://x/ HTTP/1.1\r\n\r\n", "G@T / HTTP/1.1\r\n\r\n",
-        "GET / HTTP/1.1\r\nNo colon here\r\n\r\n", "GET / HTTP/1.1\r\nA: b\r\n folded\r\n\r\n",
-        "GET / HTTP/1.1\r\nBad Name: x\r\n\r\n", "GET /a\u{7f}b HTTP/1.1\r\n\r\n", "\r\n\r\n",
-    ])
+    @Test(
+        "refuses malformed heads with 400",
+        arguments: [
+            "GET /\r\n\r\n", "GET / HTTP/2.0\r\n\r\n", "GET http://x/ HTTP/1.1\r\n\r\n", "G@T / HTTP/1.1\r\n\r\n",
+            "GET / HTTP/1.1\r\nNo colon here\r\n\r\n", "GET / HTTP/1.1\r\nA: b\r\n folded\r\n\r\n",
+            "GET / HTTP/1.1\r\nBad Name: x\r\n\r\n", "GET /a\u{7f}b HTTP/1.1\r\n\r\n", "\r\n\r\n",
+        ])
     func refusesMalformed(text: String) {
         #expect(throws: HTTPRequestHead.Failure.self) { try parse(text) }
         do {

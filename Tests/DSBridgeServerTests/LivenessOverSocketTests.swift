@@ -32,8 +32,9 @@ struct LivenessOverSocketTests {
         #expect(elapsed >= 0.29 && elapsed < 1.5, "closed after \(elapsed) s")
     }
 
-    @Test("a page that stops answering is hung up after 2 × heartbeat, never earlier, without a close frame",
-          arguments: [500, 2900])
+    @Test(
+        "a page that stops answering is hung up after 2 × heartbeat, never earlier, without a close frame",
+        arguments: [500, 2900])
     func deadPeerHangUp(heartbeatMs: Int) throws {
         let server = try RunningServer(configure: { $0.heartbeatMs = heartbeatMs })
         defer { server.stop() }

@@ -43,8 +43,9 @@ struct OffThreadHTTPTests {
         let (ws, _) = try server.openSession()
         let port = server.port
         let slow = Thread {
-            _ = try? TestHTTP.request(port: port, method: "POST", path: "/dsbridge/session",
-                                      headers: ["Origin": "http://slow.example"], body: [])
+            _ = try? TestHTTP.request(
+                port: port, method: "POST", path: "/dsbridge/session",
+                headers: ["Origin": "http://slow.example"], body: [])
         }
         slow.start()
         usleep(200_000)

@@ -23,18 +23,21 @@ struct OriginTests {
         let server = try RunningServer(allowedOrigins: ["https://app.example"])
         defer { server.stop() }
         #expect(try TestWebSocket(port: server.port, origin: "https://app.example").hello()["t"] == "welcome")
-        let session = try TestHTTP.request(port: server.port, method: "POST", path: "/dsbridge/session",
-                                           headers: ["Origin": "https://app.example"], body: [])
+        let session = try TestHTTP.request(
+            port: server.port, method: "POST", path: "/dsbridge/session",
+            headers: ["Origin": "https://app.example"], body: [])
         #expect(session.status == 200)
         #expect(session.headers["access-control-allow-origin"] == "https://app.example")
         #expect(session.headers["vary"] == "Origin")
-        let preflight = try TestHTTP.request(port: server.port, method: "OPTIONS", path: "/dsbridge/call",
-                                             headers: ["Origin": "https://app.example"])
+        let preflight = try TestHTTP.request(
+            port: server.port, method: "OPTIONS", path: "/dsbridge/call",
+            headers: ["Origin": "https://app.example"])
         #expect(preflight.status == 204)
         #expect(preflight.headers["access-control-allow-headers"]?.contains("X-DSBridge-Token") == true)
         #expect(preflight.headers["access-control-max-age"] == "600")
-        let refused = try TestHTTP.request(port: server.port, method: "OPTIONS", path: "/dsbridge/call",
-                                           headers: ["Origin": "https://other.example"])
+        let refused = try TestHTTP.request(
+            port: server.port, method: "OPTIONS", path: "/dsbridge/call",
+            headers: ["Origin": "https://other.example"])
         #expect(refused.status == 403)
     }
 
@@ -44,7 +47,8 @@ struct OriginTests {
         defer { server.stop() }
         #expect(try TestHTTP.request(port: server.port, method: "POST", path: "/dsbridge/session", body: []).status == 401)
         #expect(try TestHTTP.request(port: server.port, method: "POST", path: "/dsbridge/session", headers: ["X-DSBridge-Auth": "x"], body: []).status == 401)
-        #expect(try TestHTTP.request(port: server.port, method: "POST", path: "/dsbridge/session", headers: ["X-DSBridge-Auth": "s3cret"], body: []).status == 200)
+        #expect(
+            try TestHTTP.request(port: server.port, method: "POST", path: "/dsbridge/session", headers: ["X-DSBridge-Auth": "s3cret"], body: []).status == 200)
         let ws = try TestWebSocket(port: server.port)
         try ws.send(["t": "hello", "v": 1])
         #expect(try ws.closeCode() == 1008)

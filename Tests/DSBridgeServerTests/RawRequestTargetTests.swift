@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-@testable import DSBridgeServer
 import Testing
+
+@testable import DSBridgeServer
 
 @Suite("Raw request targets (PROTOCOL.md 1.2)")
 struct RawRequestTargetTests {
@@ -20,12 +21,14 @@ struct RawRequestTargetTests {
         #expect(target("GARBAGE") == nil)
     }
 
-    @Test("refuses .., backslash and NUL once decoded, for GET and HEAD only", arguments: [
-        ("GET /a/.. HTTP/1.1", true), ("GET /a/%2e%2E/b HTTP/1.1", true), ("HEAD /a%5cb HTTP/1.1", true),
-        ("GET /a%00 HTTP/1.1", true), ("GET /a/..b HTTP/1.1", false), ("GET /.hidden HTTP/1.1", false),
-        ("GET /a/%2e%2e%2f HTTP/1.1", true), ("POST /a/.. HTTP/1.1", false), ("GET /a%zz HTTP/1.1", false),
-        ("GET /a?x=/../ HTTP/1.1", false),
-    ])
+    @Test(
+        "refuses .., backslash and NUL once decoded, for GET and HEAD only",
+        arguments: [
+            ("GET /a/.. HTTP/1.1", true), ("GET /a/%2e%2E/b HTTP/1.1", true), ("HEAD /a%5cb HTTP/1.1", true),
+            ("GET /a%00 HTTP/1.1", true), ("GET /a/..b HTTP/1.1", false), ("GET /.hidden HTTP/1.1", false),
+            ("GET /a/%2e%2e%2f HTTP/1.1", true), ("POST /a/.. HTTP/1.1", false), ("GET /a%zz HTTP/1.1", false),
+            ("GET /a?x=/../ HTTP/1.1", false),
+        ])
     func refuses(line: String, refused: Bool) throws {
         #expect(try #require(target(line)).isRefusedStaticPath == refused)
     }

@@ -42,8 +42,9 @@ struct ServiceGroupTests {
             try await ServiceLifecycle.gracefulShutdown()
             otherStopped.store(true, ordering: .relaxed)
         }
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: [.init(service: server), .init(service: other)], logger: Self.logger))
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [.init(service: server), .init(service: other)], logger: Self.logger))
         let running = Task { try await group.run() }
         let ports = try await server.listen()  // run() started it (or this did, first)
         let (opened, sessionOpened) = AsyncStream.makeStream(of: Void.self)

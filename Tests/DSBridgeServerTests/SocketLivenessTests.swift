@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-@testable import DSBridgeServer
 import Testing
+
+@testable import DSBridgeServer
 
 /// The timing rules of one socket, on a clock moved by hand.
 @Suite("SocketLiveness: deadlines of one socket")

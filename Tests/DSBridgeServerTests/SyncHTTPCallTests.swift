@@ -75,8 +75,9 @@ struct SyncHTTPCallTests {
         let noToken = try TestHTTP.request(port: server.port, method: "POST", path: "/dsbridge/call", body: Array("{}".utf8))
         #expect(noToken.status == 401)
         for body in ["", "[]", "{\"method\":5}", "not json", "{\"arg\":{}}"] {
-            let r = try TestHTTP.request(port: server.port, method: "POST", path: "/dsbridge/call",
-                                         headers: ["X-DSBridge-Token": token], body: Array(body.utf8))
+            let r = try TestHTTP.request(
+                port: server.port, method: "POST", path: "/dsbridge/call",
+                headers: ["X-DSBridge-Token": token], body: Array(body.utf8))
             #expect(r.status == 400, "body \(body)")
         }
         for after in ["", "-1", "01", "1.5", "9007199254740992", "x"] {

@@ -57,11 +57,13 @@ struct TransportTests {
         #expect(try ws2.closeCode() == 1007)
     }
 
-    @Test("protocol errors close 4000 and no message of the frame runs", arguments: [
-        "not json", "5", "\"x\"", "{\"t\":\"nope\"}", "{}", "[1]", "{\"t\":\"call\",\"id\":0,\"method\":\"testSyn\"}",
-        "{\"t\":\"call\",\"id\":1}", "{\"t\":\"call\",\"id\":\"1\",\"method\":\"testSyn\"}", "{\"t\":\"hello\",\"v\":1}",
-        "{\"t\":\"ack\",\"seq\":\"x\"}", "[{\"t\":\"call\",\"id\":1,\"method\":\"testSyn\",\"arg\":{\"data\":\"a\"}},{\"t\":\"bad\"}]",
-    ])
+    @Test(
+        "protocol errors close 4000 and no message of the frame runs",
+        arguments: [
+            "not json", "5", "\"x\"", "{\"t\":\"nope\"}", "{}", "[1]", "{\"t\":\"call\",\"id\":0,\"method\":\"testSyn\"}",
+            "{\"t\":\"call\",\"id\":1}", "{\"t\":\"call\",\"id\":\"1\",\"method\":\"testSyn\"}", "{\"t\":\"hello\",\"v\":1}",
+            "{\"t\":\"ack\",\"seq\":\"x\"}", "[{\"t\":\"call\",\"id\":1,\"method\":\"testSyn\",\"arg\":{\"data\":\"a\"}},{\"t\":\"bad\"}]",
+        ])
     func protocolErrors(frame: String) throws {
         let server = try RunningServer()
         defer { server.stop() }
@@ -229,8 +231,9 @@ struct TransportTests {
         let port = server.adminPort
         let body = Array("{\"method\":\"startTimer\",\"args\":[],\"timeoutMs\":5000}".utf8)
         let call = Task.detached {
-            try TestHTTP.request(port: port, method: "POST", path: "/admin/sessions/\(id)/call",
-                                 headers: ["Authorization": "Bearer \(RunningServer.adminToken)"], body: body)
+            try TestHTTP.request(
+                port: port, method: "POST", path: "/admin/sessions/\(id)/call",
+                headers: ["Authorization": "Bearer \(RunningServer.adminToken)"], body: body)
         }
         try await Task.sleep(for: .milliseconds(100))
         try ws.send(callMessage(1, "_dsb.dsinit", nil))
@@ -246,8 +249,9 @@ struct TransportTests {
         let response = try await call.value
         #expect(response.status == 200)
         #expect(try JSONParser.parse(response.body) == ["data": 2, "progress": [0, 1]])
-        let unknown = try TestHTTP.request(port: port, method: "POST", path: "/admin/sessions/nope/call",
-                                           headers: ["Authorization": "Bearer \(RunningServer.adminToken)"], body: body)
+        let unknown = try TestHTTP.request(
+            port: port, method: "POST", path: "/admin/sessions/nope/call",
+            headers: ["Authorization": "Bearer \(RunningServer.adminToken)"], body: body)
         #expect(unknown.status == 404)
     }
 }

@@ -22,7 +22,10 @@ struct AttachRaceTests {
     @Test("a new session whose socket closed while its hello ran ends at once and frees its place")
     func newSession() async throws {
         let auth = GateAuthenticator()
-        let bridge = Bridge(configuration: { var c = BridgeConfiguration(); c.maxSessions = 1; return c }(), authenticator: auth)
+        let bridge = Bridge(
+            configuration: {
+                var c = BridgeConfiguration(); c.maxSessions = 1; return c
+            }(), authenticator: auth)
         let connection = bridge.connect(peerAddress: "127.0.0.1", origin: nil, waker: CountingWaker())
         connection.receive(Array(#"{"t":"hello","v":1}"#.utf8))
         auth.entered.wait()
@@ -44,7 +47,10 @@ struct AttachRaceTests {
         let auth = GateAuthenticator()
         // The hello blocks a real worker; the grace period runs on a clock the test moves.
         let clock = ManualExecutor(realWorkers: true)
-        let bridge = Bridge(configuration: { var c = BridgeConfiguration(); c.graceMs = 200; return c }(), executor: clock, authenticator: auth)
+        let bridge = Bridge(
+            configuration: {
+                var c = BridgeConfiguration(); c.graceMs = 200; return c
+            }(), executor: clock, authenticator: auth)
         let first = bridge.connect(peerAddress: "127.0.0.1", origin: nil, waker: CountingWaker())
         first.receive(Array(#"{"t":"hello","v":1}"#.utf8))
         auth.entered.wait()

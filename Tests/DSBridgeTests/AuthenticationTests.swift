@@ -17,7 +17,10 @@ struct AuthenticationTests {
 
     @Test("with a shared secret, hello without it or with a wrong one closes 1008; the right one opens")
     func sharedSecret() async throws {
-        let bridge = Bridge(configuration: { var c = BridgeConfiguration(); c.authToken = "s3cret"; return c }())
+        let bridge = Bridge(
+            configuration: {
+                var c = BridgeConfiguration(); c.authToken = "s3cret"; return c
+            }())
         let missing = harness(bridge)
         missing.send(["t": "hello", "v": 1])
         #expect(try await missing.closeCode() == 1008)

@@ -20,9 +20,11 @@ final class ProbeInterface: ExposedInterface {
     let started = Mutex<[JSONValue]>([])
 
     static var exposedMethods: [String: ExposedMethodKind] {
-        ["value": .synchronous, "void": .synchronous, "null": .synchronous, "throws": .synchronous, "record": .synchronous,
-         "twice": .asynchronous, "throwsFirst": .asynchronous, "later": .asynchronous, "int": .synchronous,
-         "untilCancelled": .asynchronous, "completesOnCancel": .asynchronous]
+        [
+            "value": .synchronous, "void": .synchronous, "null": .synchronous, "throws": .synchronous, "record": .synchronous,
+            "twice": .asynchronous, "throwsFirst": .asynchronous, "later": .asynchronous, "int": .synchronous,
+            "untilCancelled": .asynchronous, "completesOnCancel": .asynchronous,
+        ]
     }
 
     struct Boom: Error {}
@@ -86,9 +88,11 @@ struct BridgeHarness {
 
     /// - Parameter realWorkers: the bridge runs on Dispatch's workers and clock instead of
     ///   `executor` (for tests of which thread runs what); waiting for a condition yields.
-    init(configure: (inout BridgeConfiguration) -> Void = { _ in },
-         dismissal: (@Sendable (BridgeSession) -> Void)? = nil,
-         executor: ManualExecutor = ManualExecutor(), realWorkers: Bool = false) {
+    init(
+        configure: (inout BridgeConfiguration) -> Void = { _ in },
+        dismissal: (@Sendable (BridgeSession) -> Void)? = nil,
+        executor: ManualExecutor = ManualExecutor(), realWorkers: Bool = false
+    ) {
         var config = BridgeConfiguration()
         configure(&config)
         self.executor = executor
@@ -200,7 +204,8 @@ struct BridgeHarness {
         let activity = executor.activity
         // Only matters when the test is about to fail: wakes the wait below at the deadline.
         let alarm = DispatchWorkItem { activity.signal() }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)), execute: alarm)
+        DispatchQueue.global().asyncAfter(
+            deadline: .now() + .nanoseconds(Int(timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)), execute: alarm)
         defer { alarm.cancel() }
         while true {
             let generation = activity.generation

@@ -154,11 +154,13 @@ struct CodableConversionTests {
         #expect(JSONWriter.string(try JSONValueCoding.encode(twice)) == #"{"a":"x","b":[1,2],"c":true}"#)
     }
 
-    @Test("doubles encode as the parser reads the encoder's text", arguments: [
-        0.0, -0.0, 1, -1, 3, 0.1, 0.5, -0.25, 1e15, 1e16, 123456.789, 9_007_199_254_740_992, -9_007_199_254_740_992,
-        9_007_199_254_740_994, 9_007_199_254_740_991, 4_503_599_627_370_497, 1e300, -1e-300, .leastNonzeroMagnitude, .greatestFiniteMagnitude,
-        1e-7, 0.0001, 2.5e17, 12_345_678_901_234.5, Double(Int64.max), -Double(Int64.max),
-    ])
+    @Test(
+        "doubles encode as the parser reads the encoder's text",
+        arguments: [
+            0.0, -0.0, 1, -1, 3, 0.1, 0.5, -0.25, 1e15, 1e16, 123456.789, 9_007_199_254_740_992, -9_007_199_254_740_992,
+            9_007_199_254_740_994, 9_007_199_254_740_991, 4_503_599_627_370_497, 1e300, -1e-300, .leastNonzeroMagnitude, .greatestFiniteMagnitude,
+            1e-7, 0.0001, 2.5e17, 12_345_678_901_234.5, Double(Int64.max), -Double(Int64.max),
+        ])
     func doubles(d: Double) throws {
         #expect(try JSONValueCoding.encode(Holder(v: d)) == (try ThroughText.encode(Holder(v: d))))
         #expect(try JSONValueCoding.encode(["k": d]) == (try ThroughText.encode(["k": d])))
@@ -192,12 +194,14 @@ struct CodableConversionTests {
         #expect(outcome { try JSONValueCoding.encode(["k": Float(d)]) } == "encodingError")
     }
 
-    @Test("scalars decode to the same value or the same kind of error", arguments: [
-        JSONValue.integer(3), .number(3.0), .number(-0.0), .number(1e15), .number(1.2e18), .number(1.5), .number(1e20),
-        .integer(300), .integer(-1), .integer(.max), .integer(.min), .number(9.223372036854776e18), .number(0.1),
-        .number(1e39), .string("3"), .string("aGVsbG8="), .string("https://x.org/a b"), .string("not base64!"), .null,
-        .bool(true), .array([1]), .object(["a": 1]),
-    ])
+    @Test(
+        "scalars decode to the same value or the same kind of error",
+        arguments: [
+            JSONValue.integer(3), .number(3.0), .number(-0.0), .number(1e15), .number(1.2e18), .number(1.5), .number(1e20),
+            .integer(300), .integer(-1), .integer(.max), .integer(.min), .number(9.223372036854776e18), .number(0.1),
+            .number(1e39), .string("3"), .string("aGVsbG8="), .string("https://x.org/a b"), .string("not base64!"), .null,
+            .bool(true), .array([1]), .object(["a": 1]),
+        ])
     func scalars(value: JSONValue) {
         func same<T: Codable & Equatable>(_ type: T.Type) {
             let direct = outcome { try JSONValueCoding.decode(Holder<T>.self, from: ["v": value]) }
@@ -223,12 +227,14 @@ struct CodableConversionTests {
             ["street": 5, "lines": []], ["street": "x", "lines": [1]], [1, 2], "text", nil,
         ]
         for input in inputs {
-            #expect(outcome { try JSONValueCoding.decode(Profile.Address.self, from: input) }
-                == outcome { try ThroughText.decode(Profile.Address.self, input) }, "\(input)")
+            #expect(
+                outcome { try JSONValueCoding.decode(Profile.Address.self, from: input) }
+                    == outcome { try ThroughText.decode(Profile.Address.self, input) }, "\(input)")
         }
         for input: JSONValue in [["kind": ["person": ["age": 3]]], ["kind": ["robot": ["model": "x"]]], ["kind": ["unknown": [:]]], ["kind": [:]]] {
-            #expect(outcome { try JSONValueCoding.decode(Holder<Profile.Kind>.self, from: ["v": input["kind"] ?? nil]) }
-                == outcome { try ThroughText.decode(Holder<Profile.Kind>.self, ["v": input["kind"] ?? nil]) }, "\(input)")
+            #expect(
+                outcome { try JSONValueCoding.decode(Holder<Profile.Kind>.self, from: ["v": input["kind"] ?? nil]) }
+                    == outcome { try ThroughText.decode(Holder<Profile.Kind>.self, ["v": input["kind"] ?? nil]) }, "\(input)")
         }
     }
 
@@ -252,8 +258,9 @@ struct CodableConversionTests {
 
     @Test("dictionaries with integer keys refuse other keys, as Foundation does")
     func integerKeys() throws {
-        #expect(outcome { try JSONValueCoding.decode([Int: String].self, from: ["1": "a", "x": "b"]) }
-            == outcome { try ThroughText.decode([Int: String].self, ["1": "a", "x": "b"]) })
+        #expect(
+            outcome { try JSONValueCoding.decode([Int: String].self, from: ["1": "a", "x": "b"]) }
+                == outcome { try ThroughText.decode([Int: String].self, ["1": "a", "x": "b"]) })
         #expect(try JSONValueCoding.decode([Int: String].self, from: ["1": "a", "20": "b"]) == [1: "a", 20: "b"])
     }
 }

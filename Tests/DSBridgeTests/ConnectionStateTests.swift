@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-@testable import DSBridge
 import Testing
+
+@testable import DSBridge
 
 /// ``ConnectionState`` driven directly, one transition at a time: no threads.
 @Suite("Connection state machine")

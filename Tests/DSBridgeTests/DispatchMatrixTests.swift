@@ -31,10 +31,11 @@ struct DispatchMatrixTests {
         let h = BridgeHarness()
         _ = try await h.hello()
         h.call(1, "p.value", "v", stub: "dscb4")
-        #expect(try await h.messages(2) == [
-            ["t": "ret", "seq": 1, "id": 1, "code": 0, "data": "v"],
-            ["t": "cb", "seq": 2, "stub": "dscb4", "data": "v", "complete": true],
-        ])
+        #expect(
+            try await h.messages(2) == [
+                ["t": "ret", "seq": 1, "id": 1, "code": 0, "data": "v"],
+                ["t": "cb", "seq": 2, "stub": "dscb4", "data": "v", "complete": true],
+            ])
     }
 
     @Test("no stub + async method: runs fire-and-forget, ret \"\", completions dropped")
@@ -43,10 +44,11 @@ struct DispatchMatrixTests {
         _ = try await h.hello()
         h.call(1, "p.twice", nil)
         h.call(2, "p.value", "next")
-        #expect(try await h.messages(2) == [
-            ["t": "ret", "seq": 1, "id": 1, "code": 0, "data": ""],
-            ["t": "ret", "seq": 2, "id": 2, "code": 0, "data": "next"],
-        ])
+        #expect(
+            try await h.messages(2) == [
+                ["t": "ret", "seq": 1, "id": 1, "code": 0, "data": ""],
+                ["t": "ret", "seq": 2, "id": 2, "code": 0, "data": "next"],
+            ])
     }
 
     @Test("unknown method or namespace: methodNotFound, nothing runs")

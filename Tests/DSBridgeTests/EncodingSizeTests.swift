@@ -4,18 +4,22 @@ import Testing
 
 @Suite("Encoding sizes: estimates and batch boundaries")
 struct EncodingSizeTests {
-    @Test("the size estimate is exact without escapes or fractional numbers", arguments: [
-        "null", "true", "false", "0", "7", "-7", "10", "-10", "9223372036854775807", "-9223372036854775808",
-        "\"\"", "\"abc\"", "\"é😀\"", "[]", "{}", "[1,2,3]", #"{"a":1,"bc":[true,null,"x"],"d":{}}"#,
-        #"[{"t":"call","id":1000000000,"method":"echo.syn","arg":{"data":{"msg":"hello","items":[1,2,3]}}}]"#,
-    ])
+    @Test(
+        "the size estimate is exact without escapes or fractional numbers",
+        arguments: [
+            "null", "true", "false", "0", "7", "-7", "10", "-10", "9223372036854775807", "-9223372036854775808",
+            "\"\"", "\"abc\"", "\"é😀\"", "[]", "{}", "[1,2,3]", #"{"a":1,"bc":[true,null,"x"],"d":{}}"#,
+            #"[{"t":"call","id":1000000000,"method":"echo.syn","arg":{"data":{"msg":"hello","items":[1,2,3]}}}]"#,
+        ])
     func exact(text: String) throws {
         #expect(JSONWriter.estimatedSize(of: try JSONParser.parse(text)) == text.utf8.count)
     }
 
-    @Test("numbers that are not integers are never underestimated", arguments: [
-        0.5, -0.25, 1e300, -1.2345678901234567e-300, .leastNonzeroMagnitude, 1.7976931348623157e308, 123456.789, 1e15, -1e16,
-    ])
+    @Test(
+        "numbers that are not integers are never underestimated",
+        arguments: [
+            0.5, -0.25, 1e300, -1.2345678901234567e-300, .leastNonzeroMagnitude, 1.7976931348623157e308, 123456.789, 1e15, -1e16,
+        ])
     func fractional(number: Double) {
         #expect(JSONWriter.estimatedSize(of: .number(number)) >= JSONWriter.bytes(.number(number)).count)
     }
@@ -30,14 +34,18 @@ struct EncodingSizeTests {
     @Test("every server message encodes the same whatever its size", arguments: [1, 9, 10, 99_999, 1_000_000_000, Int64.max])
     func messagesAtNumberWidths(n: Int64) {
         func text(_ m: ServerMessage) -> String { String(decoding: m.encoded(seq: n), as: UTF8.self) }
-        #expect(text(.ret(id: n, result: .success([0.5, "é", ["k": nil]])))
-            == #"{"t":"ret","seq":\#(n),"id":\#(n),"code":0,"data":[0.5,"é",{"k":null}]}"#)
-        #expect(text(.cb(stub: "dscb\(n)", payload: .value(.integer(n), complete: true)))
-            == #"{"t":"cb","seq":\#(n),"stub":"dscb\#(n)","data":\#(n),"complete":true}"#)
-        #expect(text(.invoke(callbackId: n, method: "m\"", args: [.integer(-n)]))
-            == #"{"t":"invoke","seq":\#(n),"callbackId":\#(n),"method":"m\"","args":[-\#(n)]}"#)
-        #expect(text(.welcome(session: "s", token: "t", lastCall: n, resumed: false, heartbeatMs: Int(n % 1_000_000)))
-            == #"{"t":"welcome","session":"s","token":"t","lastCall":\#(n),"resumed":false,"heartbeat":\#(n % 1_000_000)}"#)
+        #expect(
+            text(.ret(id: n, result: .success([0.5, "é", ["k": nil]])))
+                == #"{"t":"ret","seq":\#(n),"id":\#(n),"code":0,"data":[0.5,"é",{"k":null}]}"#)
+        #expect(
+            text(.cb(stub: "dscb\(n)", payload: .value(.integer(n), complete: true)))
+                == #"{"t":"cb","seq":\#(n),"stub":"dscb\#(n)","data":\#(n),"complete":true}"#)
+        #expect(
+            text(.invoke(callbackId: n, method: "m\"", args: [.integer(-n)]))
+                == #"{"t":"invoke","seq":\#(n),"callbackId":\#(n),"method":"m\"","args":[-\#(n)]}"#)
+        #expect(
+            text(.welcome(session: "s", token: "t", lastCall: n, resumed: false, heartbeatMs: Int(n % 1_000_000)))
+                == #"{"t":"welcome","session":"s","token":"t","lastCall":\#(n),"resumed":false,"heartbeat":\#(n % 1_000_000)}"#)
     }
 
     @Test("a batch takes as many messages as fit exactly in maxBatchBytes", arguments: [0, 1])

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-@testable import DSBridge
 import Dispatch
 import Glibc
 import Synchronization
 import Testing
+
+@testable import DSBridge
 
 /// Hand-written like `@Exposed` output with `@nonblocking` on `fast`, `slow`, `start` and
 /// `holdsNetworkThread`; `waits` is an ordinary synchronous method.
@@ -16,8 +17,10 @@ final class NonblockingProbe: ExposedInterface {
     let slowMicros = Atomic<UInt32>(3_000)
 
     static var exposedMethods: [String: ExposedMethodKind] {
-        ["fast": .synchronous, "slow": .synchronous, "waits": .synchronous, "start": .asynchronous, "spin": .synchronous,
-         "yields": .synchronous]
+        [
+            "fast": .synchronous, "slow": .synchronous, "waits": .synchronous, "start": .asynchronous, "spin": .synchronous,
+            "yields": .synchronous,
+        ]
     }
     static var nonblockingMethods: Set<String> { ["fast", "slow", "start", "spin"] }
     /// The thread each `spin` call ran on.
@@ -109,11 +112,12 @@ struct InlineDispatchTests {
         let probe = NonblockingProbe()
         let h = try await harness(probe)
         let thread = pthread_self()
-        h.send(.array([
-            ["t": "call", "id": 1, "method": "n.fast", "arg": ["data": 1]],
-            ["t": "call", "id": 2, "method": "n.waits"],
-            ["t": "call", "id": 3, "method": "n.fast", "arg": ["data": 3]],
-        ]))
+        h.send(
+            .array([
+                ["t": "call", "id": 1, "method": "n.fast", "arg": ["data": 1]],
+                ["t": "call", "id": 2, "method": "n.waits"],
+                ["t": "call", "id": 3, "method": "n.fast", "arg": ["data": 3]],
+            ]))
         // Checked before this thread suspends (a worker could use it afterwards).
         #expect(probe.fastThreads.withLock { $0.allSatisfy { pthread_equal($0, thread) == 0 } })
         probe.release.signal()
@@ -157,9 +161,10 @@ struct InlineDispatchTests {
     @Test("internal calls that run application hooks stay off the network thread; lookups do not")
     func internalMethods() async throws {
         let readyThreads = Mutex<[pthread_t]>([])
-        let bridge = Bridge(lifecycle: SessionLifecycle(ready: { _ in
-            readyThreads.withLock { $0.append(pthread_self()) }
-        }))
+        let bridge = Bridge(
+            lifecycle: SessionLifecycle(ready: { _ in
+                readyThreads.withLock { $0.append(pthread_self()) }
+            }))
         let h = BridgeHarness(sharing: bridge, connection: bridge.connect(peerAddress: "127.0.0.1", origin: nil, waker: CountingWaker()))
         _ = try await h.hello()
         h.call(1, "_dsb.hasNativeMethod", ["name": "nothing", "type": "all"])
@@ -257,22 +262,28 @@ struct InlineDispatchTests {
         h.bridge.addInterface(probe, by: "n")
         let welcome = try await h.hello()
         let token = try #require(welcome["token"]?.stringValue)
-        guard case .answered(.success(let value)) = h.bridge.startSyncCall(
-            token: token, request: SyncCallRequest(method: "n.fast", arg: ["data": 5], after: 0)) else {
+        guard
+            case .answered(.success(let value)) = h.bridge.startSyncCall(
+                token: token, request: SyncCallRequest(method: "n.fast", arg: ["data": 5], after: 0))
+        else {
             Issue.record("n.fast was not answered at once")
             return
         }
         #expect(value == 5)
-        guard case .needsWorker(let waits) = h.bridge.startSyncCall(
-            token: token, request: SyncCallRequest(method: "n.waits", arg: nil, after: 0)) else {
+        guard
+            case .needsWorker(let waits) = h.bridge.startSyncCall(
+                token: token, request: SyncCallRequest(method: "n.waits", arg: nil, after: 0))
+        else {
             Issue.record("an ordinary method ran on the network thread")
             return
         }
         probe.release.signal()
         #expect(try await h.bridge.finishSyncCall(waits).get() == "released")
         // Socket call 7 has not arrived: the call must wait for it, on a worker.
-        guard case .needsWorker(let ordered) = h.bridge.startSyncCall(
-            token: token, request: SyncCallRequest(method: "n.fast", arg: ["data": 1], after: 7)) else {
+        guard
+            case .needsWorker(let ordered) = h.bridge.startSyncCall(
+                token: token, request: SyncCallRequest(method: "n.fast", arg: ["data": 1], after: 7))
+        else {
             Issue.record("a call ordered after socket call 7 did not wait")
             return
         }

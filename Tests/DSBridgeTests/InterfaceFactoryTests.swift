@@ -11,7 +11,11 @@ final class PageCounter: Sendable {
 
     init(owner: String) { self.owner = owner }
 
-    func increment() -> Int { count.withLock { $0 += 1; return $0 } }
+    func increment() -> Int {
+        count.withLock {
+            $0 += 1; return $0
+        }
+    }
     func whoCalls() -> String { BridgeSession.current?.id ?? "nobody" }
     func owned() -> String { owner }
 }

@@ -4,11 +4,13 @@ import Testing
 
 @Suite("JSON parser: nested objects and arrays keep their members and order")
 struct JSONNestingTests {
-    @Test("objects inside arrays inside objects come back byte for byte", arguments: [
-        #"{"a":{"b":[1,{"c":[2,3,{"d":{}}],"e":[]},4],"f":{"g":"h"}},"i":[[],[[]],[{"j":null}]]}"#,
-        #"[{"t":"call","id":1,"method":"echo.syn","arg":{"data":{"x":[1,2,3]}}},{"t":"ack","seq":2}]"#,
-        #"{"k":[{"a":1,"b":2},{"a":3,"b":4},{"a":5,"b":6}]}"#,
-    ])
+    @Test(
+        "objects inside arrays inside objects come back byte for byte",
+        arguments: [
+            #"{"a":{"b":[1,{"c":[2,3,{"d":{}}],"e":[]},4],"f":{"g":"h"}},"i":[[],[[]],[{"j":null}]]}"#,
+            #"[{"t":"call","id":1,"method":"echo.syn","arg":{"data":{"x":[1,2,3]}}},{"t":"ack","seq":2}]"#,
+            #"{"k":[{"a":1,"b":2},{"a":3,"b":4},{"a":5,"b":6}]}"#,
+        ])
     func nested(text: String) throws {
         #expect(JSONWriter.string(try JSONParser.parse(text)) == text)
     }
@@ -37,9 +39,11 @@ struct JSONNestingTests {
         #expect(JSONWriter.string(value) == #"{"o":{"a":6,"b":5},"a":[{"x":{"y":2}}]}"#)
     }
 
-    @Test("an error deep inside nesting is reported at its byte", arguments: [
-        (#"{"a":[{"b":[1,2,}]}]}"#, 16), (#"[{"a":1},{"a":}]"#, 14), (#"{"a":{"b":{"c":tru}}}"#, 15),
-    ])
+    @Test(
+        "an error deep inside nesting is reported at its byte",
+        arguments: [
+            (#"{"a":[{"b":[1,2,}]}]}"#, 16), (#"[{"a":1},{"a":}]"#, 14), (#"{"a":{"b":{"c":tru}}}"#, 15),
+        ])
     func nestedErrors(text: String, offset: Int) {
         #expect(throws: JSONParseError.invalid(offset: offset, reason: text.contains("tru") ? "invalid literal" : "unexpected character")) {
             try JSONParser.parse(text)
@@ -79,10 +83,12 @@ struct JSONStringUTF8Tests {
         [0x22] + (escaped ? Array(#"\n"#.utf8) : []) + bytes + [0x22]
     }
 
-    @Test("invalid sequences are refused", arguments: [
-        [0xFF], [0xC3], [0xC3, 0x28], [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80],
-        [0xF0, 0x9F, 0x98], [0x61, 0x80, 0x62], [0xEF, 0xBF, 0xBD, 0xFF],
-    ] as [[UInt8]])
+    @Test(
+        "invalid sequences are refused",
+        arguments: [
+            [0xFF], [0xC3], [0xC3, 0x28], [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80],
+            [0xF0, 0x9F, 0x98], [0x61, 0x80, 0x62], [0xEF, 0xBF, 0xBD, 0xFF],
+        ] as [[UInt8]])
     func invalid(bytes: [UInt8]) {
         for escaped in [false, true] {
             #expect(throws: JSONParseError.self) { try JSONParser.parse(quoted(bytes, escaped: escaped)) }
@@ -97,9 +103,11 @@ struct JSONStringUTF8Tests {
         #expect(try JSONParser.parse("\"" + long + "\"") == .string(String(repeating: "abc\"déf", count: 500)))
     }
 
-    @Test("valid multi-byte text comes back unchanged, replacement character included", arguments: [
-        "é", "日本語", "😀 and 🇫🇷", "\u{FFFD}", "mixed ascii é 😀 end", "\u{10FFFF}",
-    ])
+    @Test(
+        "valid multi-byte text comes back unchanged, replacement character included",
+        arguments: [
+            "é", "日本語", "😀 and 🇫🇷", "\u{FFFD}", "mixed ascii é 😀 end", "\u{10FFFF}",
+        ])
     func valid(text: String) throws {
         #expect(try JSONParser.parse(quoted(Array(text.utf8), escaped: false)) == .string(text))
         #expect(try JSONParser.parse(quoted(Array(text.utf8), escaped: true)) == .string("\n" + text))

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-@testable import DSBridge
 import Foundation
 import Synchronization
 import Testing
+
+@testable import DSBridge
 
 /// The daemon-wide count of bytes held for sessions (PROTOCOL.md 2.6): what goes up, what
 /// comes down, and that a session gives everything back when it ends.

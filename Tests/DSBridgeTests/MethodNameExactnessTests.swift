@@ -4,14 +4,15 @@ import Testing
 
 @Suite("Method names are split and matched byte for byte")
 struct MethodNameExactnessTests {
-    @Test("the last dot splits the name even when it forms a grapheme cluster with its neighbours",
-          arguments: [
+    @Test(
+        "the last dot splits the name even when it forms a grapheme cluster with its neighbours",
+        arguments: [
             ("a.\u{301}b", "a", "\u{301}b"),
             ("a.\u{200D}", "a", "\u{200D}"),
             ("\u{600}.b", "\u{600}", "b"),
             ("_dsb.\u{301}dsinit", "_dsb", "\u{301}dsinit"),
             ("x.y.z", "x.y", "z"),
-          ])
+        ])
     func splitsOnBytes(raw: String, namespace: String, name: String) throws {
         let m = try #require(MethodName(raw))
         #expect(Array(m.namespace.utf8) == Array(namespace.utf8))

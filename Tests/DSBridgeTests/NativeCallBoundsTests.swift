@@ -20,7 +20,10 @@ struct NativeCallBoundsTests {
         let result = Mutex<NativeCallEvent?>(nil)
         let id = s.callJavaScript("big", args: [.string(String(repeating: "x", count: 2000))]) { e in result.withLock { $0 = e } }
         #expect(id == nil)
-        if case .failed(.tooLarge)? = result.withLock({ $0 }) {} else { Issue.record("expected tooLarge at once, got \(String(describing: result.withLock { $0 }))") }
+        if case .failed(.tooLarge)? = result.withLock({ $0 }) {
+        } else {
+            Issue.record("expected tooLarge at once, got \(String(describing: result.withLock { $0 }))")
+        }
         #expect(s.callJavaScript("small", args: []) { _ in } == 1)
         #expect(s.queuedCount == 1)
     }

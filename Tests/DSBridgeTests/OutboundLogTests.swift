@@ -13,8 +13,9 @@ struct OutboundLogTests {
         #expect(try log.append(ret(2)) == 2)
         let taken = log.takeFrame()
         let frame = try #require(taken)
-        #expect(String(decoding: frame, as: UTF8.self)
-            == "[{\"t\":\"ret\",\"seq\":1,\"id\":1,\"code\":0,\"data\":\"\"},{\"t\":\"ret\",\"seq\":2,\"id\":2,\"code\":0,\"data\":\"\"}]")
+        #expect(
+            String(decoding: frame, as: UTF8.self)
+                == "[{\"t\":\"ret\",\"seq\":1,\"id\":1,\"code\":0,\"data\":\"\"},{\"t\":\"ret\",\"seq\":2,\"id\":2,\"code\":0,\"data\":\"\"}]")
         #expect(log.takeFrame() == nil)
         _ = try log.append(ret(3))
         let third = log.takeFrame()

@@ -123,9 +123,11 @@ struct ScriptMessageHandlerTests {
         #expect(!CallRoute.hasNativeMethod("_webkit.other", type: "all", in: registry))
     }
 
-    @Test("other names in the reserved namespaces are methodNotFound", arguments: [
-        "_webkit.other", "_webkit.postMessage.x", "_page.callFunction", "_page.a.b", "_wvjb.nothing", "_dsb.x.y",
-    ])
+    @Test(
+        "other names in the reserved namespaces are methodNotFound",
+        arguments: [
+            "_webkit.other", "_webkit.postMessage.x", "_page.callFunction", "_page.a.b", "_wvjb.nothing", "_dsb.x.y",
+        ])
     func reservedNamesNotFound(method: String) async throws {
         let h = BridgeHarness()
         _ = try await h.hello()

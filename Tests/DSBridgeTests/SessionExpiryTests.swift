@@ -8,7 +8,10 @@ struct SessionExpiryTests {
     @Test("a session without a socket ends exactly graceMs after the socket closed")
     func graceExpiry() async throws {
         let clock = ManualExecutor()
-        let bridge = Bridge(configuration: { var c = BridgeConfiguration(); c.graceMs = 1000; return c }(), executor: clock)
+        let bridge = Bridge(
+            configuration: {
+                var c = BridgeConfiguration(); c.graceMs = 1000; return c
+            }(), executor: clock)
         let first = bridge.connect(peerAddress: "127.0.0.1", origin: nil, waker: CountingWaker())
         let h = BridgeHarness(sharing: bridge, connection: first)
         let token = try #require(try await h.hello()["token"]?.stringValue)
@@ -22,7 +25,10 @@ struct SessionExpiryTests {
     @Test("a socket that resumes within the grace period keeps the session alive")
     func resumeCancelsExpiry() async throws {
         let clock = ManualExecutor()
-        let bridge = Bridge(configuration: { var c = BridgeConfiguration(); c.graceMs = 1000; return c }(), executor: clock)
+        let bridge = Bridge(
+            configuration: {
+                var c = BridgeConfiguration(); c.graceMs = 1000; return c
+            }(), executor: clock)
         let first = bridge.connect(peerAddress: "127.0.0.1", origin: nil, waker: CountingWaker())
         let token = try #require(try await BridgeHarness(sharing: bridge, connection: first).hello()["token"]?.stringValue)
         first.socketClosed()
@@ -37,7 +43,10 @@ struct SessionExpiryTests {
     @Test("a session made by POST /dsbridge/session that no socket attaches to expires")
     func postedSessionExpires() throws {
         let clock = ManualExecutor()
-        let bridge = Bridge(configuration: { var c = BridgeConfiguration(); c.graceMs = 300; return c }(), executor: clock)
+        let bridge = Bridge(
+            configuration: {
+                var c = BridgeConfiguration(); c.graceMs = 300; return c
+            }(), executor: clock)
         let session = try bridge.createSession(peerAddress: "127.0.0.1", origin: nil)
         clock.advance(milliseconds: 300)
         #expect(session.isEnded)
@@ -59,7 +68,10 @@ struct SessionExpiryTests {
 
     @Test("session limits: maxSessions and maxSessionsPerAddress refuse with 4029; IPv4-mapped counts as IPv4")
     func limits() throws {
-        let bridge = Bridge(configuration: { var c = BridgeConfiguration(); c.maxSessions = 3; c.maxSessionsPerAddress = 2; return c }())
+        let bridge = Bridge(
+            configuration: {
+                var c = BridgeConfiguration(); c.maxSessions = 3; c.maxSessionsPerAddress = 2; return c
+            }())
         _ = try bridge.createSession(peerAddress: "10.0.0.1", origin: nil)
         _ = try bridge.createSession(peerAddress: "::ffff:10.0.0.1", origin: nil)
         #expect(throws: SessionRefusal(code: 4029, reason: "too many sessions from this address")) {

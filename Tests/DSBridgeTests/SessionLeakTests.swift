@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-@testable import DSBridge
 import Foundation
 import Synchronization
 import Testing
+
+@testable import DSBridge
 
 /// Nothing a session holds outlives its use: waiters, locks, tasks (issue 13).
 @Suite("Session leaks and lock order")

@@ -9,9 +9,13 @@ struct SessionOrderingTests {
         let h = BridgeHarness()
         _ = try await h.hello()
         let ids = (1...500).map { Int64($0) }
-        let batch = JSONValue.array(ids.map { i in
-            ["t": "call", "id": .integer(i), "method": i % 3 == 0 ? "p.twice" : "p.record", "arg": ["data": .integer(i), "_dscbstub": .string("dscb\(i)")]]
-        })
+        let batch = JSONValue.array(
+            ids.map { i in
+                [
+                    "t": "call", "id": .integer(i), "method": i % 3 == 0 ? "p.twice" : "p.record",
+                    "arg": ["data": .integer(i), "_dscbstub": .string("dscb\(i)")],
+                ]
+            })
         h.send(batch)
         let expectedCount = ids.reduce(0) { $0 + ($1 % 3 == 0 ? 3 : 2) }
         let m = try await h.messages(expectedCount)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-@testable import DSBridge
 import Synchronization
 import Testing
+
+@testable import DSBridge
 
 /// A socket for the state machines: only its identity matters.
 final class FakeSocket: Sendable {}
@@ -18,7 +19,8 @@ struct SessionStateTests {
     @Test("attach returns the socket it replaces; detaching only the attached one starts a grace generation")
     func attachAndDetach() {
         var s = state()
-        let a = FakeSocket(), b = FakeSocket()
+        let a = FakeSocket()
+        let b = FakeSocket()
         guard case .some(let none) = s.attach(a, ack: 0) else { Issue.record("refused"); return }
         #expect(none == nil)
         guard case .some(let replaced) = s.attach(b, ack: 0) else { Issue.record("refused"); return }
@@ -37,7 +39,8 @@ struct SessionStateTests {
     @Test("a socket that closed before its welcome restores the previous one, or asks for a grace period")
     func attachFailed() {
         var s = state()
-        let a = FakeSocket(), b = FakeSocket()
+        let a = FakeSocket()
+        let b = FakeSocket()
         _ = s.attach(a, ack: 0)
         _ = s.attach(b, ack: 0)
         do {
@@ -215,7 +218,8 @@ struct SessionStateTests {
         _ = s.startNativeCall(EncodedInvoke(method: "f", args: []), handler: { _ in })
         _ = s.startNativeCall(EncodedInvoke(method: "f", args: []), handler: { _ in })
         guard case .queued(_, let appended) = s.startNativeCall(EncodedInvoke(method: "f", args: []), handler: { _ in }),
-              case .boundExceeded? = appended.error else { Issue.record("expected boundExceeded"); return }
+            case .boundExceeded? = appended.error
+        else { Issue.record("expected boundExceeded"); return }
         var t = state()
         _ = t.startNativeCall(EncodedInvoke(method: "f", args: []), handler: { _ in })
         #expect(t.heldBytes > 0)

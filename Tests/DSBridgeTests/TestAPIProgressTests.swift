@@ -18,13 +18,14 @@ struct TestAPIProgressTests {
         let h = harness()
         _ = try await h.hello()
         h.call(1, "test.progress", 3, stub: "dscb1")
-        #expect(try await h.messages(5) == [
-            ["t": "ret", "seq": 1, "id": 1, "code": 0, "data": ""],
-            ["t": "cb", "seq": 2, "stub": "dscb1", "data": 1, "complete": false],
-            ["t": "cb", "seq": 3, "stub": "dscb1", "data": 2, "complete": false],
-            ["t": "cb", "seq": 4, "stub": "dscb1", "data": 3, "complete": false],
-            ["t": "cb", "seq": 5, "stub": "dscb1", "data": 3, "complete": true],
-        ])
+        #expect(
+            try await h.messages(5) == [
+                ["t": "ret", "seq": 1, "id": 1, "code": 0, "data": ""],
+                ["t": "cb", "seq": 2, "stub": "dscb1", "data": 1, "complete": false],
+                ["t": "cb", "seq": 3, "stub": "dscb1", "data": 2, "complete": false],
+                ["t": "cb", "seq": 4, "stub": "dscb1", "data": 3, "complete": false],
+                ["t": "cb", "seq": 5, "stub": "dscb1", "data": 3, "complete": true],
+            ])
     }
 
     @Test("count 0: only the final cb")
@@ -32,10 +33,11 @@ struct TestAPIProgressTests {
         let h = harness()
         _ = try await h.hello()
         h.call(1, "test.progress", 0, stub: "dscb1")
-        #expect(try await h.messages(2) == [
-            ["t": "ret", "seq": 1, "id": 1, "code": 0, "data": ""],
-            ["t": "cb", "seq": 2, "stub": "dscb1", "data": 0, "complete": true],
-        ])
+        #expect(
+            try await h.messages(2) == [
+                ["t": "ret", "seq": 1, "id": 1, "code": 0, "data": ""],
+                ["t": "cb", "seq": 2, "stub": "dscb1", "data": 0, "complete": true],
+            ])
     }
 
     @Test("a count outside 0...10000 or not an integer is badArgument and delivers nothing")

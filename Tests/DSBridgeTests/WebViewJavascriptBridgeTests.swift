@@ -26,10 +26,11 @@ struct WebViewJavascriptBridgeTests {
         h.bridge.registerHandler("ObjC Echo") { data, responseCallback in responseCallback(data) }
         _ = try await h.hello()
         call(h, 1, handler: "ObjC Echo", data: ["a": [1, "x\"\\"]], stub: "dscb0")
-        #expect(try await h.messages(2) == [
-            ["t": "ret", "seq": 1, "id": 1, "code": 0, "data": ""],
-            ["t": "cb", "seq": 2, "stub": "dscb0", "data": ["a": [1, "x\"\\"]], "complete": true],
-        ])
+        #expect(
+            try await h.messages(2) == [
+                ["t": "ret", "seq": 1, "id": 1, "code": 0, "data": ""],
+                ["t": "cb", "seq": 2, "stub": "dscb0", "data": ["a": [1, "x\"\\"]], "complete": true],
+            ])
     }
 
     @Test("without a callback the handler runs and its response is dropped; omitted data is null")
@@ -43,10 +44,11 @@ struct WebViewJavascriptBridgeTests {
         _ = try await h.hello()
         call(h, 1, handler: "note", data: nil, stub: nil)
         h.call(2, "p.value", "next")
-        #expect(try await h.messages(2) == [
-            ["t": "ret", "seq": 1, "id": 1, "code": 0, "data": ""],
-            ["t": "ret", "seq": 2, "id": 2, "code": 0, "data": "next"],
-        ])
+        #expect(
+            try await h.messages(2) == [
+                ["t": "ret", "seq": 1, "id": 1, "code": 0, "data": ""],
+                ["t": "ret", "seq": 2, "id": 2, "code": 0, "data": "next"],
+            ])
         #expect(seen.current == [.null])
     }
 

@@ -52,7 +52,9 @@ struct BoundsTests {
     func reasons() {
         #expect(Resolving.refusal(["--heartbeat-ms", "86400001"]) == "--heartbeat-ms must be at most 86400000 (one day), got 86400001")
         #expect(Resolving.refusal(["--max-depth", "100000"]) == "--max-depth must be at most 1000 (deeper JSON would exhaust a thread's stack), got 100000")
-        #expect(Resolving.refusal(["--max-message-bytes", "9223372036854775807"]) == "--max-message-bytes must be at most 1073741824 (1 GiB), got 9223372036854775807")
+        #expect(
+            Resolving.refusal(["--max-message-bytes", "9223372036854775807"])
+                == "--max-message-bytes must be at most 1073741824 (1 GiB), got 9223372036854775807")
     }
 
     @Test("values from the environment and the file are checked too, and named by their flag")

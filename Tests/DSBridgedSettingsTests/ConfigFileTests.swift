@@ -14,11 +14,13 @@ struct ConfigFileTests {
         }
     }
 
-    @Test("what is not one JSON object is refused", arguments: [
-        ("[1, 2]", "config file x.json must hold one JSON object"),
-        (#"{"port": "#, "config file x.json is not JSON: "),
-        ("", "config file x.json is not JSON: "),
-    ])
+    @Test(
+        "what is not one JSON object is refused",
+        arguments: [
+            ("[1, 2]", "config file x.json must hold one JSON object"),
+            (#"{"port": "#, "config file x.json is not JSON: "),
+            ("", "config file x.json is not JSON: "),
+        ])
     func notAnObject(content: String, message: String) {
         do {
             _ = try ConfigFile.parse(Array(content.utf8), path: "x.json")
@@ -37,7 +39,8 @@ struct ConfigFileTests {
 
     @Test("deploy/dsbridged.json, the installed example, is accepted")
     func deployExample() throws {
-        let text = try Repository.text("deploy/dsbridged.json").replacingOccurrences(of: "\"web-root\": \"/usr/local/share/dsbridged/web\"", with: "\"web-root\": \"\(Resolving.webRoot)\"")
+        let text = try Repository.text("deploy/dsbridged.json").replacingOccurrences(
+            of: "\"web-root\": \"/usr/local/share/dsbridged/web\"", with: "\"web-root\": \"\(Resolving.webRoot)\"")
         let s = try Resolving.resolve(file: text)
         #expect(s.server.allowedOrigins == ["https://app.example.com"])
         #expect(s.server.trustedProxies == ["127.0.0.1"])

@@ -16,7 +16,8 @@ struct DocumentationTests {
     @Test("docs/CONFIGURATION.md's configuration table is the one generated from the settings table")
     func referenceIsCurrent() throws {
         let document = try Repository.text(Self.reference)
-        let updated = try #require(SettingsReference.updating(document), "\(Self.reference) lacks the lines \(SettingsReference.beginMarker) and \(SettingsReference.endMarker)")
+        let updated = try #require(
+            SettingsReference.updating(document), "\(Self.reference) lacks the lines \(SettingsReference.beginMarker) and \(SettingsReference.endMarker)")
         if Self.updating && updated != document {
             try updated.write(to: Repository.root.appendingPathComponent(Self.reference), atomically: true, encoding: .utf8)
             return
@@ -40,7 +41,10 @@ struct DocumentationTests {
             #expect(row.hasPrefix("| `\(setting.key.flag)` | `\(setting.key.environmentVariable)` | "), "\(row)")
             #expect(row.contains(setting.defaultDescription))
         }
-        #expect(rows.contains("| `--max-depth` | `DSBRIDGED_MAX_DEPTH` | `128` | 1 to 1000 (deeper JSON would exhaust a thread's stack) | Deepest JSON nesting accepted (close 4000 above). |"))
+        #expect(
+            rows.contains(
+                "| `--max-depth` | `DSBRIDGED_MAX_DEPTH` | `128` | 1 to 1000 (deeper JSON would exhaust a thread's stack) | Deepest JSON nesting accepted (close 4000 above). |"
+            ))
     }
 
     @Test("deploy/README.md explains every config key, with its default")

@@ -45,8 +45,10 @@ struct FlagTests {
             #expect(help.contains(setting.helpText), "\(setting.key)")
         }
         #expect(help.contains("--config"))
-        #expect(Setting.all.first { $0.key == .maxDepth }?.helpText
-            == "Deepest JSON nesting accepted (close 4000 above). (default: 128; 1 to 1000 (deeper JSON would exhaust a thread's stack); env DSBRIDGED_MAX_DEPTH)")
+        #expect(
+            Setting.all.first { $0.key == .maxDepth }?.helpText
+                == "Deepest JSON nesting accepted (close 4000 above). (default: 128; 1 to 1000 (deeper JSON would exhaust a thread's stack); env DSBRIDGED_MAX_DEPTH)"
+        )
     }
 
     @Test("names: the flag, the config key and the environment variable come from one spelling")

@@ -13,7 +13,9 @@ struct ValueRuleTests {
     @Test("an origin must start with http:// or https://")
     func origins() {
         #expect(Resolving.refusal(["--allowed-origin", "example.com"]) == "--allowed-origin example.com must look like http(s)://host[:port]")
-        #expect(Resolving.refusal(file: #"{"allowed-origin": ["https://ok.example", "ftp://x"]}"#) == "--allowed-origin ftp://x must look like http(s)://host[:port]")
+        #expect(
+            Resolving.refusal(file: #"{"allowed-origin": ["https://ok.example", "ftp://x"]}"#)
+                == "--allowed-origin ftp://x must look like http(s)://host[:port]")
     }
 
     @Test("a trusted proxy must be a literal address")
@@ -30,7 +32,8 @@ struct ValueRuleTests {
     @Test("--tls-cert and --tls-key go together, and both must be readable")
     func tls() {
         #expect(Resolving.refusal(["--tls-cert", "/nonexistent/cert.pem"]) == "--tls-cert and --tls-key go together: give both or neither")
-        #expect(Resolving.refusal(["--tls-cert", "/nonexistent/cert.pem", "--tls-key", "/nonexistent/key.pem"]) == "cannot read TLS file /nonexistent/cert.pem")
+        #expect(
+            Resolving.refusal(["--tls-cert", "/nonexistent/cert.pem", "--tls-key", "/nonexistent/key.pem"]) == "cannot read TLS file /nonexistent/cert.pem")
     }
 
     @Test("--web-root must be a folder")

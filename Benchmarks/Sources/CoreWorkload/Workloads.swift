@@ -63,7 +63,8 @@ public enum Workloads {
     ]
 
     /// Our JSON codec against Foundation's, on the same texts.
-    public static let json: [Workload] = jsonPair("payload ~100 B", Fixtures.payloadText)
+    public static let json: [Workload] =
+        jsonPair("payload ~100 B", Fixtures.payloadText)
         + jsonPair("user ~250 B", Fixtures.userText)
         + jsonPair("100 users ~25 KiB", Fixtures.userListText)
         + typedPair("user ~250 B", Fixtures.user, Fixtures.userText)

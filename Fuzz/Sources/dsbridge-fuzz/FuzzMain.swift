@@ -21,6 +21,7 @@ import DSBridge
 import Glibc
 
 /// libFuzzer's driver (linked in by `-sanitize=fuzzer`).
+// swift-format-ignore: AlwaysUseLowerCamelCase
 @_silgen_name("LLVMFuzzerRunDriver")
 func LLVMFuzzerRunDriver(
     _ argc: UnsafeMutablePointer<Int32>,
@@ -32,6 +33,7 @@ let depthChoices = [128, 1, 2, 3, 4, 8, 16, 64]
 
 /// One input. Also exported under libFuzzer's well-known name: `-sanitize=fuzzer` links
 /// libFuzzer's own `main` (unused here, SwiftPM's entry point wins), which refers to it.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 @_cdecl("LLVMFuzzerTestOneInput")
 public func LLVMFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard let data, size > 0 else { return 0 }
@@ -139,7 +141,10 @@ func depth(_ v: JSONValue) -> Int {
 /// this is the value's depth; for any text, a parser that got deeper than N levels before
 /// failing has seen more than N unclosed brackets here.
 func rawDepth(_ bytes: [UInt8]) -> Int {
-    var level = 0, deepest = 0, inString = false, escaped = false
+    var level = 0
+    var deepest = 0
+    var inString = false
+    var escaped = false
     for c in bytes {
         if inString {
             if escaped { escaped = false } else if c == UInt8(ascii: "\\") { escaped = true } else if c == UInt8(ascii: "\"") { inString = false }
@@ -201,7 +206,8 @@ func fuzzJSON(_ payload: [UInt8], maxDepth: Int) {
             require(
                 (try? JSONParser.parse(payload, maxDepth: raw)) != nil,
                 "refused at maxDepth \(raw), its own depth: \(show(payload))")
-            if case .failure(.tooDeep) = parse(payload, maxDepth: raw - 1) {} else {
+            if case .failure(.tooDeep) = parse(payload, maxDepth: raw - 1) {
+            } else {
                 require(false, "maxDepth \(raw - 1) did not refuse \(raw) levels: \(show(payload))")
             }
         }
@@ -329,10 +335,14 @@ func checkMessages(_ messages: [PageMessage], of value: JSONValue, helloSeen: Bo
             require(t == "hello" && index == 0 && !helloSeen, "hello at \(index) (helloSeen \(helloSeen), t \(show(t)))")
             require(h.version == 1 && object["v"]?.integerValue == 1, "accepted hello version \(show(object["v"]))")
             require(h.ack >= 0, "negative hello ack \(h.ack)")
-            if case .string(let token)? = object["token"] { require(sameText(h.token, token), "token changed") } else {
+            if case .string(let token)? = object["token"] {
+                require(sameText(h.token, token), "token changed")
+            } else {
                 require(h.token == nil && object["token"] == nil, "token \(show(object["token"])) read as \(h.token ?? "nil")")
             }
-            if case .string(let auth)? = object["auth"] { require(sameText(h.auth, auth), "auth changed") } else {
+            if case .string(let auth)? = object["auth"] {
+                require(sameText(h.auth, auth), "auth changed")
+            } else {
                 require(h.auth == nil && object["auth"] == nil, "auth \(show(object["auth"])) read as \(h.auth ?? "nil")")
             }
         case .call(let c):
@@ -500,7 +510,8 @@ func fuzzSyncCall(_ payload: [UInt8], withHeader: Bool, maxDepth: Int) {
     let byHeader = try? SyncCallRequest(body: good, afterHeader: header, maxDepth: maxDepth)
     if let header {
         let want = expectedAfter(Array(header.utf8))
-        require(byHeader?.after == want, "X-DSBridge-After \(show(header)) read as \(String(describing: byHeader?.after)), expected \(String(describing: want))")
+        require(
+            byHeader?.after == want, "X-DSBridge-After \(show(header)) read as \(String(describing: byHeader?.after)), expected \(String(describing: want))")
     } else {
         require(byHeader?.after == 0, "no X-DSBridge-After header should mean after 0")
     }

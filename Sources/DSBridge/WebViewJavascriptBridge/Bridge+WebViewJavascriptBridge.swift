@@ -44,8 +44,9 @@ extension BridgeSession {
         _ handlerName: String, data: JSONValue = .null, timeout: Duration = BridgeSession.defaultJavaScriptTimeout,
         responseCallback: @escaping @Sendable (Result<JSONValue, JavaScriptCallError>) -> Void
     ) {
-        call(Self.wvjbHandle, with: [Self.wvjbMessage(handlerName, data)], thatReturns: JSONValue.self, timeout: timeout,
-             completion: responseCallback)
+        call(
+            Self.wvjbHandle, with: [Self.wvjbMessage(handlerName, data)], thatReturns: JSONValue.self, timeout: timeout,
+            completion: responseCallback)
     }
 
     /// The page-side method that runs WebViewJavascriptBridge handlers.

@@ -15,8 +15,10 @@ final class RunningServer {
     let webRoot: URL
     static let adminToken = "admin-secret"
 
-    init(tickMs: Int = 5, allowedOrigins: [String] = [], trustedProxies: [String] = [], configure: (inout BridgeConfiguration) -> Void = { _ in },
-         dismissal: (@Sendable (BridgeSession) -> Void)? = nil, authenticator: (any SessionAuthenticator)? = nil) throws {
+    init(
+        tickMs: Int = 5, allowedOrigins: [String] = [], trustedProxies: [String] = [], configure: (inout BridgeConfiguration) -> Void = { _ in },
+        dismissal: (@Sendable (BridgeSession) -> Void)? = nil, authenticator: (any SessionAuthenticator)? = nil
+    ) throws {
         var config = BridgeConfiguration()
         configure(&config)
         var logger = Logger(label: "test")
