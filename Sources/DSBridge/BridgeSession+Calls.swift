@@ -255,12 +255,12 @@ extension BridgeSession {
         case .started(let held, let finished):
             bridge.metrics.call(method: call.label, outcome: "ok", nanoseconds: nil)
             answer(call.reply, .success(.string("")), site: call.site)
-            for payload in held { forward(payload, stub: asyncCall.stub, site: call.site) }
             if finished {
                 state.withLock { $0.asyncCallFinished(callID: nil, counted: counted) }
             } else if let callID {
                 state.withLock { $0.keepCancellable(asyncCall, task: task, callID: callID) }
             }
+            for payload in held { forward(payload, stub: asyncCall.stub, site: call.site) }
         }
     }
 
@@ -269,8 +269,10 @@ extension BridgeSession {
         case .held, .ignored:
             return
         case .forward(let final):
-            forward(payload, stub: call.stub, site: .worker)
+            // Its place under maxAsyncCalls is free before the page can see the final
+            // completion: a page that calls again on it is not refused.
             if final { state.withLock { $0.asyncCallFinished(callID: call.callID, counted: call.counted) } }
+            forward(payload, stub: call.stub, site: .worker)
         }
     }
 
