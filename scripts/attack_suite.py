@@ -52,7 +52,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from dsbtest.checks import Checks, Fail, check, describe_error  # noqa: E402
+from dsbtest.checks import Checks, Fail, check, describe_error, outcome  # noqa: E402
 from dsbtest.daemon import ROOT, Daemon, binary_path, demo_args, hard_limit  # noqa: E402
 from dsbtest.demo import DEMO_STEPS  # noqa: E402
 from dsbtest.healthy import Healthy  # noqa: E402
@@ -178,13 +178,7 @@ class Suite:
         if not self.main.alive():
             self.record(False, name, "not run: the daemon is down")
             return
-        try:
-            detail = fn(*args, **kwargs)
-            ok = True
-        except Fail as e:
-            ok, detail = False, str(e)
-        except Exception as e:  # noqa: BLE001 - a crash of the case is a failure with its trace
-            ok, detail = False, describe_error(e)
+        ok, detail = outcome(fn, *args, **kwargs)
         self.finish_case(name, ok, detail, t0)
 
     def finish_case(self, name, ok, detail, t0):

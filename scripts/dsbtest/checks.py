@@ -31,6 +31,16 @@ def describe_error(e):
     return "case error %s: %s | %s" % (type(e).__name__, e, traceback.format_exc().strip().splitlines()[-3:])
 
 
+def outcome(fn, *args, **kwargs):
+    """Runs fn(*args, **kwargs) as a case: (True, its return value) or (False, why it failed)."""
+    try:
+        return True, fn(*args, **kwargs)
+    except Fail as e:
+        return False, str(e)
+    except Exception as e:  # noqa: BLE001 - a crash of the case is a failure with its trace
+        return False, describe_error(e)
+
+
 class Checks:
     """Results of one run. `quiet=True` prints only failures (pages with hundreds of rows)."""
 
@@ -67,13 +77,7 @@ class Checks:
 
     def case(self, name, fn, *args, **kwargs):
         """Runs fn(*args, **kwargs) as one case; its return value (if any) is the detail."""
-        try:
-            detail = fn(*args, **kwargs)
-            ok = True
-        except Fail as e:
-            ok, detail = False, str(e)
-        except Exception as e:  # noqa: BLE001 - a crash of the case is a failure with its trace
-            ok, detail = False, describe_error(e)
+        ok, detail = outcome(fn, *args, **kwargs)
         return self.check(ok, name, detail)
 
     def summary(self):
