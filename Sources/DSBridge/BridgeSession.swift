@@ -94,7 +94,7 @@ public final class BridgeSession: Sendable {
         // an expiry already scheduled no longer applies): every session ends or expires.
         var expiryGeneration: Int?
         let attached = state.withLock { s in
-            guard case .some(let previous) = s.attach(connection, ack: ack) else { return false }
+            guard case .attached(let previous) = s.attach(connection, ack: ack) else { return false }
             let welcome = ServerMessage.welcome(
                 session: id, token: token, lastCall: s.lastCall, resumed: resumed,
                 heartbeatMs: bridge.configuration.heartbeatMs

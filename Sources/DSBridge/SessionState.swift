@@ -106,18 +106,25 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
 
     // MARK: sockets
 
+    /// How attaching a socket began.
+    enum AttachStart: Sendable {
+        /// The session has ended: refuse the socket.
+        case ended
+        /// `socket` is the session's socket now; `previous` is the one it had (to replace
+        /// with 4009 once `socket` took its welcome, or to restore if it did not).
+        case attached(previous: Connection?)
+    }
+
     /// The first half of attaching `socket`: it becomes the session's socket and the log
     /// rewinds to the page's `ack`.
-    /// - Returns: `nil` when the session has ended; else the socket it had before (to be
-    ///   replaced with 4009 once `socket` took its welcome, or restored if it did not).
-    mutating func attach(_ socket: Connection, ack: Int64) -> Connection?? {
-        if ended { return .none }
+    mutating func attach(_ socket: Connection, ack: Int64) -> AttachStart {
+        if ended { return .ended }
         let previous = connection
         connection = socket
         detachGeneration += 1
         log.rewind(toAck: ack)
         settle()
-        return .some(previous)
+        return .attached(previous: previous)
     }
 
     /// `socket` closed before it took its welcome: the previous one stays.

@@ -21,9 +21,9 @@ struct SessionStateTests {
         var s = state()
         let a = FakeSocket()
         let b = FakeSocket()
-        guard case .some(let none) = s.attach(a, ack: 0) else { Issue.record("refused"); return }
+        guard case .attached(let none) = s.attach(a, ack: 0) else { Issue.record("refused"); return }
         #expect(none == nil)
-        guard case .some(let replaced) = s.attach(b, ack: 0) else { Issue.record("refused"); return }
+        guard case .attached(let replaced) = s.attach(b, ack: 0) else { Issue.record("refused"); return }
         #expect(replaced === a)
         do {
             let step = s.detach(a)
@@ -75,7 +75,7 @@ struct SessionStateTests {
             let step = s.end(dropQueued: false)
             #expect(step == nil, "ends once")
         }
-        guard case .none = s.attach(a, ack: 0) else { Issue.record("an ended session attached"); return }
+        guard case .ended = s.attach(a, ack: 0) else { Issue.record("an ended session attached"); return }
         do {
             let step = s.acceptCall(id: 2)
             #expect(!step)
