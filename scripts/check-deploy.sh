@@ -188,7 +188,7 @@ if [ -n "$python" ]; then
 import socket, sys, time
 s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
 s.bind(sys.argv[1]); s.settimeout(1)
-end = time.time() + 60
+end = time.time() + 120
 with open(sys.argv[2], "a", buffering=1) as log:
     while time.time() < end:
         try: log.write(s.recv(4096).decode() + "\n")
@@ -242,6 +242,9 @@ if [[ "$line" =~ ^listening\ port=([0-9]+)\ admin-port=([0-9]+)$ ]]; then
     daemon_pid=""
     check "SIGTERM: daemon exits 0 within 20 s (TimeoutStopSec)" test "$rc" = "0"
     if [ -n "$python" ]; then
+        # The listener may not have been scheduled yet to log what the daemon sent just
+        # before it exited (a loaded machine): give it a few seconds.
+        for _ in $(seq 50); do grep -q '^STOPPING=1' "$work/notify.log" && break; sleep 0.1; done
         check "notify: STOPPING=1 sent on SIGTERM" grep -q '^STOPPING=1' "$work/notify.log"
     fi
 else

@@ -387,7 +387,8 @@ class ErrorOrder:
         try:
             c.send(data)
             r = c.read_response(what="answering %s" % label)
-        except Closed as e:
+        except (Closed, OSError) as e:
+            # (A broken connection is not reused by the next case.)
             self.drop()
             raise Fail("%s: %s (expected %d)" % (label, e, status))
         try:

@@ -52,9 +52,13 @@ extension ServiceLoop {
                 tunnel.established = true
                 lws_set_timeout(wsi, NO_PENDING_TIMEOUT, 0)
             }
-            guard tunnel.fromClient(UnsafeRawBufferPointer(start: input, count: len)) else {
-                // The inner side is gone: nothing more of the client's is wanted.
-                return -1
+            if tunnel.lingering || !tunnel.fromClient(UnsafeRawBufferPointer(start: input, count: len)) {
+                // The inner side is gone: what the client still sends is dropped while its
+                // answer goes out and the connection lingers.
+                tunnel.discardToInner()
+                tunnel.innerEnded = true
+                if tunnel.pendingToClient == 0 { return linger(tunnel) }
+                return 0
             }
             if tunnel.pendingToInner >= TLSTunnel.highWater, !tunnel.clientReadsPaused {
                 tunnel.clientReadsPaused = true
@@ -126,9 +130,26 @@ extension ServiceLoop {
         if tunnel.pendingToClient > 0 {
             lws_callback_on_writable(tunnel.wsi)
         } else if tunnel.innerEnded {
-            return -1
+            return linger(tunnel)
         }
         tunnel.updatePolling()
+        return 0
+    }
+
+    /// Everything the inner side wrote went out and it ended: the client's connection stays
+    /// open, its input dropped, until it closes (it read the answer) or for
+    /// ``Lingering/maxMilliseconds`` at most, as a plain connection lingers.
+    private func linger(_ tunnel: TLSTunnel) -> Int32 {
+        if !tunnel.lingering {
+            tunnel.lingering = true
+            // Our end of the pair closes: the inner side's own lingering ends with it.
+            tunnel.close()
+            // The client sees the end of the stream now (as after a plain connection's
+            // shutdown), while what it still sends is read and dropped.
+            shutdown(lws_get_socket_fd(tunnel.wsi), Int32(SHUT_WR))
+            let seconds = Int32((Lingering.maxMilliseconds + 999) / 1000)
+            lws_set_timeout(tunnel.wsi, PENDING_TIMEOUT_USER_OK, seconds)
+        }
         return 0
     }
 

@@ -27,6 +27,10 @@ final class TLSTunnel {
     private var toClientOffset = 0
     /// The inner side closed (its end of the pair read 0).
     var innerEnded = false
+    /// The inner side ended and everything it wrote went out: the client's input is read
+    /// and dropped until it closes or the linger deadline passes (``Lingering``), so a
+    /// client still sending a body it was refused reads the answer instead of a reset.
+    var lingering = false
     /// lws stopped reading the client (``toInner`` is over ``highWater``).
     var clientReadsPaused = false
     /// The first plaintext arrived: lws' handshake timeout is cleared then.
@@ -75,6 +79,12 @@ final class TLSTunnel {
         }
         toInner.append(contentsOf: bytes)
         return flushToInner()
+    }
+
+    /// Drops what waits for the inner side (it is gone).
+    func discardToInner() {
+        toInner.removeAll(keepingCapacity: false)
+        toInnerOffset = 0
     }
 
     /// Sends what waits for the inner side; `false` when the pair failed.
