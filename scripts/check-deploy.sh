@@ -246,6 +246,7 @@ if [[ "$line" =~ ^listening\ port=([0-9]+)\ admin-port=([0-9]+)$ ]]; then
         # before it exited (a loaded machine): give it a few seconds.
         for _ in $(seq 50); do grep -q '^STOPPING=1' "$work/notify.log" && break; sleep 0.1; done
         check "notify: STOPPING=1 sent on SIGTERM" grep -q '^STOPPING=1' "$work/notify.log"
+        grep -q "^STOPPING=1" "$work/notify.log" || { echo "     notify log:"; sed "s/^/       /" "$work/notify.log" | sort | uniq -c | head; tail -5 "$work/daemon.err" | sed "s/^/       /"; }
     fi
 else
     bad "installed config refused or no listening line; stdout: '$line'; stderr: $(head -5 "$work/daemon.err" | tr '\n' ' ')"
