@@ -50,22 +50,24 @@ final class ManualExecutor: BridgeExecutor {
 
     var uptimeMilliseconds: Int64 { Int64(state.withLock { $0.now }) }
 
-    /// Timers not yet due.
-    var pendingTimers: Int { state.withLock { $0.timers.count } }
-
     /// Runs the work handed over (timers due now included), and what that work hands
     /// over, until none is left.
     func runUntilIdle() {
         while true {
             let batch = state.withLock { s -> [@Sendable () -> Void] in
-                let due = s.timers.filter { $0.due <= s.now }.sorted { ($0.due, $0.order) < ($1.due, $1.order) }
-                s.timers.removeAll { $0.due <= s.now }
                 defer { s.ready.removeAll() }
-                return s.ready + due.map(\.work)
+                return s.ready + Self.takeDue(&s).map(\.work)
             }
             if batch.isEmpty { return }
             for work in batch { work() }
         }
+    }
+
+    /// Removes the timers due at `s.now` and returns them in due order.
+    private static func takeDue(_ s: inout State) -> [Timer] {
+        let due = s.timers.filter { $0.due <= s.now }.sorted { ($0.due, $0.order) < ($1.due, $1.order) }
+        s.timers.removeAll { $0.due <= s.now }
+        return due
     }
 
     /// Moves the clock and runs whatever fell due (in due order), then the work it handed over.
@@ -73,9 +75,7 @@ final class ManualExecutor: BridgeExecutor {
         runUntilIdle()
         let due = state.withLock { s -> [Timer] in
             s.now += milliseconds
-            let ready = s.timers.filter { $0.due <= s.now }.sorted { ($0.due, $0.order) < ($1.due, $1.order) }
-            s.timers.removeAll { $0.due <= s.now }
-            return ready
+            return Self.takeDue(&s)
         }
         for timer in due {
             timer.work()
