@@ -211,7 +211,7 @@ public final class BridgeConnection: Sendable {
     /// Decodes one frame; on a protocol error closes the socket (4000) and returns `nil`.
     private func decode(_ frame: [UInt8], helloSeen: Bool) -> [PageMessage]? {
         do {
-            return try PageFrameDecoder(maxDepth: bridge.configuration.maxDepth).decode(frame, helloSeen: helloSeen)
+            return try PageFrameDecoder(maxDepth: bridge.configuration.maxDepth).decode(frame: frame, helloSeen: helloSeen)
         } catch {
             bridge.logger.debug("protocol error: \(error.reason)", metadata: ["bridge.peer": "\(peerAddress)"])
             requestClose(code: 4000, reason: error.reason)

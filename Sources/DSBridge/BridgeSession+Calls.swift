@@ -10,7 +10,7 @@ extension BridgeSession {
         route: Result<CallRoute, CallFailure>? = nil
     ) {
         guard state.withLock({ $0.acceptCall(id: call.id) }) else { return }
-        run(method: call.method, arg: call.arg, reply: .socket(call.id), site: site, resolved: route)
+        run(method: call.method, arg: .raw(call.rawArg), reply: .socket(call.id), site: site, resolved: route)
         markStarted(through: call.id)
     }
 
@@ -37,14 +37,14 @@ extension BridgeSession {
     }
 
     func run(
-        method: String, arg: JSONValue?, reply: Reply, site: CallSite = .worker,
+        method: String, arg: CallArgument.Wire, reply: Reply, site: CallSite = .worker,
         resolved: Result<CallRoute, CallFailure>? = nil
     ) {
         let route: CallRoute
         let argument: CallArgument
         do {
-            if let resolved { route = try resolved.get() } else { route = try CallRoute.resolve(method, in: bridge.registry) }
-            argument = try CallArgument(wire: arg, maxDepth: bridge.configuration.maxDepth)
+            if let resolved { route = try resolved.get() } else { route = try routeCache.resolve(method, in: bridge.registry).route }
+            argument = try CallArgument(arg, maxDepth: bridge.configuration.maxDepth)
         } catch {
             logger.debug("call refused: \(error.message)", metadata: ["bridge.session": "\(id)", "bridge.method": "\(method.prefix(100))"])
             bridge.metrics.call(method: error.kind == .methodNotFound ? "unknown" : method, outcome: error.kind.rawValue, nanoseconds: nil)

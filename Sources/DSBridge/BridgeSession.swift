@@ -40,6 +40,8 @@ public final class BridgeSession: Sendable {
     /// The bridge this session belongs to.
     public let bridge: Bridge
     let state: Mutex<SessionState<BridgeConnection>>
+    /// The route of the method this session called last (socket and sync HTTP calls).
+    let routeCache = MethodRouteCache()
     var logger: Logger { bridge.logger }
 
     init(bridge: Bridge, id: String, token: String, peerAddress: String, origin: String?) {

@@ -49,3 +49,86 @@ public struct CallArgument: Sendable, Equatable {
         self.init(data: members["data"] ?? .null, stub: stub)
     }
 }
+
+extension CallArgument {
+    /// A call's `arg` as a transport got it.
+    enum Wire: Sendable {
+        /// Parsed (a sync HTTP call's body).
+        case value(JSONValue?)
+        /// As text (a socket frame's slice).
+        case raw(RawJSON?)
+    }
+
+    init(_ wire: Wire, maxDepth: Int) throws(CallFailure) {
+        switch wire {
+        case .value(let value): try self.init(wire: value, maxDepth: maxDepth)
+        case .raw(let raw): try self.init(raw: raw, maxDepth: maxDepth)
+        }
+    }
+
+    /// Reads `arg` as it came in a frame, like ``init(wire:maxDepth:)`` but from its text:
+    /// of an object `arg`, only `data` and `_dscbstub` are parsed (a name given twice counts
+    /// once, the last, as the parser keeps it).
+    public init(raw arg: RawJSON?, maxDepth: Int = 128) throws(CallFailure) {
+        guard let arg else {
+            self.init(data: .null)
+            return
+        }
+        let fields = arg.bytes.withUnsafeBufferPointer { Self.envelopeFields($0) }
+        guard let (data, stub) = fields else {
+            // Not an object (null, a string holding the envelope, or wrong): as a value.
+            let value: JSONValue
+            do {
+                value = try arg.value()
+            } catch {
+                throw CallFailure(.badArgument, "arg is not JSON (\(error))")
+            }
+            try self.init(wire: value, maxDepth: maxDepth)
+            return
+        }
+        let base = arg.bytes.startIndex
+        func parse(_ range: Range<Int>) throws(CallFailure) -> JSONValue {
+            do {
+                return try JSONParser.parse(arg.bytes[(base + range.lowerBound)..<(base + range.upperBound)], maxDepth: .max)
+            } catch {
+                throw CallFailure(.badArgument, "arg is not JSON (\(error))")
+            }
+        }
+        var stubName: String?
+        if let stub {
+            switch try parse(stub) {
+            case .string(let name): stubName = name
+            case .null: stubName = nil
+            default: throw CallFailure(.badArgument, "_dscbstub must be a string")
+            }
+        }
+        self.init(data: try data.map(parse) ?? .null, stub: stubName)
+    }
+
+    /// Where `data` and `_dscbstub` are in an object `arg` (offsets into `text`), or `nil`
+    /// when `arg` is not an object.
+    private static func envelopeFields(_ text: UnsafeBufferPointer<UInt8>) -> (data: Range<Int>?, stub: Range<Int>?)? {
+        var s = JSONScanner(text, maxDepth: .max)
+        s.skipWhitespace()
+        guard s.peek == UInt8(ascii: "{") else { return nil }
+        var data: Range<Int>?
+        var stub: Range<Int>?
+        do throws(JSONParseError) {
+            if try s.enterObject(depth: 1) {
+                repeat {
+                    let key = try s.readKey()
+                    let start = s.pos
+                    try s.skipValue(depth: 1)
+                    if s.string(key, is: "data") {
+                        data = start..<s.pos
+                    } else if s.string(key, is: "_dscbstub") {
+                        stub = start..<s.pos
+                    }
+                } while try s.nextMember(closing: UInt8(ascii: "}"))
+            }
+        } catch {
+            return nil  // checked when it arrived: not reached; the value path reports it
+        }
+        return (data, stub)
+    }
+}

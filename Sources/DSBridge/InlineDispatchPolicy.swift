@@ -44,7 +44,7 @@ public enum InlineDispatchPolicy {
         let route: CallRoute
         let isNonblocking: Bool
         do {
-            (route, isNonblocking) = try CallRoute.resolveMarkingNonblocking(method, in: registry)
+            (route, isNonblocking) = try session.routeCache.resolve(method, in: registry)
         } catch {
             return .failure(error)
         }

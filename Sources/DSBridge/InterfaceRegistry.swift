@@ -22,6 +22,14 @@ public final class InterfaceRegistry: Sendable {
 
     private let entries = Mutex<[String: Entry]>([:])
     private let factoryIDs = Atomic<Int>(0)
+    private let changes = Atomic<Int>(0)
+
+    /// Moves on whenever what a method name resolves to may have changed (an interface
+    /// added or removed, a method demoted from `@nonblocking`): routes cached under an
+    /// older generation are resolved again.
+    var generation: Int { changes.load(ordering: .acquiring) }
+
+    private func changed() { changes.add(1, ordering: .releasing) }
     /// The script message handlers behind `_webkit.postMessage` (PROTOCOL.md 9.2).
     let scriptMessages = ScriptMessageDispatch()
     /// The WebViewJavascriptBridge handlers pages reach through `_wvjb.call` (PROTOCOL.md 9.1).
@@ -55,6 +63,7 @@ public final class InterfaceRegistry: Sendable {
         let kind = type(of: interface)
         let entry = Entry(source: .shared(interface), methods: kind.exposedMethods, nonblocking: kind.nonblockingMethods)
         entries.withLock { $0[key] = entry }
+        changed()
     }
 
     /// Registers a factory under `namespace`: each session gets its own instance, made by
@@ -69,11 +78,13 @@ public final class InterfaceRegistry: Sendable {
             source: .perSession(id: id, make: { make($0) }), methods: Interface.exposedMethods,
             nonblocking: Interface.nonblockingMethods)
         entries.withLock { $0[namespace ?? ""] = entry }
+        changed()
     }
 
     /// Removes the interface of `namespace` (`nil` or `""` = no namespace).
     public func removeInterface(by namespace: String? = nil) {
         _ = entries.withLock { $0.removeValue(forKey: namespace ?? "") }
+        changed()
     }
 
     /// The interface of `namespace` and the kind of its method `name`, if both exist.
@@ -121,9 +132,11 @@ public final class InterfaceRegistry: Sendable {
     /// - Returns: true when it was treated so until now.
     @discardableResult
     package func demoteNonblocking(_ method: MethodName) -> Bool {
-        entries.withLock { table in
+        let demoted = entries.withLock { table in
             table[method.namespace]?.nonblocking.remove(method.name) != nil
         }
+        if demoted { changed() }
+        return demoted
     }
 
     /// The namespaces that have an interface, sorted.

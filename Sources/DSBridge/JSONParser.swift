@@ -222,18 +222,17 @@ public struct JSONParser {
         pos += 1  // opening quote
         let start = pos
         // Fast path: no escapes.
-        var isASCII = true
-        while pos < input.count {
+        let (end, sawNonASCII) = JSONStringRun.plainEnd(input, from: pos)
+        var isASCII = !sawNonASCII
+        pos = end
+        if pos < input.count {
             let c = input[pos]
             if c == UInt8(ascii: "\"") {
                 let s = try Self.decodeUTF8(UnsafeBufferPointer(rebasing: input[start..<pos]), isASCII: isASCII, at: start)
                 pos += 1
                 return s
             }
-            if c == UInt8(ascii: "\\") { break }
             if c < 0x20 { throw fail("control character in string") }
-            if c >= 0x80 { isASCII = false }
-            pos += 1
         }
         // Escapes: copy the runs between them in bulk, decode each escape.
         var bytes: [UInt8] = []
@@ -241,12 +240,9 @@ public struct JSONParser {
         bytes.append(contentsOf: UnsafeBufferPointer(rebasing: input[start..<pos]))
         while pos < input.count {
             let runStart = pos
-            while pos < input.count {
-                let c = input[pos]
-                if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 { break }
-                if c >= 0x80 { isASCII = false }
-                pos += 1
-            }
+            let (runEnd, runNonASCII) = JSONStringRun.plainEnd(input, from: pos)
+            pos = runEnd
+            if runNonASCII { isASCII = false }
             if runStart < pos { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: input[runStart..<pos])) }
             guard pos < input.count else { break }
             let c = input[pos]

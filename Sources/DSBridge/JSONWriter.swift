@@ -155,11 +155,9 @@ public struct JSONWriter: Sendable {
             var i = 0
             let n = utf8.count
             while i < n {
+                i = JSONStringRun.plainEnd(utf8, from: i).end
+                if i == n { break }
                 let c = utf8[i]
-                if c >= 0x20 && c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") {
-                    i += 1
-                    continue
-                }
                 if runStart < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
                 switch c {
                 case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "\""))

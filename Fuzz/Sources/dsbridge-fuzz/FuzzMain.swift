@@ -267,6 +267,20 @@ func checkCallArgument(_ wire: JSONValue?, maxDepth: Int) {
     }
 }
 
+/// Reading `arg` from the frame's text gives what reading it from its parsed value gives.
+func checkRawCallArgument(_ call: PageMessage.Call, maxDepth: Int) {
+    let raw = Result { () throws(CallFailure) in try CallArgument(raw: call.rawArg, maxDepth: maxDepth) }
+    let parsed = Result { () throws(CallFailure) in try CallArgument(wire: call.arg, maxDepth: maxDepth) }
+    switch (raw, parsed) {
+    case (.success(let a), .success(let b)):
+        require(identical(a.data, b.data) && sameText(a.stub, b.stub), "arg \(show(call.arg)) read from text as \(show(a.data))")
+    case (.failure(let a), .failure(let b)):
+        require(a.kind == b.kind, "arg \(show(call.arg)) refused as \(a.kind) from text, \(b.kind) from its value")
+    default:
+        require(false, "arg \(show(call.arg)): from text \(raw), from its value \(parsed)")
+    }
+}
+
 func fuzzStringArgument(_ payload: [UInt8], maxDepth: Int) {
     checkCallArgument(.string(String(decoding: payload, as: UTF8.self)), maxDepth: maxDepth)
 }
@@ -304,6 +318,7 @@ func fuzzFrame(_ payload: [UInt8], helloSeen: Bool, maxDepth: Int) {
         }
         for case .call(let call) in messages {
             checkCallArgument(call.arg, maxDepth: maxDepth)
+            checkRawCallArgument(call, maxDepth: maxDepth)
             checkName(call.method)
         }
     }

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT
+
+/// Turns one text frame from the page into messages, checking the frame as a whole
+/// before any of its messages runs (PROTOCOL.md 2).
+///
+/// It reads the frame in two steps and builds no JSON tree: a ``JSONScanner`` pass checks
+/// the whole text exactly as ``JSONParser`` would and notes where each message's fields
+/// are; then each message is made from those fields. Only the small envelope fields (`t`,
+/// `id`, `method`, `seq`, ...) are parsed; a call's `arg` stays a slice of the frame.
+public struct PageFrameDecoder: Sendable {
+    /// Deepest nesting accepted (the frame's top-level value is level 1).
+    public var maxDepth: Int
+
+    public init(maxDepth: Int = 128) {
+        self.maxDepth = maxDepth
+    }
+
+    /// Decodes a frame.
+    /// - Parameter helloSeen: whether this socket already had its `hello`; a first frame
+    ///   must start with `hello`, and a second `hello` anywhere is a violation.
+    public func decode(_ bytes: some Collection<UInt8>, helloSeen: Bool) throws(ProtocolViolation) -> [PageMessage] {
+        try decode(frame: Array(bytes), helloSeen: helloSeen)
+    }
+
+    /// Decodes a frame; the calls' `arg` fields are slices of `frame`.
+    public func decode(frame: [UInt8], helloSeen: Bool) throws(ProtocolViolation) -> [PageMessage] {
+        let scanned = frame.withUnsafeBufferPointer { scan($0) }
+        let elements: [Element]
+        switch scanned {
+        case .success(let e): elements = e
+        case .failure(.tooDeep(let limit)): throw ProtocolViolation("nesting deeper than \(limit) levels")
+        case .failure(.invalid): throw ProtocolViolation("not JSON")
+        case .failure(.notContainer): throw ProtocolViolation("frame is not an object or an array")
+        }
+        var messages: [PageMessage] = []
+        messages.reserveCapacity(elements.count)
+        for element in elements {
+            guard case .envelope(let fields) = element else { throw ProtocolViolation("batch element is not an object") }
+            messages.append(try message(fields, in: frame))
+        }
+        var sawHello = helloSeen
+        for (index, m) in messages.enumerated() {
+            if case .hello = m {
+                if sawHello { throw ProtocolViolation("second hello") }
+                if index != 0 { throw ProtocolViolation("expected hello") }
+                sawHello = true
+            } else if !sawHello {
+                throw ProtocolViolation("expected hello")
+            }
+        }
+        return messages
+    }
+
+    // MARK: step 1: check the text, note the fields
+
+    /// Where the fields a message may have are in the frame (the last one, for a name
+    /// given twice, as the parser keeps it).
+    struct Fields {
+        var t: Range<Int>?
+        var id: Range<Int>?
+        var method: Range<Int>?
+        var arg: Range<Int>?
+        var seq: Range<Int>?
+        var v: Range<Int>?
+        var token: Range<Int>?
+        var auth: Range<Int>?
+        var ack: Range<Int>?
+    }
+
+    /// A message of the frame, or a batch element that is not an object.
+    enum Element {
+        case envelope(Fields)
+        case notObject
+    }
+
+    enum ScanFailure: Error {
+        case invalid
+        case tooDeep(limit: Int)
+        case notContainer
+    }
+
+    private func scan(_ input: UnsafeBufferPointer<UInt8>) -> Result<[Element], ScanFailure> {
+        var s = JSONScanner(input, maxDepth: maxDepth)
+        do throws(JSONParseError) {
+            s.skipWhitespace()
+            var elements: [Element] = []
+            switch s.peek {
+            case UInt8(ascii: "{"):
+                elements.append(.envelope(try fields(&s, depth: 1)))
+            case UInt8(ascii: "["):
+                if try s.enterArray(depth: 1) {
+                    repeat {
+                        if s.peek == UInt8(ascii: "{") {
+                            elements.append(.envelope(try fields(&s, depth: 2)))
+                        } else {
+                            try s.skipValue(depth: 1)
+                            elements.append(.notObject)
+                        }
+                    } while try s.nextMember(closing: UInt8(ascii: "]"))
+                }
+            default:
+                try s.skipValue(depth: 0)
+                try s.expectEnd()
+                return .failure(.notContainer)
+            }
+            try s.expectEnd()
+            return .success(elements)
+        } catch .tooDeep(let limit) {
+            return .failure(.tooDeep(limit: limit))
+        } catch {
+            return .failure(.invalid)
+        }
+    }
+
+    /// Reads the object at the scanner (its level is `depth`), noting its known fields.
+    private func fields(_ s: inout JSONScanner, depth: Int) throws(JSONParseError) -> Fields {
+        var f = Fields()
+        guard try s.enterObject(depth: depth) else { return f }
+        repeat {
+            let key = try s.readKey()
+            let start = s.pos
+            try s.skipValue(depth: depth)
+            let range = start..<s.pos
+            if s.string(key, is: "t") {
+                f.t = range
+            } else if s.string(key, is: "id") {
+                f.id = range
+            } else if s.string(key, is: "method") {
+                f.method = range
+            } else if s.string(key, is: "arg") {
+                f.arg = range
+            } else if s.string(key, is: "seq") {
+                f.seq = range
+            } else if s.string(key, is: "v") {
+                f.v = range
+            } else if s.string(key, is: "token") {
+                f.token = range
+            } else if s.string(key, is: "auth") {
+                f.auth = range
+            } else if s.string(key, is: "ack") {
+                f.ack = range
+            }
+        } while try s.nextMember(closing: UInt8(ascii: "}"))
+        return f
+    }
+
+    // MARK: step 2: make the messages
+
+    private func message(_ f: Fields, in frame: [UInt8]) throws(ProtocolViolation) -> PageMessage {
+        func value(_ range: Range<Int>?) throws(ProtocolViolation) -> JSONValue? {
+            guard let range else { return nil }
+            do {
+                return try JSONParser.parse(frame[range], maxDepth: maxDepth)
+            } catch {
+                throw ProtocolViolation("not JSON")  // step 1 checked it: not reached
+            }
+        }
+        guard let t = try value(f.t) else { throw ProtocolViolation("missing t") }
+        guard case .string(let type) = t else { throw ProtocolViolation("t is not a string") }
+        switch type {
+        case "call":
+            guard let id = try value(f.id)?.integerValue, id >= 1 else { throw ProtocolViolation("call needs an integer id >= 1") }
+            guard case .string(let method)? = try value(f.method) else { throw ProtocolViolation("call needs a string method") }
+            return .call(.init(id: id, method: method, rawArg: f.arg.map { RawJSON(checked: frame[$0]) }))
+        case "ack":
+            guard let seq = try value(f.seq)?.integerValue else { throw ProtocolViolation("ack needs an integer seq") }
+            return .ack(seq: seq)
+        case "cancel":
+            guard let id = try value(f.id)?.integerValue else { throw ProtocolViolation("cancel needs an integer id") }
+            return .cancel(id: id)
+        case "hello":
+            guard let v = try value(f.v) else { throw ProtocolViolation("hello needs v") }
+            guard let version = v.integerValue, version == 1 else { throw ProtocolViolation("unsupported version") }
+            var hello = PageMessage.Hello(version: version)
+            if let token = try value(f.token) {
+                guard case .string(let s) = token else { throw ProtocolViolation("token is not a string") }
+                hello.token = s
+            }
+            if let auth = try value(f.auth) {
+                guard case .string(let s) = auth else { throw ProtocolViolation("auth is not a string") }
+                hello.auth = s
+            }
+            if let ack = try value(f.ack) {
+                guard let a = ack.integerValue else { throw ProtocolViolation("ack is not an integer") }
+                hello.ack = max(0, a)
+            }
+            return .hello(hello)
+        default:
+            throw ProtocolViolation("unknown t \"\(type.prefix(32))\"")
+        }
+    }
+}

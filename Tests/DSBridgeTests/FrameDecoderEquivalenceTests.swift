@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT
+import DSBridge
+import Testing
+
+/// The frame decoder reads the envelope from the bytes without a JSON tree. These tests hold
+/// it to the decoder it replaced: parse the whole frame with ``JSONParser``, then read each
+/// message's fields from the parsed objects (``ReferenceDecoder`` below). Same messages,
+/// same refusals, same reasons, and a call's `arg` read into the same ``CallArgument``.
+@Suite("Frame decoder: the same answers as parsing the whole frame")
+struct FrameDecoderEquivalenceTests {
+    static let tricky: [String] = [
+        #"{"t":"call","id":1,"method":"a.b","arg":{"data":{"x":[1,2,{"y":null}]},"_dscbstub":"dscb1"}}"#,
+        #"{"t":"call","id":1,"method":"a.b","arg":"{\"data\":5,\"_dscbstub\":\"dscb2\"}"}"#,
+        #"{"t":"call","id":1,"method":"a.b","arg":null}"#,
+        #"{"t":"call","id":1,"method":"a.b","arg":7}"#,
+        #"{"t":"call","id":1,"method":"a.b","arg":{"data":1,"data":2,"_dscbstub":5,"_dscbstub":null}}"#,
+        #"{"t":"call","id":1,"method":"a.b","arg":{"d\u0061ta":"escaped key","_dscb\u0073tub":"dscb9"}}"#,
+        #"{"\u0074":"call","i\u0064":2,"method":"x","t":"ack","seq":4}"#,
+        #"{"t":"ack","t":"call","id":3,"method":"m"}"#,
+        #"{"t":"c\u0061ll","id":1.0,"method":"m"}"#,
+        #"{"t":"call","id":1e2,"method":"m"}"#,
+        #"{"t":"call","id":0,"method":"m"}"#,
+        #"{"t":"call","id":"1","method":"m"}"#,
+        #"{"t":"call","id":1,"method":5}"#,
+        #"{"t":"call","id":1}"#,
+        #"{"t":5}"#,
+        #"{"id":1}"#,
+        #"{"t":"nope-\u00e9-a-long-type-name-longer-than-32-bytes"}"#,
+        #"[{"t":"ack","seq":1},{"t":"cancel","id":2},{"t":"call","id":3,"method":"m","arg":{"data":"é😀"}}]"#,
+        #"[{"t":"ack","seq":1},5,{"t":"nope"}]"#,
+        #"[{"t":"nope"},5]"#,
+        #"[]"#, #"{}"#, #"5"#, #""x""#, #"null"#, #""#, #"   "#, #"{"t":"ack","seq":1} x"#,
+        #"{"t":"ack","seq":1,}"#, #"{"t":"ack" "seq":1}"#, #"{"t":"ack","seq":01}"#, #"{"t":"ack","seq":-}"#,
+        #"{"t":"ack","seq":1,"x":"\ud800"}"#, #"{"t":"ack","seq":1,"x":"\udc00"}"#,
+        #"{"t":"ack","seq":1,"x":"\ud83d\ude00"}"#, #"{"t":"ack","seq":1,"x":"\q"}"#,
+        #"{"t":"ack","seq":1,"x":[[[[[[1]]]]]]}"#, #"[[[[[[{"t":"ack"}]]]]]]"#,
+        #"{"t":"hello","v":1,"token":"T","ack":-5,"auth":"a"}"#, #"{"t":"hello","v":1.0}"#,
+        #"{"t":"hello","v":2}"#, #"{"t":"hello","v":1,"token":3}"#, #"[{"t":"ack","seq":1},{"t":"hello","v":1}]"#,
+        #"{"t":"ack","seq":9223372036854775807}"#, #"{"t":"ack","seq":9223372036854775808}"#,
+        #"{"t":"ack","seq":1,"x":tru}"#, #"{"t":"ack","seq":1,"x":"unterminated}"#,
+    ]
+
+    @Test("tricky frames decode as before, with and without a hello seen", arguments: tricky)
+    func trickyFrames(text: String) {
+        for helloSeen in [true, false] {
+            for maxDepth in [3, 128] {
+                expectSame(Array(text.utf8), helloSeen: helloSeen, maxDepth: maxDepth)
+            }
+        }
+    }
+
+    @Test("bytes that are not UTF-8 are refused as before, in keys, values and arg")
+    func invalidUTF8() {
+        let prefix = Array(#"{"t":"call","id":1,"method":"m","arg":{"data":""#.utf8)
+        for bad: [UInt8] in [[0xC3], [0xED, 0xA0, 0x80], [0xF8, 0x88, 0x80, 0x80, 0x80], [0xC0, 0xAF], [0xE2, 0x82], [0xC3, 0xA9]] {
+            expectSame(prefix + bad + Array(#""}}"#.utf8), helloSeen: true, maxDepth: 128)
+            expectSame(Array(#"{""#.utf8) + bad + Array(#"":1,"t":"ack","seq":1}"#.utf8), helloSeen: true, maxDepth: 128)
+            expectSame(prefix + bad + Array(#"\u0041"}}"#.utf8), helloSeen: true, maxDepth: 128)
+        }
+    }
+
+    @Test("random mutations of valid frames decode as before")
+    func mutations() {
+        var rng = SplitMix(seed: 21)
+        let seeds = Self.tricky.filter { !$0.isEmpty }.map { Array($0.utf8) }
+        let alphabet = Array(#"{}[]":,\ tu0aexyz-1.9é"#.utf8) + [0xC3, 0x80, 0xFF]
+        for _ in 0..<4_000 {
+            var frame = seeds[Int(rng.next() % UInt64(seeds.count))]
+            for _ in 0..<(1 + Int(rng.next() % 3)) {
+                let at = Int(rng.next() % UInt64(frame.count + 1))
+                switch rng.next() % 3 {
+                case 0: frame.insert(alphabet[Int(rng.next() % UInt64(alphabet.count))], at: at)
+                case 1: if at < frame.count { frame.remove(at: at) }
+                default: if at < frame.count { frame[at] = alphabet[Int(rng.next() % UInt64(alphabet.count))] }
+                }
+            }
+            expectSame(frame, helloSeen: rng.next() % 2 == 0, maxDepth: rng.next() % 4 == 0 ? 2 : 128)
+        }
+    }
+
+    private func expectSame(_ frame: [UInt8], helloSeen: Bool, maxDepth: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+        let new = Result { () throws(ProtocolViolation) in try PageFrameDecoder(maxDepth: maxDepth).decode(frame: frame, helloSeen: helloSeen) }
+        let old = Result { () throws(ProtocolViolation) in try ReferenceDecoder(maxDepth: maxDepth).decode(frame, helloSeen: helloSeen) }
+        let text = String(decoding: frame, as: UTF8.self)
+        switch (new, old) {
+        case (.success(let a), .success(let b)):
+            #expect(a == b, "frame \(text)", sourceLocation: sourceLocation)
+            for case (.call(let x), .call(let y)) in zip(a, b) {
+                let raw = Result { () throws(CallFailure) in try CallArgument(raw: x.rawArg, maxDepth: maxDepth) }
+                let wire = Result { () throws(CallFailure) in try CallArgument(wire: y.arg, maxDepth: maxDepth) }
+                switch (raw, wire) {
+                case (.success(let p), .success(let q)): #expect(p == q, "arg of \(text)", sourceLocation: sourceLocation)
+                case (.failure(let p), .failure(let q)): #expect(p.kind == q.kind, "arg of \(text)", sourceLocation: sourceLocation)
+                default: Issue.record("arg of \(text): \(raw) vs \(wire)", sourceLocation: sourceLocation)
+                }
+            }
+        case (.failure(let a), .failure(let b)):
+            #expect(a == b, "frame \(text)", sourceLocation: sourceLocation)
+        default:
+            Issue.record("frame \(text): \(new) vs \(old)", sourceLocation: sourceLocation)
+        }
+    }
+}
+
+/// The decoder as it was before it read frames without a tree: parse, then read fields.
+private struct ReferenceDecoder {
+    let maxDepth: Int
+
+    func decode(_ bytes: [UInt8], helloSeen: Bool) throws(ProtocolViolation) -> [PageMessage] {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(bytes, maxDepth: maxDepth)
+        } catch .tooDeep(let limit) {
+            throw ProtocolViolation("nesting deeper than \(limit) levels")
+        } catch {
+            throw ProtocolViolation("not JSON")
+        }
+        var messages: [PageMessage]
+        switch value {
+        case .object(let members):
+            messages = [try Self.message(members)]
+        case .array(let elements):
+            messages = []
+            for e in elements {
+                guard case .object(let members) = e else { throw ProtocolViolation("batch element is not an object") }
+                messages.append(try Self.message(members))
+            }
+        default:
+            throw ProtocolViolation("frame is not an object or an array")
+        }
+        var sawHello = helloSeen
+        for (index, m) in messages.enumerated() {
+            if case .hello = m {
+                if sawHello { throw ProtocolViolation("second hello") }
+                if index != 0 { throw ProtocolViolation("expected hello") }
+                sawHello = true
+            } else if !sawHello {
+                throw ProtocolViolation("expected hello")
+            }
+        }
+        return messages
+    }
+
+    static func message(_ m: JSONObject) throws(ProtocolViolation) -> PageMessage {
+        guard let t = m["t"] else { throw ProtocolViolation("missing t") }
+        guard case .string(let type) = t else { throw ProtocolViolation("t is not a string") }
+        switch type {
+        case "call":
+            guard let id = m["id"]?.integerValue, id >= 1 else { throw ProtocolViolation("call needs an integer id >= 1") }
+            guard case .string(let method)? = m["method"] else { throw ProtocolViolation("call needs a string method") }
+            return .call(.init(id: id, method: method, arg: m["arg"]))
+        case "ack":
+            guard let seq = m["seq"]?.integerValue else { throw ProtocolViolation("ack needs an integer seq") }
+            return .ack(seq: seq)
+        case "cancel":
+            guard let id = m["id"]?.integerValue else { throw ProtocolViolation("cancel needs an integer id") }
+            return .cancel(id: id)
+        case "hello":
+            guard let v = m["v"] else { throw ProtocolViolation("hello needs v") }
+            guard let version = v.integerValue, version == 1 else { throw ProtocolViolation("unsupported version") }
+            var hello = PageMessage.Hello(version: version)
+            if let token = m["token"] {
+                guard case .string(let s) = token else { throw ProtocolViolation("token is not a string") }
+                hello.token = s
+            }
+            if let auth = m["auth"] {
+                guard case .string(let s) = auth else { throw ProtocolViolation("auth is not a string") }
+                hello.auth = s
+            }
+            if let ack = m["ack"] {
+                guard let a = ack.integerValue else { throw ProtocolViolation("ack is not an integer") }
+                hello.ack = max(0, a)
+            }
+            return .hello(hello)
+        default:
+            throw ProtocolViolation("unknown t \"\(type.prefix(32))\"")
+        }
+    }
+}
+
+/// A small seeded generator, so a failing mutation run can be repeated.
+private struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
