@@ -36,7 +36,7 @@ final class HTTPExchange {
     var headersSent = false
     var bodyOffset = 0
     /// Captured request headers (lws frees them once the body starts).
-    var headers: [String: String] = [:]
+    var headers = RequestHeaders()
     let peer: String
     /// The query's arguments as lws split and decoded them (`a=1`, `b= c`).
     var queryArguments: [String] = []

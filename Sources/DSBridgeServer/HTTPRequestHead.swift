@@ -35,28 +35,41 @@ struct HTTPRequestHead: Sendable, Equatable {
     let target: RawRequestTarget
     /// `1` for HTTP/1.1, `0` for HTTP/1.0.
     let minorVersion: Int
+    /// The head's bytes (one copy); fields are ranges into them.
+    private let bytes: [UInt8]
+    /// Each header field: its name and its value (trimmed), in order.
+    private let fieldRanges: [(name: Range<Int>, value: Range<Int>)]
+
     /// Header fields in order, names lower-cased, values trimmed.
-    let fields: [(name: String, value: String)]
+    var fields: [(name: String, value: String)] {
+        fieldRanges.map { (String(decoding: bytes[$0.name], as: UTF8.self).lowercased(), String(decoding: bytes[$0.value], as: UTF8.self)) }
+    }
 
     static func == (a: HTTPRequestHead, b: HTTPRequestHead) -> Bool {
         a.target == b.target && a.minorVersion == b.minorVersion
             && a.fields.map(\.name) == b.fields.map(\.name) && a.fields.map(\.value) == b.fields.map(\.value)
     }
 
-    /// The method token (`GET`, `POST`, ...).
     var methodToken: String { target.method }
 
-    /// The value of header `name` (lower case); repeated fields joined with `, `.
+    /// The value of header `name` (lower-case), repeated fields joined with ", ".
     func header(_ name: String) -> String? {
         var found: String?
-        for field in fields where field.name == name {
-            found = found.map { $0 + ", " + field.value } ?? field.value
+        for field in fieldRanges where Self.isName(bytes[field.name], lowercased: name) {
+            let value = String(decoding: bytes[field.value], as: UTF8.self)
+            found = found.map { $0 + ", " + value } ?? value
         }
         return found
     }
 
-    /// Where the head ends in `bytes`: the index just past its blank line, or `nil` while
-    /// it is incomplete. A bare LF is accepted as a line end (RFC 9112 2.2).
+    /// Whether a header name as sent is `lowercased` (names are ASCII tokens).
+    private static func isName(_ sent: ArraySlice<UInt8>, lowercased: String) -> Bool {
+        guard sent.count == lowercased.utf8.count else { return false }
+        return zip(sent, lowercased.utf8).allSatisfy { a, b in
+            (a >= UInt8(ascii: "A") && a <= UInt8(ascii: "Z") ? a | 0x20 : a) == b
+        }
+    }
+
     static func endOfHead(in bytes: UnsafeRawBufferPointer) -> Int? {
         var i = 0
         let count = bytes.count
@@ -73,52 +86,72 @@ struct HTTPRequestHead: Sendable, Equatable {
 
     /// Parses a complete head (everything up to and including its blank line).
     init(parsing head: UnsafeRawBufferPointer) throws(Failure) {
-        var lines: [ArraySlice<UInt8>] = []
         let bytes = Array(head)
-        var start = 0
-        for (i, b) in bytes.enumerated() where b == 10 {
+        var requestLine: Range<Int>?
+        var fieldLines: [Range<Int>] = []
+        var lineStart = 0
+        var i = 0
+        while i < bytes.count {
+            guard bytes[i] == 10 else {
+                i += 1
+                continue
+            }
             var end = i
-            if end > start, bytes[end - 1] == 13 { end -= 1 }
-            lines.append(bytes[start..<end])
-            start = i + 1
+            if end > lineStart, bytes[end - 1] == 13 { end -= 1 }
+            let line = lineStart..<end
+            lineStart = i + 1
+            i += 1
+            // Leading empty lines before a request line are ignored (RFC 9112 2.2).
+            guard !line.isEmpty else { continue }
+            guard requestLine != nil else {
+                requestLine = line
+                continue
+            }
+            fieldLines.append(line)
         }
-        // Leading empty lines before a request line are ignored (RFC 9112 2.2).
-        while let first = lines.first, first.isEmpty { lines.removeFirst() }
-        guard let requestLine = lines.first else { throw .malformed("no request line") }
-        let parts = requestLine.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+        guard let requestLine else { throw .malformed("no request line") }
+        let lineBytes = bytes[requestLine]
+        let parts = lineBytes.split(separator: UInt8(ascii: " "), maxSplits: 3, omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw .malformed("the request line is not METHOD TARGET VERSION") }
-        let version = Array(parts[2])
-        switch version {
-        case Array("HTTP/1.1".utf8): minorVersion = 1
-        case Array("HTTP/1.0".utf8): minorVersion = 0
-        default: throw .malformed("only HTTP/1.0 and HTTP/1.1 are served")
+        if parts[2].elementsEqual("HTTP/1.1".utf8) {
+            minorVersion = 1
+        } else if parts[2].elementsEqual("HTTP/1.0".utf8) {
+            minorVersion = 0
+        } else {
+            throw .malformed("only HTTP/1.0 and HTTP/1.1 are served")
         }
         guard !parts[0].isEmpty, parts[0].allSatisfy(Self.isTokenCharacter) else { throw .malformed("bad method") }
-        guard let target = RawRequestTarget(requestLine: requestLine) else {
+        guard let target = RawRequestTarget(requestLine: lineBytes) else {
             throw .malformed("the target must start with /")
         }
         guard !target.path.contains(where: { $0 < 0x21 || $0 == 0x7f }), !(target.query ?? []).contains(where: { $0 < 0x21 || $0 == 0x7f }) else {
             throw .malformed("control characters in the target")
         }
         self.target = target
-        var fields: [(name: String, value: String)] = []
-        for line in lines.dropFirst() where !line.isEmpty {
-            guard let first = line.first, first != UInt8(ascii: " "), first != UInt8(ascii: "\t") else {
-                throw .malformed("folded header lines are not accepted")
-            }
-            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { throw .malformed("a header line without a colon") }
-            let name = line[line.startIndex..<colon]
-            guard !name.isEmpty, name.allSatisfy(Self.isTokenCharacter) else { throw .malformed("bad header name") }
-            var value = line[line.index(after: colon)...]
-            while let c = value.first, c == 32 || c == 9 { value = value.dropFirst() }
-            while let c = value.last, c == 32 || c == 9 { value = value.dropLast() }
-            guard !value.contains(0) else { throw .malformed("NUL in a header value") }
-            fields.append((String(decoding: name, as: UTF8.self).lowercased(), String(decoding: value, as: UTF8.self)))
-        }
-        self.fields = fields
+        var fieldRanges: [(name: Range<Int>, value: Range<Int>)] = []
+        fieldRanges.reserveCapacity(fieldLines.count)
+        for line in fieldLines { fieldRanges.append(try Self.field(bytes, line)) }
+        self.bytes = bytes
+        self.fieldRanges = fieldRanges
     }
 
-    /// The request wants a WebSocket (its `Upgrade` names `websocket`): libwebsockets takes it.
+    /// One header line's name and trimmed value.
+    private static func field(_ bytes: [UInt8], _ line: Range<Int>) throws(Failure) -> (name: Range<Int>, value: Range<Int>) {
+        let first = bytes[line.lowerBound]
+        guard first != UInt8(ascii: " "), first != UInt8(ascii: "\t") else {
+            throw .malformed("folded header lines are not accepted")
+        }
+        guard let colon = bytes[line].firstIndex(of: UInt8(ascii: ":")) else { throw .malformed("a header line without a colon") }
+        let name = line.lowerBound..<colon
+        guard !name.isEmpty, bytes[name].allSatisfy(Self.isTokenCharacter) else { throw .malformed("bad header name") }
+        var valueStart = colon + 1
+        var valueEnd = line.upperBound
+        while valueStart < valueEnd, bytes[valueStart] == 32 || bytes[valueStart] == 9 { valueStart += 1 }
+        while valueEnd > valueStart, bytes[valueEnd - 1] == 32 || bytes[valueEnd - 1] == 9 { valueEnd -= 1 }
+        guard !bytes[valueStart..<valueEnd].contains(0) else { throw .malformed("NUL in a header value") }
+        return (name, valueStart..<valueEnd)
+    }
+
     var isWebSocketUpgrade: Bool {
         guard let upgrade = header("upgrade") else { return false }
         return upgrade.split(separator: ",").contains { trimmedWhiteSpace($0).lowercased() == "websocket" }
@@ -145,7 +178,11 @@ struct HTTPRequestHead: Sendable, Equatable {
     private static func isTokenCharacter(_ c: UInt8) -> Bool {
         switch c {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
-        default: Array("!#$%&'*+-.^_`|~".utf8).contains(c)
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+            UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            true
+        default: false
         }
     }
 }

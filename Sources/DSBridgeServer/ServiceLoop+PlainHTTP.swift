@@ -168,12 +168,7 @@ extension ServiceLoop {
         exchange.connection = c
         exchange.bodyLimit = bridge.configuration.maxMessageBytes
         exchange.rawTarget = head.target
-        var headers: [String: String] = [:]
-        for field in head.fields {
-            headers[field.name] = headers[field.name].map { $0 + ", " + field.value } ?? field.value
-        }
-        if let contentLength, headers["content-length"] != nil { headers["content-length"] = String(contentLength) }
-        exchange.headers = headers
+        exchange.headers = RequestHeaders(head: head, contentLength: contentLength)
         return exchange
     }
 

@@ -98,7 +98,7 @@ extension ServiceLoop {
         let logger = self.logger
         let peer = exchange.peer
         let origin = exchange.headers["origin"]
-        let request = SessionRequest(auth: exchange.headers["x-dsbridge-auth"], headers: exchange.headers, peerAddress: peer)
+        let request = SessionRequest(auth: exchange.headers["x-dsbridge-auth"], headers: exchange.headers.dictionary, peerAddress: peer)
         let refused = closing(.text(401, "X-DSBridge-Auth refused"))
         OffloadedWork.queue.async {
             guard bridge.authorizes(request) else {

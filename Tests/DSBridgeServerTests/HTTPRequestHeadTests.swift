@@ -37,6 +37,27 @@ struct HTTPRequestHeadTests {
         #expect(head.minorVersion == 1)
     }
 
+    @Test("header names match whatever their case; the fields list keeps names lower-cased")
+    func headerNameCase() throws {
+        let head = try parse("POST /dsbridge/call HTTP/1.1\r\nX-DSBridge-Token: t1\r\nORIGIN: https://a\r\ncontent-LENGTH: 2\r\n\r\n")
+        #expect(head.header("x-dsbridge-token") == "t1")
+        #expect(head.header("origin") == "https://a")
+        #expect(head.header("x-dsbridge-toke") == nil)
+        #expect(head.fields.map(\.name) == ["x-dsbridge-token", "origin", "content-length"])
+    }
+
+    @Test("request headers read from the head: Content-Length as one number, the whole set for an authenticator")
+    func requestHeaders() throws {
+        let head = try parse("POST / HTTP/1.1\r\nContent-Length: 5, 5\r\nCookie: a=1\r\ncookie: b=2\r\n\r\n")
+        var headers = RequestHeaders(head: head, contentLength: head.contentLength)
+        #expect(headers["content-length"] == "5")
+        #expect(headers["cookie"] == "a=1, b=2")
+        #expect(headers["origin"] == nil)
+        headers["origin"] = "https://set"
+        #expect(headers["origin"] == "https://set")
+        #expect(headers.dictionary == ["content-length": "5", "cookie": "a=1, b=2", "origin": "https://set"])
+    }
+
     @Test("keep-alive follows the version and the Connection options")
     func keepAlive() throws {
         #expect(try parse("GET / HTTP/1.1\r\n\r\n").keepsAlive)

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+
+/// A request's headers by lower-case name. On a plain-HTTP connection they are read from
+/// the parsed head when asked for (no table is built per request); on the libwebsockets
+/// path the few headers the routes use are copied into a table before lws frees them.
+struct RequestHeaders: Sendable {
+    /// The head dsbridged parsed itself (plain HTTP), if any.
+    private let head: HTTPRequestHead?
+    /// `Content-Length` as one number (a repeated equal value, `5, 5`, reads as `5`).
+    private let contentLength: Int?
+    /// Headers set one by one (the libwebsockets path).
+    private var table: [String: String] = [:]
+
+    init() {
+        head = nil
+        contentLength = nil
+    }
+
+    /// The headers of `head`; `contentLength` is its `Content-Length` as checked.
+    init(head: HTTPRequestHead, contentLength: Int?) {
+        self.head = head
+        self.contentLength = contentLength
+    }
+
+    /// The value of header `name` (lower-case), repeated fields joined with ", ".
+    subscript(name: String) -> String? {
+        get {
+            if !table.isEmpty, let value = table[name] { return value }
+            guard let head else { return nil }
+            if name == "content-length", let contentLength, head.header(name) != nil { return String(contentLength) }
+            return head.header(name)
+        }
+        set { table[name] = newValue }
+    }
+
+    /// Every header, for an authenticator.
+    var dictionary: [String: String] {
+        var all: [String: String] = [:]
+        if let head {
+            for field in head.fields { all[field.name] = all[field.name].map { $0 + ", " + field.value } ?? field.value }
+            if let contentLength, all["content-length"] != nil { all["content-length"] = String(contentLength) }
+        }
+        all.merge(table) { _, set in set }
+        return all
+    }
+}
