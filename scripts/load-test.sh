@@ -8,9 +8,9 @@
 # same three loads, server and bench pinned to cores of their own, and the bridge against
 # the issue's uWebSockets figures).
 #
-#   scripts/load-test.sh            full run (about 4 minutes)
-#   scripts/load-test.sh --quick    shorter runs (about 2-3 minutes; opening the 2 x 10,000
-#                                   idle sessions takes most of it)
+#   scripts/load-test.sh            full run (about 10 minutes)
+#   scripts/load-test.sh --quick    shorter runs (about 5 minutes; opening the 10,000-session
+#                                   idle, held and paced runs takes most of it)
 #   scripts/load-test.sh --smoke    seconds, small numbers, debug binaries (for CI):
 #                                   exits 1 when the bench, a daemon or a scenario fails
 # Options:
@@ -605,7 +605,8 @@ if eff_rounds > 0 or get("paced") is not None or get("echo-paced") is not None:
     for row in table:
         print("  ".join(str(c).ljust(widths[i]) if i == 0 else str(c).rjust(widths[i]) for i, c in enumerate(row)))
     print("* uWebSockets reference, issue 21, not measured here (0.62 / 5.1 / 8.1 µs per call); the goal is reported,")
-    print("  it fails the run only with --strict")
+    print("  it fails the run only with --strict. (a)'s 0.62 µs is uWebSockets at 1.6M round trips/s; driven by this")
+    print("  bench (about 100k/s) it took 3.3 µs (docs/PERFORMANCE.md, issue 21)")
     echo_notes = [f"{load[:3]} {others}" for load, b, e, loop, others, key in eff_rows if others]
     print("C echo: bench/lws-echo.c, the lower of its loops per load" + (f" (the other: {'; '.join(echo_notes)})" if echo_notes else ""))
     print("  (a) 100-byte frames; (b) the bridge's call request, answered with its body; (c) 100-byte frames, on libuv")
