@@ -6,6 +6,12 @@
 // echoes queued per connection and written only from WRITEABLE (several per callback
 // while the socket is not choked).
 //
+// HTTP on the same port: any POST is answered 200 with its body back (Content-Length,
+// the connection kept alive), the ceiling of dsbridged's sync HTTP path (`dsbridge-bench
+// http --raw-echo`). lws' HTTP callbacks read the body; the answer (head and body) goes
+// out in one write as soon as the body is complete, as dsbridged writes its answers.
+// Other requests get lws' default answer (404).
+//
 //   cc -O2 -o lws-echo bench/lws-echo.c $(pkg-config --cflags --libs libwebsockets)
 //   lws-echo [PORT [RX_BUFFER [uv]]]  PORT 0 or none: any free port (127.0.0.1 only);
 //                                 RX_BUFFER: the protocol's rx_buffer_size (default 1024,
@@ -32,6 +38,13 @@ struct echo_conn {
 	struct echo_msg *head, *tail;
 	unsigned char *rx;
 	size_t rx_len, rx_cap;
+};
+
+/* Per HTTP transaction (lws allocates it afresh for each request of a connection): the
+ * body read so far. */
+struct http_conn {
+	unsigned char *body;
+	size_t len, cap;
 };
 
 static volatile sig_atomic_t interrupted;
@@ -133,8 +146,88 @@ static int callback_echo(struct lws *wsi, enum lws_callback_reasons reason, void
 	return 0;
 }
 
+/* The body is complete: answer 200 with it, head and body in one write, then get ready
+ * for the connection's next request (or close it when the client asked to). */
+static int http_answer(struct lws *wsi, struct http_conn *h)
+{
+	enum { HEAD_ROOM = 256 };
+	unsigned char stack_buf[LWS_PRE + HEAD_ROOM + 2048];
+	size_t need = LWS_PRE + HEAD_ROOM + h->len;
+	unsigned char *buf = need <= sizeof(stack_buf) ? stack_buf : malloc(need);
+	unsigned char *start, *p;
+	int n;
+
+	if (!buf)
+		return -1;
+	start = p = buf + LWS_PRE;
+	if (lws_add_http_common_headers(wsi, HTTP_STATUS_OK, "application/json", h->len, &p, start + HEAD_ROOM) ||
+	    lws_finalize_http_header(wsi, &p, start + HEAD_ROOM)) {
+		if (buf != stack_buf)
+			free(buf);
+		return -1;
+	}
+	if (h->len)
+		memcpy(p, h->body, h->len);
+	p += h->len;
+	n = lws_write(wsi, start, (size_t)(p - start), LWS_WRITE_HTTP_HEADERS);
+	if (buf != stack_buf)
+		free(buf);
+	if (n < 0)
+		return -1;
+	/* lws keeps what the socket did not take and completes the transaction after it */
+	return lws_http_transaction_completed(wsi) ? -1 : 0;
+}
+
+static int callback_http(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len)
+{
+	struct http_conn *h = user;
+
+	switch (reason) {
+	case LWS_CALLBACK_HTTP:
+		if (h && lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI)) {
+			h->len = 0;
+			return 0; /* the body follows (HTTP_BODY, HTTP_BODY_COMPLETION) */
+		}
+		break;
+
+	case LWS_CALLBACK_HTTP_BODY:
+		if (!h)
+			return -1;
+		if (h->len + len > h->cap) {
+			size_t cap = (h->len + len) * 2;
+			unsigned char *b = realloc(h->body, cap);
+			if (!b)
+				return -1;
+			h->body = b;
+			h->cap = cap;
+		}
+		if (len)
+			memcpy(h->body + h->len, in, len);
+		h->len += len;
+		return 0;
+
+	case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+		if (!h)
+			return -1;
+		return http_answer(wsi, h);
+
+	case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
+	case LWS_CALLBACK_CLOSED_HTTP:
+		if (h) {
+			free(h->body);
+			h->body = NULL;
+			h->len = h->cap = 0;
+		}
+		break;
+
+	default:
+		break;
+	}
+	return lws_callback_http_dummy(wsi, reason, user, in, len);
+}
+
 static struct lws_protocols protocols[] = {
-	{ "http", lws_callback_http_dummy, 0, 0, 0, NULL, 0 },
+	{ "http", callback_http, sizeof(struct http_conn), 0, 0, NULL, 0 },
 	{ "lws-echo", callback_echo, sizeof(struct echo_conn), 1024, 0, NULL, 0 },
 	{ NULL, NULL, 0, 0, 0, NULL, 0 }
 };

@@ -51,7 +51,11 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "paced: calls per second each session makes.") var rate = 1.0
     @Option(help: "Client event loop: poll (lws' own) or uv (libuv, epoll). Default: uv for paced and idle, poll otherwise.")
     var clientLoop: ClientLoopKind?
-    @Flag(help: "idle, paced: the server is the plain echo server (WebSockets, no hello; paced sends raw frames).") var rawEcho = false
+    @Flag(
+        help:
+            "idle, paced, http: the server is the plain echo server (WebSockets, no hello; paced sends raw frames; http posts the call's request and expects its body back)."
+    )
+    var rawEcho = false
     @Flag(help: "Send every message due in one batch frame, as web/dsbridge.js does per microtask (default: one frame per message).")
     var coalesce = false
     @Flag(help: "Print the report as JSON.") var json = false

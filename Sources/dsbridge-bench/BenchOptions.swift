@@ -81,7 +81,8 @@ struct BenchOptions: Sendable {
     var coalesce = false
     /// Connections being opened at once per thread (handshakes in progress).
     var connectConcurrency = 128
-    /// `idle`: the server is the plain echo server (no hello; held WebSockets only).
+    /// `idle`, `paced`, `http`: the server is the plain echo server (no hello; `http`: the
+    /// call's request posted, its body expected back).
     var rawEcho = false
     /// Seconds allowed for every session to open.
     var openTimeout = 30.0

@@ -90,7 +90,7 @@ final class ClientWorker {
         self.control = control
         self.share = share
         self.toOpen = options.scenario == .connect ? 0 : share
-        if options.scenario == .echo || options.rawEcho {
+        if options.scenario == .echo || (options.rawEcho && options.scenario != .http) {
             payload = Array(repeating: UInt8(ascii: "x"), count: max(1, options.payloadBytes))
         } else {
             payload = [UInt8(ascii: "\"")] + Array(repeating: UInt8(ascii: "x"), count: options.payloadBytes) + [UInt8(ascii: "\"")]

@@ -5,7 +5,16 @@ import CLibWebSockets
 /// hand over an lws raw socket (worker thread): `POST /dsbridge/session` once, then
 /// `POST /dsbridge/call` (`echo.syn` with the payload) one at a time, each timed. A 401
 /// (the session expired) makes a new session.
+///
+/// With `--raw-echo` the server is the C echo (`bench/lws-echo.c`), which answers a POST
+/// with its body: no session; the same call request (head and body, a placeholder token
+/// of a real token's length) goes out, and a call counts when the answer is a 200 carrying
+/// the body sent.
 final class HTTPClient: Link {
+    /// As long as dsbridged's tokens (144 random bits, base64url: 24 characters), for
+    /// `--raw-echo`.
+    static let placeholderToken = Array("AAAAAAAAAAAAAAAAAAAAAAAA".utf8)
+
     private enum Waiting {
         case nothing
         case session
@@ -17,10 +26,18 @@ final class HTTPClient: Link {
     private var sendSession = false
     private var sendCall = false
     private var callRequest: [UInt8] = []
+    /// The body of ``callRequest`` (`--raw-echo`: what the answer must carry).
+    private var callBody: [UInt8] = []
     private var callMadeAt: UInt64 = 0
 
     override func connected() {
-        requestSession()
+        if worker.options.rawEcho {
+            buildCallRequest(token: Self.placeholderToken)
+            markReady()
+            makeCall(now: monotonicNanos())
+        } else {
+            requestSession()
+        }
     }
 
     private func requestSession() {
@@ -90,6 +107,16 @@ final class HTTPClient: Link {
                 makeCall(now: now)
                 return
             }
+            if worker.options.rawEcho {
+                if r.body == callBody {
+                    if worker.counting { worker.stats.calls += 1 }
+                    worker.recordOperation(sentAt: sentAt, now: now)
+                } else {
+                    worker.recordError("http.echoMismatch")
+                }
+                makeCall(now: now)
+                return
+            }
             let code: Int64? = r.body.withUnsafeBytes { raw in
                 var scanner = ServerMessageScanner(raw)
                 return (try? scanner.next())?.code
@@ -114,6 +141,7 @@ final class HTTPClient: Link {
             + "Content-Type: application/json\r\nX-DSBridge-Token: \(String(decoding: token, as: UTF8.self))\r\n"
             + "Content-Length: \(body.count)\r\n\r\n"
         callRequest = Array(head.utf8) + body
+        callBody = body
     }
 
     override func writeable() -> Int32 {
