@@ -6,20 +6,51 @@ extension HTTPAnswer {
     /// close` when the connection ends after it, then the body unless `omitBody` (HEAD:
     /// the length of the body it would have, no body; RFC 9110 9.3.2). Pure.
     func encoded(extraHeaders: [(String, String)], omitBody: Bool, closing: Bool) -> [UInt8] {
-        var head = "HTTP/1.1 \(status) \(Self.reasonPhrase(status))\r\n"
-        head += "content-type: \(contentType)\r\ncontent-length: \(body.count)\r\n"
-        for (name, value) in headers + extraHeaders {
-            head += "\(name.lowercased()): \(value)\r\n"
-        }
-        head += "x-content-type-options: nosniff\r\ncache-control: no-store\r\n"
-        if closing { head += "connection: close\r\n" }
-        head += "\r\n"
-        var bytes = Array(head.utf8)
-        if !omitBody && !self.omitBody { bytes += body }
+        // Written as bytes into one buffer of about the right size: no string is built.
+        let sendsBody = !omitBody && !self.omitBody
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(192 + (sendsBody ? body.count : 0) + 48 * (headers.count + extraHeaders.count))
+        bytes.append(contentsOf: "HTTP/1.1 ".utf8)
+        Self.appendDecimal(status, to: &bytes)
+        bytes.append(UInt8(ascii: " "))
+        bytes.append(contentsOf: Self.reasonPhrase(status).utf8)
+        bytes.append(contentsOf: "\r\ncontent-type: ".utf8)
+        bytes.append(contentsOf: contentType.utf8)
+        bytes.append(contentsOf: "\r\ncontent-length: ".utf8)
+        Self.appendDecimal(body.count, to: &bytes)
+        bytes.append(contentsOf: "\r\n".utf8)
+        for (name, value) in headers { Self.appendField(name, value, to: &bytes) }
+        for (name, value) in extraHeaders { Self.appendField(name, value, to: &bytes) }
+        bytes.append(contentsOf: "x-content-type-options: nosniff\r\ncache-control: no-store\r\n".utf8)
+        if closing { bytes.append(contentsOf: "connection: close\r\n".utf8) }
+        bytes.append(contentsOf: "\r\n".utf8)
+        if sendsBody { bytes += body }
         return bytes
     }
 
-    /// The reason phrase of `status` (RFC 9110 15).
+    /// `name: value` CRLF, the name in lower case (names are ASCII tokens).
+    private static func appendField(_ name: String, _ value: String, to bytes: inout [UInt8]) {
+        for c in name.utf8 { bytes.append(c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z") ? c | 0x20 : c) }
+        bytes.append(contentsOf: ": ".utf8)
+        bytes.append(contentsOf: value.utf8)
+        bytes.append(contentsOf: "\r\n".utf8)
+    }
+
+    /// The decimal digits of a non-negative `value`.
+    private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        guard value > 0 else {
+            bytes.append(UInt8(ascii: "0"))
+            return
+        }
+        let start = bytes.count
+        var rest = value
+        while rest > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        }
+        bytes[start...].reverse()
+    }
+
     static func reasonPhrase(_ status: Int) -> String {
         switch status {
         case 100: "Continue"

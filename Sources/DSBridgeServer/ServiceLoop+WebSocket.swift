@@ -34,7 +34,6 @@ extension ServiceLoop {
         case LWS_CALLBACK_ESTABLISHED:
             guard let user else { return -1 }
             let id = makeID()
-            user.storeBytes(of: id, as: UInt64.self)
             let origin = header(wsi, WSI_TOKEN_ORIGIN)
             let peer = clientAddress(wsi)
             let waker = InboxWaker(inbox: server.inbox, id: id)
@@ -44,6 +43,10 @@ extension ServiceLoop {
                 helloTimeoutMs: bridge.configuration.helloTimeoutMs)
             let socket = WebSocketState(id: id, wsi: wsi, connection: connection, waker: waker, liveness: liveness)
             sockets[id] = socket
+            // The socket itself, unretained, in lws' per-connection memory: each callback
+            // finds it without a table look-up. `sockets` keeps it alive until CLOSED,
+            // which clears this first.
+            user.storeBytes(of: UInt(bitPattern: Unmanaged.passUnretained(socket).toOpaque()), as: UInt.self)
             armLiveness(socket)
             return 0
         case LWS_CALLBACK_RECEIVE:
@@ -58,10 +61,10 @@ extension ServiceLoop {
             guard let socket = socket(user) else { return 0 }
             return writeable(socket)
         case LWS_CALLBACK_CLOSED:
-            guard let user else { return 0 }
-            let id = user.load(as: UInt64.self)
-            if let socket = sockets.removeValue(forKey: id) { socket.connection.socketClosed() }
-            user.storeBytes(of: 0, as: UInt64.self)
+            guard let socket = socket(user), let user else { return 0 }
+            user.storeBytes(of: 0, as: UInt.self)
+            socket.isClosed = true
+            if sockets.removeValue(forKey: socket.id) != nil { socket.connection.socketClosed() }
             trimHeapAfterBursts()
             return 0
         default:
@@ -69,9 +72,11 @@ extension ServiceLoop {
         }
     }
 
+    /// The socket whose lws per-connection memory is `user` (`nil` before ESTABLISHED and
+    /// after CLOSED).
     private func socket(_ user: UnsafeMutableRawPointer?) -> WebSocketState? {
-        guard let user else { return nil }
-        return sockets[user.load(as: UInt64.self)]
+        guard let user, let pointer = UnsafeRawPointer(bitPattern: user.load(as: UInt.self)) else { return nil }
+        return Unmanaged<WebSocketState>.fromOpaque(pointer).takeUnretainedValue()
     }
 
     /// Reassembles and hands over a message.
@@ -117,7 +122,7 @@ extension ServiceLoop {
         flushSoon.removeAll(keepingCapacity: true)
         for socket in due {
             socket.flushQueued = false
-            guard sockets[socket.id] === socket else { continue }
+            guard !socket.isClosed else { continue }
             writeAnswersNow(socket)
         }
     }

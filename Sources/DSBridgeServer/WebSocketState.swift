@@ -25,6 +25,8 @@ final class WebSocketState {
     var lingering = false
     /// Listed for ``ServiceLoop/flushInlineAnswers()`` at the end of this loop pass.
     var flushQueued = false
+    /// lws reported CLOSED: the socket is out of ``ServiceLoop/sockets``.
+    var isClosed = false
 
     init(id: UInt64, wsi: OpaquePointer, connection: BridgeConnection, waker: InboxWaker, liveness: SocketLiveness) {
         self.id = id

@@ -114,5 +114,8 @@ struct HTTPRequestHeadTests {
         #expect(head.hasSuffix("\r\n\r\n"))
         #expect(head.contains("content-length: 10\r\n"))
         #expect(!head.contains("connection:"))
+        answer.body = []
+        let empty = String(decoding: answer.encoded(extraHeaders: [], omitBody: false, closing: false), as: UTF8.self)
+        #expect(empty.contains("\r\ncontent-length: 0\r\n") && empty.hasSuffix("no-store\r\n\r\n"))
     }
 }
