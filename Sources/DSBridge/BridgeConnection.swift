@@ -228,7 +228,9 @@ public final class BridgeConnection: Sendable {
         inlineRoutes: [Result<CallRoute, CallFailure>?]? = nil
     ) -> RateWait? {
         let site: CallSite = inlineRoutes == nil ? .worker : .networkThread(bridge.networkThreadGuard)
-        let inlineStarted = site.isNetworkThread ? DispatchTime.now().uptimeNanoseconds : 0
+        // When the first call of the frame started on the network thread (the clock is read
+        // once per call there, and not at all for a frame of acks).
+        var inlineStarted: UInt64 = 0
         var ranInline = false
         var current = session
         var checkRate = checkRate
@@ -246,10 +248,13 @@ public final class BridgeConnection: Sendable {
             case .call(let call):
                 // A frame of many quick calls may still add up: past the budget, the rest
                 // of it goes to a worker (its calls were already counted against the rate).
-                if site.isNetworkThread, ranInline, let s = current,
-                    DispatchTime.now().uptimeNanoseconds - inlineStarted > UInt64(InlineDispatchPolicy.budgetNanoseconds)
-                {
-                    return RateWait(milliseconds: 0, messages: messages[index...], session: s, frameBytes: frameBytes)
+                if site.isNetworkThread {
+                    let now = DispatchTime.now().uptimeNanoseconds
+                    if !ranInline {
+                        inlineStarted = now
+                    } else if let s = current, now - inlineStarted > UInt64(InlineDispatchPolicy.budgetNanoseconds) {
+                        return RateWait(milliseconds: 0, messages: messages[index...], session: s, frameBytes: frameBytes)
+                    }
                 }
                 if checkRate, let s = current {
                     checkRate = false
@@ -257,7 +262,7 @@ public final class BridgeConnection: Sendable {
                     let wait = s.takeCallTokens(calls)
                     if wait > 0 { return RateWait(milliseconds: wait, messages: messages[index...], session: s, frameBytes: frameBytes) }
                 }
-                current?.receiveCall(call, from: self, site: site, route: inlineRoutes?[index] ?? nil)
+                current?.receiveCall(call, from: self, site: site, route: inlineRoutes.flatMap { $0.isEmpty ? nil : $0[index] })
                 ranInline = site.isNetworkThread
             case .cancel(let id):
                 current?.cancel(callID: id, site: site)
