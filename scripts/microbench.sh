@@ -21,16 +21,18 @@
 #       Benchmarks/.profile/ for callgrind_annotate
 #   scripts/microbench.sh --list                   the workload ids
 #
-# Counts are the fewest per call over a run's iterations (1000 calls each): on one thread
-# they are the same in every run; a bridge call's thread hop adds a little now and then.
-# Retains and releases are counted by Benchmarks/Sources/RefCountProbe (ordo-one/benchmark's
-# own ARC metrics crash with Swift 6.3 on Linux). docs/PERFORMANCE.md has the figures.
+# Counts are the fewest per call over a run's iterations (1000 calls each); they came out
+# the same in every run measured, bridge calls included. Retains and releases are counted
+# by Benchmarks/Sources/RefCountProbe (ordo-one/benchmark's own ARC metrics crash with
+# Swift 6.3 on Linux; ignore its warning about a runtime interposer that is "not built").
+# docs/PERFORMANCE.md#micro-benchmarks-and-the-count-guard has the figures.
 #
-# How long: the first run resolves the packages and builds swift-syntax (for @Exposed), the
-# core and ordo-one/benchmark in release plus the benchmark tool: see docs/PERFORMANCE.md
-# for the times measured on 2 cores. Later runs rebuild what changed (20-100 s); all
-# benchmarks take about 1 minute more (each runs up to 1 s after warm-up), --check and
-# --update-thresholds about 30 s. A profile runs the workload twice under valgrind.
+# How long: the first run resolves the packages and builds the core and ordo-one/benchmark
+# in release, swift-syntax (for @Exposed) in debug, and the benchmark tool: 3 to 5.5
+# minutes on 2 cores (--check from a clean Benchmarks/.build). Later runs rebuild what
+# changed (20-100 s); all benchmarks then take about 1.5 minutes (each runs up to 1 s after
+# warm-up), --check and --update-thresholds about 30 s. A profile runs the workload twice
+# under valgrind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
