@@ -21,6 +21,10 @@ let package = Package(
             name: "CoreWorkload",
             dependencies: [.product(name: "DSBridge", package: "dsbridged")]
         ),
+        // Strong retain and release counts through the Swift runtime's instrumentation hooks,
+        // with a fix for the Swift 6.3 Linux retain hook that crashes ordo-one/benchmark's own
+        // ARC metrics (RefCountProbe.c says how).
+        .target(name: "RefCountProbe", linkerSettings: [.linkedLibrary("dl")]),
         // Runs one workload N times without measuring, for `valgrind --tool=callgrind`.
         .executableTarget(
             name: "core-profile",
@@ -30,6 +34,7 @@ let package = Package(
             name: "CoreBenchmarks",
             dependencies: [
                 "CoreWorkload",
+                "RefCountProbe",
                 .product(name: "DSBridge", package: "dsbridged"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],

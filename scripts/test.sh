@@ -11,8 +11,11 @@
 # systemd watchdog with a stopped network thread (watchdog_test.py), the deploy kit check,
 # and a
 # smoke run of the load
-# test (the full one is scripts/load-test.sh), 60 s of libFuzzer over the decoder, and the
-# swift-format check of the sources against .swift-format (scripts/format-check.sh).
+# test (the full one is scripts/load-test.sh), 60 s of libFuzzer over the decoder, the
+# micro-benchmarks' guard on mallocs, retains and releases per call (scripts/microbench.sh
+# --check, against Benchmarks/Thresholds/counts.json; its release build takes minutes from
+# clean), and the swift-format check of the sources against .swift-format
+# (scripts/format-check.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
@@ -49,5 +52,6 @@ run "$python_bin" scripts/watchdog_test.py --daemon "$daemon"
 run scripts/check-deploy.sh
 run scripts/load-test.sh --smoke
 run scripts/fuzz.sh 60
+run scripts/microbench.sh --check
 echo "groups: $((total - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]
