@@ -35,9 +35,9 @@ public final class CorePipeline {
     public func echo(_ frame: [UInt8]) -> [UInt8]? {
         do {
             var out: [UInt8]?
-            for case .call(let call) in try decoder.decode(frame, helloSeen: true) {
+            for case .call(let call) in try decoder.decode(frame: frame, helloSeen: true) {
                 let route = try CallRoute.resolve(call.method, in: registry)
-                let argument = try CallArgument(wire: call.arg)
+                let argument = try CallArgument(raw: call.rawArg)
                 guard case .synchronous(.shared(let interface), let name) = route else { fatalError("echo.syn is not sync") }
                 let value = try Self.runImmediately(interface, name, argument.data)
                 _ = try log.append(.ret(id: call.id, result: .success(value)))

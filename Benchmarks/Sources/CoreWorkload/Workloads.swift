@@ -97,8 +97,8 @@ public enum Workloads {
 
     static func decodeCall(_ frame: [UInt8]) {
         do {
-            let messages = try PageFrameDecoder().decode(frame, helloSeen: true)
-            for case .call(let call) in messages { sink(try CallArgument(wire: call.arg)) }
+            let messages = try PageFrameDecoder().decode(frame: frame, helloSeen: true)
+            for case .call(let call) in messages { sink(try CallArgument(raw: call.rawArg)) }
         } catch {
             fatalError("fixture frame refused: \(error)")
         }
