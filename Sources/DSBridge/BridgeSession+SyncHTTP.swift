@@ -38,7 +38,7 @@ extension BridgeSession {
         return await withCheckedContinuation { continuation in
             let once = OnceFlag()
             run(
-                method: request.method, arg: .value(request.arg),
+                method: request.method, arg: .raw(request.rawArg),
                 reply: .http({ result in
                     if once.claim() { continuation.resume(returning: result) }
                 }))
@@ -70,7 +70,7 @@ extension BridgeSession {
         let bodyBytes = request.bodyBytes
         holdSyncBody(bodyBytes)
         run(
-            method: request.method, arg: .value(request.arg),
+            method: request.method, arg: .raw(request.rawArg),
             reply: .http({ [self] result in
                 holdSyncBody(-bodyBytes)
                 answer.deliver(result)

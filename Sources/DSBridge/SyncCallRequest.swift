@@ -4,7 +4,13 @@
 /// the body and the `X-DSBridge-After` header.
 public struct SyncCallRequest: Sendable, Equatable {
     public var method: String
-    public var arg: JSONValue?
+    /// The `arg` field's text as sent (`nil` when omitted), parsed only when the call runs.
+    public var rawArg: RawJSON?
+    /// The `arg` field as a value (`nil` when omitted).
+    public var arg: JSONValue? {
+        guard let rawArg else { return nil }
+        return try? rawArg.value()
+    }
     /// Highest socket call id the page had sent; the call waits until those started.
     public var after: Int64
     /// Size of the request body, counted against the memory budget while the call is held
@@ -21,7 +27,7 @@ public struct SyncCallRequest: Sendable, Equatable {
 
     public init(method: String, arg: JSONValue?, after: Int64, bodyBytes: Int = 0) {
         self.method = method
-        self.arg = arg
+        self.rawArg = arg.map(RawJSON.init)
         self.after = after
         self.bodyBytes = bodyBytes
     }
@@ -37,19 +43,57 @@ public struct SyncCallRequest: Sendable, Equatable {
             }
             after = value
         }
-        let value: JSONValue
-        do {
-            value = try JSONParser.parse(body, maxDepth: maxDepth)
-        } catch {
-            throw ProtocolViolation("body is not JSON: \(error)")
+        // Checked as the parser would, without a tree: only `method` is parsed, `arg`
+        // stays a slice of the body until the call runs.
+        let fields: (method: Range<Int>?, arg: Range<Int>?, isObject: Bool)
+        switch body.withUnsafeBufferPointer({ Self.fields(of: $0, maxDepth: maxDepth) }) {
+        case .success(let found): fields = found
+        case .failure(let error): throw ProtocolViolation("body is not JSON: \(error)")
         }
-        guard case .object(let members) = value else {
+        guard fields.isObject else {
             throw ProtocolViolation("body must be a JSON object {\"method\": string, \"arg\": ...}")
         }
-        guard case .string(let method)? = members["method"] else {
+        guard let methodRange = fields.method, case .string(let method)? = try? JSONParser.parse(body[methodRange], maxDepth: maxDepth) else {
             throw ProtocolViolation("body needs a string \"method\"")
         }
-        self.init(method: method, arg: members["arg"], after: after, bodyBytes: body.count)
+        self.method = method
+        self.rawArg = fields.arg.map { RawJSON(checked: body[$0]) }
+        self.after = after
+        self.bodyBytes = body.count
+    }
+
+    /// Where `method` and `arg` are in a body (the last of a name given twice, as the parser
+    /// keeps it), and whether the body is an object; a parse error for a body that is not JSON.
+    private static func fields(
+        of body: UnsafeBufferPointer<UInt8>, maxDepth: Int
+    ) -> Result<(method: Range<Int>?, arg: Range<Int>?, isObject: Bool), JSONParseError> {
+        var s = JSONScanner(body, maxDepth: maxDepth)
+        var method: Range<Int>?
+        var arg: Range<Int>?
+        do throws(JSONParseError) {
+            s.skipWhitespace()
+            guard s.peek == UInt8(ascii: "{") else {
+                try s.skipValue(depth: 0)
+                try s.expectEnd()
+                return .success((nil, nil, false))
+            }
+            if try s.enterObject(depth: 1) {
+                repeat {
+                    let key = try s.readKey()
+                    let start = s.pos
+                    try s.skipValue(depth: 1)
+                    if s.string(key, is: "method") {
+                        method = start..<s.pos
+                    } else if s.string(key, is: "arg") {
+                        arg = start..<s.pos
+                    }
+                } while try s.nextMember(closing: UInt8(ascii: "}"))
+            }
+            try s.expectEnd()
+        } catch {
+            return .failure(error)
+        }
+        return .success((method, arg, true))
     }
 
     static func parseAfter(_ text: String) -> Int64? {

@@ -78,6 +78,61 @@ struct FrameDecoderEquivalenceTests {
         }
     }
 
+    @Test("sync HTTP bodies read without a tree give the request, or the refusal, the parser gave")
+    func syncCallBodies() {
+        var rng = SplitMix(seed: 4)
+        let seeds = [
+            #"{"method":"a.b","arg":{"data":[1,{"x":"é"}],"_dscbstub":"dscb1"}}"#, #"{"method":"m"}"#,
+            #"{"arg":"{\"data\":1}","method":"m","method":"n"}"#, #"{"m\u0065thod":"x","arg":null}"#,
+            #"{"method":5}"#, #"[{"method":"m"}]"#, #""x""#, #"{"method":"m","arg":[[[[1]]]]}"#,
+        ].map { Array($0.utf8) }
+        let alphabet = Array(#"{}[]":,\ tu0aexyz-1.9é"#.utf8) + [0xC3, 0x80, 0xFF]
+        for round in 0..<3_000 {
+            var body = seeds[round % seeds.count]
+            if round >= seeds.count {
+                let at = Int(rng.next() % UInt64(body.count + 1))
+                switch rng.next() % 3 {
+                case 0: body.insert(alphabet[Int(rng.next() % UInt64(alphabet.count))], at: at)
+                case 1: if at < body.count { body.remove(at: at) }
+                default: if at < body.count { body[at] = alphabet[Int(rng.next() % UInt64(alphabet.count))] }
+                }
+            }
+            let maxDepth = round % 5 == 0 ? 3 : 128
+            let new = Result { () throws(ProtocolViolation) in try SyncCallRequest(body: body, afterHeader: nil, maxDepth: maxDepth) }
+            let old = Result { () throws(ProtocolViolation) in try Self.referenceSyncCall(body, maxDepth: maxDepth) }
+            let text = String(decoding: body, as: UTF8.self)
+            switch (new, old) {
+            case (.success(let a), .success(let b)):
+                #expect(a == b, "body \(text)")
+                let raw = Result { () throws(CallFailure) in try CallArgument(raw: a.rawArg, maxDepth: maxDepth) }
+                let wire = Result { () throws(CallFailure) in try CallArgument(wire: b.arg, maxDepth: maxDepth) }
+                #expect(String(describing: raw) == String(describing: wire), "arg of \(text)")
+            case (.failure(let a), .failure(let b)):
+                // The same sentence, but for which of two faults in one string is named first.
+                #expect(a.reason.prefix(17) == b.reason.prefix(17), "body \(text): \(a) vs \(b)")
+            default:
+                Issue.record("body \(text): \(new) vs \(old)")
+            }
+        }
+    }
+
+    /// `SyncCallRequest(body:)` as it was: parse the whole body, then read its members.
+    private static func referenceSyncCall(_ body: [UInt8], maxDepth: Int) throws(ProtocolViolation) -> SyncCallRequest {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(body, maxDepth: maxDepth)
+        } catch {
+            throw ProtocolViolation("body is not JSON: \(error)")
+        }
+        guard case .object(let members) = value else {
+            throw ProtocolViolation("body must be a JSON object {\"method\": string, \"arg\": ...}")
+        }
+        guard case .string(let method)? = members["method"] else {
+            throw ProtocolViolation("body needs a string \"method\"")
+        }
+        return SyncCallRequest(method: method, arg: members["arg"], after: 0, bodyBytes: body.count)
+    }
+
     private func expectSame(_ frame: [UInt8], helloSeen: Bool, maxDepth: Int, sourceLocation: SourceLocation = #_sourceLocation) {
         let new = Result { () throws(ProtocolViolation) in try PageFrameDecoder(maxDepth: maxDepth).decode(frame: frame, helloSeen: helloSeen) }
         let old = Result { () throws(ProtocolViolation) in try ReferenceDecoder(maxDepth: maxDepth).decode(frame, helloSeen: helloSeen) }
