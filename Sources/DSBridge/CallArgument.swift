@@ -114,17 +114,12 @@ extension CallArgument {
         var data: Range<Int>?
         var stub: Range<Int>?
         do throws(JSONParseError) {
-            if try s.enterObject(depth: 1) {
-                repeat {
-                    let key = try s.readKey()
-                    let start = s.pos
-                    try s.skipValue(depth: 1)
-                    if s.string(key, is: "data") {
-                        data = start..<s.pos
-                    } else if s.string(key, is: "_dscbstub") {
-                        stub = start..<s.pos
-                    }
-                } while try s.nextMember(closing: UInt8(ascii: "}"))
+            try s.members(depth: 1) { name, range in
+                if name.is("data") {
+                    data = range
+                } else if name.is("_dscbstub") {
+                    stub = range
+                }
             }
         } catch {
             return nil  // checked when it arrived: not reached; the value path reports it

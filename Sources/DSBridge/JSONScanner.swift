@@ -125,20 +125,39 @@ struct JSONScanner: ~Copyable {
         throw fail(closing == UInt8(ascii: "}") ? "expected ',' or '}'" : "expected ',' or ']'")
     }
 
-    /// Whether a string read by ``readString()`` is exactly `text` (escapes decoded).
-    func string(_ token: StringToken, is text: StaticString) -> Bool {
-        if !token.hasEscapes {
-            let n = text.utf8CodeUnitCount
-            guard token.end - token.start == n else { return false }
-            let p = text.utf8Start
-            for i in 0..<n where input[token.start + i] != p[i] { return false }
-            return true
+    /// A member's name as read, for a reader to compare with the names it looks for.
+    struct MemberName {
+        let token: StringToken
+        let input: UnsafeBufferPointer<UInt8>
+
+        /// Whether the name is exactly `text` (escapes decoded).
+        func `is`(_ text: StaticString) -> Bool {
+            if !token.hasEscapes {
+                let n = text.utf8CodeUnitCount
+                guard token.end - token.start == n else { return false }
+                let p = text.utf8Start
+                for i in 0..<n where input[token.start + i] != p[i] { return false }
+                return true
+            }
+            return JSONScanner.decoded(token, in: input)?.utf8.elementsEqual(
+                UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)) ?? false
         }
-        return decoded(token)?.utf8.elementsEqual(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)) ?? false
     }
 
-    /// The text of a string read by ``readString()``.
-    func decoded(_ token: StringToken) -> String? {
+    /// Reads the object at `pos` (its level is `depth`), handing `member` each member's name
+    /// and the range of its value, in order.
+    mutating func members(depth: Int, _ member: (MemberName, Range<Int>) -> Void) throws(JSONParseError) {
+        guard try enterObject(depth: depth) else { return }
+        repeat {
+            let key = try readKey()
+            let start = pos
+            try skipValue(depth: depth)
+            member(MemberName(token: key, input: input), start..<pos)
+        } while try nextMember(closing: UInt8(ascii: "}"))
+    }
+
+    /// The text of a string read by ``readString()`` from `input`.
+    static func decoded(_ token: StringToken, in input: UnsafeBufferPointer<UInt8>) -> String? {
         let quoted = UnsafeBufferPointer(rebasing: input[(token.start - 1)..<(token.end + 1)])
         guard case .success(.string(let s)) = JSONParser.parse(buffer: quoted, maxDepth: 1) else { return nil }
         return s

@@ -115,32 +115,27 @@ public struct PageFrameDecoder: Sendable {
     /// Reads the object at the scanner (its level is `depth`), noting its known fields.
     private func fields(_ s: inout JSONScanner, depth: Int) throws(JSONParseError) -> Fields {
         var f = Fields()
-        guard try s.enterObject(depth: depth) else { return f }
-        repeat {
-            let key = try s.readKey()
-            let start = s.pos
-            try s.skipValue(depth: depth)
-            let range = start..<s.pos
-            if s.string(key, is: "t") {
+        try s.members(depth: depth) { name, range in
+            if name.is("t") {
                 f.t = range
-            } else if s.string(key, is: "id") {
+            } else if name.is("id") {
                 f.id = range
-            } else if s.string(key, is: "method") {
+            } else if name.is("method") {
                 f.method = range
-            } else if s.string(key, is: "arg") {
+            } else if name.is("arg") {
                 f.arg = range
-            } else if s.string(key, is: "seq") {
+            } else if name.is("seq") {
                 f.seq = range
-            } else if s.string(key, is: "v") {
+            } else if name.is("v") {
                 f.v = range
-            } else if s.string(key, is: "token") {
+            } else if name.is("token") {
                 f.token = range
-            } else if s.string(key, is: "auth") {
+            } else if name.is("auth") {
                 f.auth = range
-            } else if s.string(key, is: "ack") {
+            } else if name.is("ack") {
                 f.ack = range
             }
-        } while try s.nextMember(closing: UInt8(ascii: "}"))
+        }
         return f
     }
 

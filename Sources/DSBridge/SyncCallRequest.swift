@@ -77,17 +77,12 @@ public struct SyncCallRequest: Sendable, Equatable {
                 try s.expectEnd()
                 return .success((nil, nil, false))
             }
-            if try s.enterObject(depth: 1) {
-                repeat {
-                    let key = try s.readKey()
-                    let start = s.pos
-                    try s.skipValue(depth: 1)
-                    if s.string(key, is: "method") {
-                        method = start..<s.pos
-                    } else if s.string(key, is: "arg") {
-                        arg = start..<s.pos
-                    }
-                } while try s.nextMember(closing: UInt8(ascii: "}"))
+            try s.members(depth: 1) { name, range in
+                if name.is("method") {
+                    method = range
+                } else if name.is("arg") {
+                    arg = range
+                }
             }
             try s.expectEnd()
         } catch {
