@@ -35,17 +35,11 @@ run() {
   fi
 }
 run scripts/format-check.sh
-# Under a deadline: an async test hangs now and then (issue 21's note; not yet found), and a
-# hang would hold the whole run. Only a run that times out is repeated, once; a failure fails.
+# Under a deadline, so a test that waits for ever fails the group instead of holding the run
+# (the hangs seen in November 2026 were tests moving a manual clock before the timer they
+# meant was scheduled; fixed, see SessionLeakTests and BridgeSession+NativeCalls).
 swift_tests() {
-  local rc=0
-  timeout -k 10 600 swift test --skip-build --no-parallel || rc=$?
-  if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-    echo "swift test did not finish within 600 s (the known intermittent hang): running it once more"
-    rc=0
-    timeout -k 10 600 swift test --skip-build --no-parallel || rc=$?
-  fi
-  return "$rc"
+  timeout -k 10 600 swift test --skip-build --no-parallel
 }
 run swift_tests
 run "$python_bin" scripts/fault_run.py --daemon "$daemon" --cuts 200 --seed "${FAULT_SEED:-1}"

@@ -39,13 +39,15 @@ extension BridgeSession {
             return nil
         case .queued(let id, let appended):
             callbackId = id
-            carryOut(invoke: callbackId, appended, site: .worker)
-        }
-        if let timeout {
-            let ms = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-            bridge.executor.schedule(afterMilliseconds: ms) { [weak self] in
-                self?.abandonJavaScriptCall(callbackId, reason: .timeout)
+            // The deadline is set before the invoke can go out: once a page (or a test) sees
+            // the invoke, its timeout is already running.
+            if let timeout {
+                let ms = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+                bridge.executor.schedule(afterMilliseconds: ms) { [weak self] in
+                    self?.abandonJavaScriptCall(callbackId, reason: .timeout)
+                }
             }
+            carryOut(invoke: callbackId, appended, site: .worker)
         }
         return callbackId
     }

@@ -50,6 +50,10 @@ final class ManualExecutor: BridgeExecutor {
 
     var uptimeMilliseconds: Int64 { Int64(state.withLock { $0.now }) }
 
+    /// Timers scheduled and not yet run: a test that moves the clock waits until the timer
+    /// it means is among them (it may be scheduled a moment after the state it watches).
+    var pendingTimerCount: Int { state.withLock { $0.timers.count } }
+
     /// Runs the work handed over (timers due now included), and what that work hands
     /// over, until none is left.
     func runUntilIdle() {

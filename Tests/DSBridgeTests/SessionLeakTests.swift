@@ -15,8 +15,11 @@ struct SessionLeakTests {
         let token = try #require(welcome["token"]?.stringValue)
         let session = try #require(h.bridge.session(token: token))
         for _ in 0..<3 {
+            let timers = h.executor.pendingTimerCount
             let call = Task { await h.bridge.syncCall(token: token, request: SyncCallRequest(method: "p.value", arg: ["data": 1], after: 1_000_000)) }
-            #expect(await h.eventually { session.afterWaiterCount == 1 })
+            // The waiter is registered a moment before its timeout is scheduled: moving the
+            // clock in between would leave the call waiting for ever.
+            #expect(await h.eventually { session.afterWaiterCount == 1 && h.executor.pendingTimerCount > timers })
             h.executor.advance(milliseconds: 20)
             let result = await call.value
             guard case .failure(let failure)? = result else { Issue.record("answered: \(String(describing: result))"); return }
