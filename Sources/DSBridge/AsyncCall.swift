@@ -58,7 +58,7 @@ final class AsyncCall: Sendable {
         }
     }
 
-    private static func isFinal(_ payload: ServerMessage.CallbackPayload) -> Bool {
+    static func isFinal(_ payload: ServerMessage.CallbackPayload) -> Bool {
         if case .value(_, let complete) = payload { return complete }
         return true
     }

@@ -38,6 +38,11 @@ public final class Bridge: Sendable {
     let networkThreadGuard = NetworkThreadGuard()
     /// Decides who may open sessions; `nil` lets everyone in.
     let authenticator: (any SessionAuthenticator)?
+    /// Where sessions write ahead in cluster mode (docs/CLUSTER.md); `nil`: one node alone.
+    public let journal: (any SessionJournal)?
+    /// Handlers of native-initiated calls made on this node whose answers may come back
+    /// through another node (cluster mode).
+    let nativeCallOrigins = NativeCallOrigins()
 
     private struct Store: Sendable {
         var byToken: [String: BridgeSession] = [:]
@@ -57,15 +62,19 @@ public final class Bridge: Sendable {
     ///     they drain and advance by hand.
     ///   - authenticator: decides who may open sessions; by default the shared secret of
     ///     `configuration.authToken` when set, else everyone.
+    ///   - journal: cluster mode: where sessions write ahead so that another node can
+    ///     continue them (docs/CLUSTER.md); `nil` (the default) for one node alone.
     public init(
         configuration: BridgeConfiguration = BridgeConfiguration(),
         registry: InterfaceRegistry = InterfaceRegistry(),
         logger: Logger = Logger(label: "dsbridge"),
         lifecycle: SessionLifecycle = SessionLifecycle(),
         executor: any BridgeExecutor = DispatchBridgeExecutor(),
-        authenticator: (any SessionAuthenticator)? = nil
+        authenticator: (any SessionAuthenticator)? = nil,
+        journal: (any SessionJournal)? = nil
     ) {
         self.executor = executor
+        self.journal = journal
         self.authenticator = authenticator ?? configuration.authToken.map { SharedSecretAuthenticator(secret: $0) }
         self.configuration = configuration
         self.registry = registry
@@ -125,13 +134,14 @@ public final class Bridge: Sendable {
 
     /// Creates a session without a socket (`POST /dsbridge/session`); it expires after
     /// `graceMs` unless a socket attaches.
-    public func createSession(peerAddress: String, origin: String?) throws(SessionRefusal) -> BridgeSession {
-        let session = try makeSession(peerAddress: peerAddress, origin: origin)
+    /// `tags`: the session's tags for group calls (the authenticator's, usually).
+    public func createSession(peerAddress: String, origin: String?, tags: [String] = []) throws(SessionRefusal) -> BridgeSession {
+        let session = try makeSession(peerAddress: peerAddress, origin: origin, tags: tags)
         session.scheduleExpiry(generation: 0)
         return session
     }
 
-    private func makeSession(peerAddress: String, origin: String?) throws(SessionRefusal) -> BridgeSession {
+    private func makeSession(peerAddress: String, origin: String?, tags: [String] = []) throws(SessionRefusal) -> BridgeSession {
         // Over 90% of the memory budget no new session opens (resumes are not new).
         guard memory.admitsNewSessions else {
             if let line = memory.recordRefused(nowMs: executor.uptimeMilliseconds) { logger.warning("\(line)") }
@@ -155,6 +165,7 @@ public final class Bridge: Sendable {
             return nil
         }
         if let refusal { throw refusal }
+        if !tags.isEmpty { session.setTags(tags) }
         logger.debug("session opened", metadata: ["bridge.session": "\(session.id)", "bridge.peer": "\(address)"])
         metrics.sessionOpened()
         lifecycle.opened?(session)
@@ -163,12 +174,12 @@ public final class Bridge: Sendable {
 
     /// Handles a `hello` on `connection`: checks auth, finds or creates the session,
     /// attaches it and queues `welcome` (PROTOCOL.md 2.1).
-    func attach(_ hello: PageMessage.Hello, connection: BridgeConnection) -> Result<BridgeSession, SessionRefusal> {
-        let request = SessionRequest(
-            auth: hello.auth, headers: connection.requestHeaders,
-            peerAddress: connection.peerAddress, resumingToken: hello.token)
-        guard authorizes(request) else {
-            logger.info("hello refused: auth", metadata: ["bridge.peer": "\(connection.peerAddress)"])
+    /// `authorized`: the authenticator accepted this hello already (before a takeover).
+    func attach(
+        _ hello: PageMessage.Hello, connection: BridgeConnection, authorized: Bool = false
+    ) -> Result<BridgeSession, SessionRefusal> {
+        guard authorized || authorizes(hello, connection: connection) else {
+            logAuthRefused(connection)
             return .failure(.authRefused)
         }
         let session: BridgeSession
@@ -179,7 +190,11 @@ public final class Bridge: Sendable {
             resumed = true
         } else {
             do {
-                session = try makeSession(peerAddress: connection.peerAddress, origin: connection.origin)
+                let request = SessionRequest(
+                    auth: hello.auth, headers: connection.requestHeaders, peerAddress: connection.peerAddress)
+                session = try makeSession(
+                    peerAddress: connection.peerAddress, origin: connection.origin,
+                    tags: authenticator?.tags(for: request) ?? [])
             } catch {
                 return .failure(error)
             }
@@ -192,6 +207,19 @@ public final class Bridge: Sendable {
             return .failure(.unknownSession)
         }
         return .success(session)
+    }
+
+    /// Asks the authenticator about a `hello` on `connection`.
+    func authorizes(_ hello: PageMessage.Hello, connection: BridgeConnection) -> Bool {
+        authorizes(
+            SessionRequest(
+                auth: hello.auth, headers: connection.requestHeaders,
+                peerAddress: connection.peerAddress, resumingToken: hello.token))
+    }
+
+    /// Logs a refused hello.
+    func logAuthRefused(_ connection: BridgeConnection) {
+        logger.info("hello refused: auth", metadata: ["bridge.peer": "\(connection.peerAddress)"])
     }
 
     /// Removes an ended session.
@@ -217,6 +245,51 @@ public final class Bridge: Sendable {
         executor.execute {
             for session in sessions { session.deliverQueuedAnswers() }
         }
+    }
+
+    /// Continues a session a journal holds (cluster mode: a takeover, docs/CLUSTER.md): the
+    /// session is made from `snapshot` and kept like any other (without a socket yet; the
+    /// caller attaches one or it expires after `graceMs`), then gets its final errors for
+    /// calls of lost nodes and its late messages. Native calls whose origin is this node
+    /// answer their handlers here; others go to `snapshot.nativeCallHandler`.
+    /// - Returns: `nil` when the snapshot cannot be continued exactly (its messages are not
+    ///   the unacknowledged ones), or another session with this id is here.
+    public func restoreSession(_ snapshot: SessionSnapshot) -> BridgeSession? {
+        let ownPrefix = "\(journal?.nodeID ?? "")|"
+        var handlers: [Int64: NativeCallHandler] = [:]
+        for call in snapshot.nativeCalls {
+            if call.origin.hasPrefix(ownPrefix), let ref = Int64(call.origin.dropFirst(ownPrefix.count)) {
+                let origins = nativeCallOrigins
+                handlers[call.callbackId] = { event in origins.deliver(ref: ref, event) }
+            } else if let forward = snapshot.nativeCallHandler?(call.origin, call.callbackId) {
+                handlers[call.callbackId] = forward
+            }
+        }
+        guard let session = BridgeSession(bridge: self, restoring: snapshot, handlers: handlers) else { return nil }
+        let kept = store.withLock { s -> Bool in
+            if s.byID[session.id] != nil || s.byToken[session.token] != nil { return false }
+            s.byID[session.id] = session
+            s.byToken[session.token] = session
+            s.perAddress[session.peerAddress, default: 0] += 1
+            return true
+        }
+        guard kept else { return nil }
+        logger.info("session taken over", metadata: ["bridge.session": "\(session.id)"])
+        metrics.sessionOpened()
+        session.finishRestoring(snapshot)
+        return session
+    }
+
+    /// Delivers a page's answer to a native-initiated call made on this node, which came
+    /// back through another node (cluster mode). `ref` is the number in the call's origin.
+    public func deliverForwardedAnswer(ref: Int64, _ event: NativeCallEvent) {
+        nativeCallOrigins.deliver(ref: ref, event)
+    }
+
+    /// A session that moved to another node leaves the store (it only finishes its calls).
+    func forgetMoved(_ session: BridgeSession) {
+        forget(session)
+        metrics.sessionClosed(closeCode: nil)
     }
 
     func forget(_ session: BridgeSession) {

@@ -75,19 +75,27 @@ public final class BridgeConnection: Sendable {
             return
         }
         if let routes = InlineDispatchPolicy.routes(for: messages, session: session, registry: bridge.registry) {
-            if let wait = dispatch(messages[...], session: session, checkRate: true, frameBytes: frame.count, inlineRoutes: routes) {
-                waitForRate(wait)
-            } else {
-                resumeAfterProcessing()
+            switch dispatch(messages[...], session: session, checkRate: true, frameBytes: frame.count, inlineRoutes: routes) {
+            case .done: resumeAfterProcessing()
+            case .rate(let wait): waitForRate(wait)
+            case .waiting: break
             }
             return
         }
         bridge.executor.execute { [self] in
-            if let wait = dispatch(messages[...], session: session, checkRate: true, frameBytes: frame.count) {
-                waitForRate(wait)
-            } else {
-                processInbox()
-            }
+            if proceed(dispatch(messages[...], session: session, checkRate: true, frameBytes: frame.count)) { processInbox() }
+        }
+    }
+
+    /// Carries out how a dispatch stopped. - Returns: whether the caller goes on with the
+    /// inbox (the frame is done); otherwise something else continues processing later.
+    private func proceed(_ stop: DispatchStop) -> Bool {
+        switch stop {
+        case .done: return true
+        case .rate(let wait):
+            waitForRate(wait)
+            return false
+        case .waiting: return false
         }
     }
 
@@ -188,10 +196,7 @@ public final class BridgeConnection: Sendable {
         while let next = state.withLock({ $0.takeFrame() }) {
             if next.resumeReads { waker.wake() }
             guard let messages = decode(next.frame, helloSeen: next.helloSeen) else { continue }
-            if let wait = dispatch(messages[...], session: next.session, checkRate: true, frameBytes: next.frame.count) {
-                waitForRate(wait)
-                return
-            }
+            if !proceed(dispatch(messages[...], session: next.session, checkRate: true, frameBytes: next.frame.count)) { return }
         }
     }
 
@@ -202,9 +207,9 @@ public final class BridgeConnection: Sendable {
         state.withLock { $0.startRateWait(bytes: wait.frameBytes) }
         bridge.executor.schedule(afterMilliseconds: wait.milliseconds) { [self] in
             // A closed socket drops them unread: lastCall did not move, the page resends.
-            if state.withLock({ $0.finishRateWait() }) { _ = dispatch(wait.messages, session: wait.session, checkRate: false) }
+            let stop = state.withLock({ $0.finishRateWait() }) ? dispatch(wait.messages, session: wait.session, checkRate: false) : .done
             setPaused(.rate, false)
-            processInbox()
+            if proceed(stop) { processInbox() }
         }
     }
 
@@ -219,14 +224,25 @@ public final class BridgeConnection: Sendable {
         }
     }
 
+    /// How a dispatch of a frame's messages stopped.
+    private enum DispatchStop {
+        /// Every message ran (or was dropped): go on with the next frame.
+        case done
+        /// The rest waits for the session's call rate.
+        case rate(RateWait)
+        /// The rest waits for the journal (a takeover, or its calls' acceptance): a closure
+        /// registered with it continues the processing.
+        case waiting
+    }
+
     /// Runs `messages` in order. With `checkRate`, the calls among them are counted against
     /// the session's rate first; when they must wait, they and what follows are returned.
     /// `inlineRoutes`: the transport's thread runs them, with their calls already resolved
-    /// (``InlineDispatchPolicy``).
+    /// (``InlineDispatchPolicy``). `journalChecked`: their calls' acceptance is durable.
     private func dispatch(
         _ messages: ArraySlice<PageMessage>, session: BridgeSession?, checkRate: Bool, frameBytes: Int = 0,
-        inlineRoutes: [Result<CallRoute, CallFailure>?]? = nil
-    ) -> RateWait? {
+        inlineRoutes: [Result<CallRoute, CallFailure>?]? = nil, journalChecked: Bool = false, authorized: Bool = false
+    ) -> DispatchStop {
         let site: CallSite = inlineRoutes == nil ? .worker : .networkThread(bridge.networkThreadGuard)
         // When the first call of the frame started on the network thread (the clock is read
         // once per call there, and not at all for a frame of acks).
@@ -234,16 +250,20 @@ public final class BridgeConnection: Sendable {
         var ranInline = false
         var current = session
         var checkRate = checkRate
+        var journalChecked = journalChecked
         for index in messages.indices {
             switch messages[index] {
             case .hello(let hello):
                 state.withLock { $0.markHelloSeen() }
-                switch bridge.attach(hello, connection: self) {
+                if !authorized, let token = hello.token, bridge.journal != nil, bridge.session(token: token) == nil {
+                    return takeOver(hello, token: token, then: messages[index...], frameBytes: frameBytes)
+                }
+                switch bridge.attach(hello, connection: self, authorized: authorized) {
                 case .success(let s):
                     current = s
                 case .failure(let refusal):
                     requestClose(code: refusal.code, reason: refusal.reason)
-                    return nil
+                    return .done
                 }
             case .call(let call):
                 // A frame of many quick calls may still add up: past the budget, the rest
@@ -253,14 +273,24 @@ public final class BridgeConnection: Sendable {
                     if !ranInline {
                         inlineStarted = now
                     } else if let s = current, now - inlineStarted > UInt64(InlineDispatchPolicy.budgetNanoseconds) {
-                        return RateWait(milliseconds: 0, messages: messages[index...], session: s, frameBytes: frameBytes)
+                        return .rate(RateWait(milliseconds: 0, messages: messages[index...], session: s, frameBytes: frameBytes))
                     }
                 }
                 if checkRate, let s = current {
                     checkRate = false
                     let calls = messages[index...].count { if case .call = $0 { true } else { false } }
                     let wait = s.takeCallTokens(calls)
-                    if wait > 0 { return RateWait(milliseconds: wait, messages: messages[index...], session: s, frameBytes: frameBytes) }
+                    if wait > 0 {
+                        return .rate(RateWait(milliseconds: wait, messages: messages[index...], session: s, frameBytes: frameBytes))
+                    }
+                }
+                if !journalChecked, let s = current, bridge.journal != nil {
+                    journalChecked = true
+                    switch gate(messages[index...], session: s) {
+                    case .open: break
+                    case .moved: return .done
+                    case .wait: return .waiting
+                    }
                 }
                 current?.receiveCall(call, from: self, site: site, route: inlineRoutes.flatMap { $0.isEmpty ? nil : $0[index] })
                 ranInline = site.isNetworkThread
@@ -270,7 +300,50 @@ public final class BridgeConnection: Sendable {
                 current?.acknowledge(seq)
             }
         }
-        return nil
+        return .done
+    }
+
+    // MARK: cluster mode (docs/CLUSTER.md)
+
+    /// Journaled sessions: the calls of `rest` run once their acceptance is durable. When
+    /// they must wait, the dispatch of `rest` continues on a worker when the journal
+    /// answers (or `rest` is dropped, when the session moved: the page resends its calls to
+    /// the new owner); the socket stays `processing` meanwhile, so frames keep their order.
+    private func gate(_ rest: ArraySlice<PageMessage>, session: BridgeSession) -> SessionJournalState.CallGate {
+        let ids = rest.compactMap { message -> Int64? in if case .call(let c) = message { c.id } else { nil } }
+        return session.gateCalls(ids) { [self] gate in
+            bridge.executor.execute { [self] in
+                let stop: DispatchStop = gate == .open ? dispatch(rest, session: session, checkRate: false, journalChecked: true) : .done
+                if proceed(stop) { processInbox() }
+            }
+        }
+    }
+
+    /// A `hello` names a token this node does not hold: after the authenticator, the
+    /// journal takes the session over; then the frame is dispatched again from its hello.
+    private func takeOver(
+        _ hello: PageMessage.Hello, token: String, then rest: ArraySlice<PageMessage>, frameBytes: Int
+    ) -> DispatchStop {
+        guard let journal = bridge.journal else { return .done }
+        guard bridge.authorizes(hello, connection: self) else {
+            bridge.logAuthRefused(self)
+            requestClose(code: SessionRefusal.authRefused.code, reason: SessionRefusal.authRefused.reason)
+            return .done
+        }
+        journal.takeOver(token: token, ack: hello.ack, peerAddress: peerAddress) { [self] result in
+            bridge.executor.execute { [self] in
+                switch result {
+                case .success:
+                    if proceed(dispatch(rest, session: nil, checkRate: true, frameBytes: frameBytes, authorized: true)) {
+                        processInbox()
+                    }
+                case .failure(let refusal):
+                    requestClose(code: refusal.code, reason: refusal.reason)
+                    processInbox()
+                }
+            }
+        }
+        return .waiting
     }
 
     /// Attaches `session` and queues `welcome` (called by the bridge during `hello`).

@@ -18,17 +18,32 @@ extension BridgeSession {
     enum Reply: Sendable {
         case socket(Int64)
         case http(@Sendable (Result<JSONValue, CallFailure>) -> Void)
+
+        /// The socket call's id (journaled sessions track it in the run table).
+        var callID: Int64? {
+            if case .socket(let id) = self { return id }
+            return nil
+        }
+
+        /// A final message of this call ends its run-table entry.
+        var finished: RunChange? { callID.map { RunChange(id: $0, entry: nil) } }
     }
 
     /// Sends a call's answer.
     /// - Returns: `false` when a `ret` too large for the replay bound went out as code -1
     ///   `failed` instead: that is final for the call's stub (PROTOCOL.md 2.3), so no `cb`
     ///   may follow.
+    /// `continuing`: the stub whose completions follow a successful answer (journaled
+    /// sessions keep the call in their run table until the final one).
     @discardableResult
-    func answer(_ reply: Reply, _ result: Result<JSONValue, CallFailure>, site: CallSite) -> Bool {
+    func answer(_ reply: Reply, _ result: Result<JSONValue, CallFailure>, continuing stub: String? = nil, site: CallSite) -> Bool {
         switch reply {
         case .socket(let id):
-            if case .messageTooLarge? = send(.ret(id: id, result: result), site: site) { return false }
+            var entry: RunEntry?
+            if let stub, case .success = result { entry = .needsCompletion(stub: stub) }
+            if case .messageTooLarge? = send(.ret(id: id, result: result), run: RunChange(id: id, entry: entry), site: site) {
+                return false
+            }
             return true
         case .http(let respond):
             respond(result)
@@ -55,8 +70,8 @@ extension BridgeSession {
         case .internalMethod(let m):
             let result = runInternal(m, argument.data, site: site)
             bridge.metrics.call(method: method, outcome: Self.outcome(result), nanoseconds: nil)
-            if answer(reply, result, site: site), let stub = argument.stub, case .success(let value) = result {
-                send(.cb(stub: stub, payload: .value(value, complete: true)), site: site)
+            if answer(reply, result, continuing: argument.stub, site: site), let stub = argument.stub, case .success(let value) = result {
+                send(.cb(stub: stub, payload: .value(value, complete: true)), run: reply.finished, site: site)
             }
             if m == .closePage, case .success = result {
                 finish(reason: "page closed", closeCode: 1000, dropQueued: false, site: site)
@@ -175,8 +190,10 @@ extension BridgeSession {
         let nanoseconds = call.elapsedNanoseconds
         bridge.metrics.call(method: call.label, outcome: Self.outcome(result), nanoseconds: nanoseconds)
         checkNetworkThreadBudget(call, nanoseconds: nanoseconds)
-        if answer(call.reply, result, site: site), let stub = call.argument.stub, case .success(let value) = result {
-            send(.cb(stub: stub, payload: .value(value, complete: true)), site: site)
+        if answer(call.reply, result, continuing: call.argument.stub, site: site), let stub = call.argument.stub,
+            case .success(let value) = result
+        {
+            send(.cb(stub: stub, payload: .value(value, complete: true)), run: call.reply.finished, site: site)
         }
         if counted {
             let max = bridge.configuration.maxCallsPending
@@ -254,13 +271,13 @@ extension BridgeSession {
             state.withLock { $0.asyncCallFinished(callID: nil, counted: counted) }
         case .started(let held, let finished):
             bridge.metrics.call(method: call.label, outcome: "ok", nanoseconds: nil)
-            answer(call.reply, .success(.string("")), site: call.site)
+            answer(call.reply, .success(.string("")), continuing: call.argument.stub, site: call.site)
             if finished {
                 state.withLock { $0.asyncCallFinished(callID: nil, counted: counted) }
             } else if let callID {
                 state.withLock { $0.keepCancellable(asyncCall, task: task, callID: callID) }
             }
-            for payload in held { forward(payload, stub: asyncCall.stub, site: call.site) }
+            for payload in held { forward(payload, of: asyncCall, site: call.site) }
         }
     }
 
@@ -272,13 +289,15 @@ extension BridgeSession {
             // Its place under maxAsyncCalls is free before the page can see the final
             // completion: a page that calls again on it is not refused.
             if final { state.withLock { $0.asyncCallFinished(callID: call.callID, counted: call.counted) } }
-            forward(payload, stub: call.stub, site: .worker)
+            forward(payload, of: call, site: .worker)
         }
     }
 
-    private func forward(_ payload: ServerMessage.CallbackPayload, stub: String?, site: CallSite) {
-        guard let stub else { return }  // fire and forget: completions are dropped
-        send(.cb(stub: stub, payload: payload), site: site)
+    private func forward(_ payload: ServerMessage.CallbackPayload, of call: AsyncCall, site: CallSite) {
+        guard let stub = call.stub else { return }  // fire and forget: completions are dropped
+        var run: RunChange?
+        if let id = call.callID, AsyncCall.isFinal(payload) { run = RunChange(id: id, entry: nil) }
+        send(.cb(stub: stub, payload: payload), run: run, site: site)
     }
 
     /// `cancel` (PROTOCOL.md 2.2): cancels the running async call `callID` (Swift task
@@ -288,7 +307,7 @@ extension BridgeSession {
     func cancel(callID: Int64, site: CallSite = .worker) {
         guard let entry = state.withLock({ $0.cancellableCall(callID) }), entry.call.cancel(), let stub = entry.call.stub else { return }
         if let task = entry.task { site.runApplicationCode(on: bridge.executor) { task.cancel() } }
-        send(.cb(stub: stub, payload: .cancelled), site: site)
+        send(.cb(stub: stub, payload: .cancelled), run: RunChange(id: callID, entry: nil), site: site)
         state.withLock { $0.asyncCallFinished(callID: callID, counted: entry.call.counted) }
     }
 }

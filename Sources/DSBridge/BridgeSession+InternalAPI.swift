@@ -27,6 +27,7 @@ extension BridgeSession {
     private func markReady(site: CallSite) {
         guard let readiness = state.withLock({ $0.markReady() }) else { return }
         for (callbackId, appended) in readiness.released { carryOut(invoke: callbackId, appended, site: site) }
+        if readiness.registerJournal { bridge.journal?.sessionNeedsWrite(self) }
         site.runApplicationCode(on: bridge.executor) { [self] in
             bridge.sessionBecameReady(self)
             for body in readiness.waiters { body() }
@@ -52,7 +53,9 @@ extension BridgeSession {
             errorText = e.stringValue ?? JSONWriter.string(e)
         }
         let final = errorText != nil || complete
-        guard let handler = state.withLock({ $0.nativeCallHandler(callbackId, final: final) }) else { return .success(.string("")) }
+        let (found, register) = state.withLock { ($0.nativeCallHandler(callbackId, final: final), $0.journalNeedsRegistration()) }
+        if register { bridge.journal?.sessionNeedsWrite(self) }
+        guard let handler = found else { return .success(.string("")) }
         let event: NativeCallEvent
         if let errorText {
             event = .failed(.javaScript(errorText))

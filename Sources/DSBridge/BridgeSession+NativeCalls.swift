@@ -14,8 +14,18 @@ extension BridgeSession {
     public func callJavaScript(
         _ method: String, args: [JSONValue] = [], timeout: Duration? = nil, handler: @escaping NativeCallHandler
     ) -> Int64? {
+        callJavaScript(method, args: args, timeout: timeout, origin: nil, handler: handler)
+    }
+
+    /// ``callJavaScript(_:args:timeout:handler:)`` on behalf of another node (cluster mode):
+    /// `origin` (`NODE|REF`) is where the page's answers go if the session moves; `handler`
+    /// passes them there meanwhile. `nil`: the call is this node's own.
+    @discardableResult
+    package func callJavaScript(
+        _ method: String, args: [JSONValue], timeout: Duration?, origin: String?, handler: @escaping NativeCallHandler
+    ) -> Int64? {
         let metrics = bridge.metrics
-        let handler: NativeCallHandler = { event in
+        var handler: NativeCallHandler = { event in
             switch event {
             case .progress: break
             case .completed: metrics.nativeCall(outcome: "completed")
@@ -28,9 +38,20 @@ extension BridgeSession {
         }
         // The arguments are encoded here, off the lock; numbering and queueing happen under
         // one lock, so invokes go out in the order made.
+        // Cluster mode: a call of this node's own is kept by number, so that the page's
+        // answers find it again through whichever node owns the session later.
+        var origin = origin
+        var localRef: Int64?
+        if origin == nil, let journal = bridge.journal {
+            let registered = bridge.nativeCallOrigins.register(handler)
+            handler = registered.handler
+            localRef = registered.ref
+            origin = "\(journal.nodeID)|\(registered.ref)"
+        }
         let invoke = EncodedInvoke(method: method, args: args)
         let callbackId: Int64
-        switch state.withLock({ $0.startNativeCall(invoke, handler: handler) }) {
+        let start = state.withLock { [handler] in $0.startNativeCall(invoke, origin: origin, handler: handler) }
+        switch start {
         case .ended:
             handler(.failed(.sessionEnded))
             return nil
@@ -43,8 +64,11 @@ extension BridgeSession {
             // the invoke, its timeout is already running.
             if let timeout {
                 let ms = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-                bridge.executor.schedule(afterMilliseconds: ms) { [weak self] in
+                let origins = bridge.nativeCallOrigins
+                bridge.executor.schedule(afterMilliseconds: ms) { [weak self, localRef] in
                     self?.abandonJavaScriptCall(callbackId, reason: .timeout)
+                    // The session may have moved away: the handler is kept by number.
+                    if let localRef { origins.deliver(ref: localRef, .failed(.timeout)) }
                 }
             }
             carryOut(invoke: callbackId, appended, site: .worker)
@@ -55,15 +79,18 @@ extension BridgeSession {
     /// Stops waiting for the native-initiated call `callbackId`: its handler gets `reason`
     /// (if it was still waiting) and later answers from the page are ignored.
     public func abandonJavaScriptCall(_ callbackId: Int64, reason: NativeCallError) {
-        state.withLock { $0.abandonNativeCall(callbackId) }?(.failed(reason))
+        let (handler, register) = state.withLock { ($0.abandonNativeCall(callbackId), $0.journalNeedsRegistration()) }
+        if register { bridge.journal?.sessionNeedsWrite(self) }
+        handler?(.failed(reason))
     }
 
     /// Carries out the queueing of invoke `callbackId`; one too large fails its handler.
     func carryOut(invoke callbackId: Int64, _ appended: SessionState<BridgeConnection>.Appended, site: CallSite) {
         carryOut(appended, site: site)
-        if case .messageTooLarge(let bytes)? = appended.error,
-            let handler = state.withLock({ $0.nativeCallHandler(callbackId, final: true) })
-        {
+        guard case .messageTooLarge(let bytes)? = appended.error else { return }
+        let (found, register) = state.withLock { ($0.nativeCallHandler(callbackId, final: true), $0.journalNeedsRegistration()) }
+        if register { bridge.journal?.sessionNeedsWrite(self) }
+        if let handler = found {
             site.runApplicationCode(on: bridge.executor) { handler(.failed(.tooLarge(bytes: bytes))) }
         }
     }

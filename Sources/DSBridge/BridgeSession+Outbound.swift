@@ -3,9 +3,10 @@
 extension BridgeSession {
     /// Queues a sequenced message. A message too large for the replay bound is replaced
     /// by an error (`ret`/`cb`); overflowing the bound ends the session with 4008.
+    /// `run`: what the message does to its call's run-table entry (journaled sessions).
     @discardableResult
-    func send(_ message: ServerMessage, site: CallSite = .worker) -> OutboundLog.AppendError? {
-        let appended = state.withLock { $0.append(message) }
+    func send(_ message: ServerMessage, run: RunChange? = nil, site: CallSite = .worker) -> OutboundLog.AppendError? {
+        let appended = state.withLock { $0.append(message, run: run) }
         carryOut(appended, site: site)
         return appended.error
     }
@@ -18,5 +19,7 @@ extension BridgeSession {
             finish(reason: bound, closeCode: 4008, dropQueued: false, site: site)
         }
         appended.wake?.waker.wake()
+        if appended.registerJournal { bridge.journal?.sessionNeedsWrite(self) }
+        if !appended.late.isEmpty { bridge.journal?.passLate(appended.late, of: self) }
     }
 }

@@ -50,12 +50,40 @@ public final class BridgeSession: Sendable {
         self.token = token
         self.peerAddress = peerAddress
         self.origin = origin
-        self.createdAt = Date()
+        let createdAt = Date()
+        self.createdAt = createdAt
         let c = bridge.configuration
+        let journal = bridge.journal.map { _ in
+            SessionJournalState(
+                identity: SessionIdentity(
+                    id: id, token: token, peerAddress: peerAddress, origin: origin,
+                    createdAtMs: Int64(createdAt.timeIntervalSince1970 * 1000)))
+        }
         state = Mutex(
             SessionState(
                 log: OutboundLog(maxMessages: c.replayMaxMessages, maxBytes: c.replayMaxBytes), memory: bridge.memory,
-                maxAfterWaiters: Self.maxAfterWaiters))
+                maxAfterWaiters: Self.maxAfterWaiters, journal: journal))
+    }
+
+    /// A session continued from a journal (``Bridge/restoreSession(_:)``); `nil` when the
+    /// snapshot's messages are not exactly the unacknowledged ones.
+    init?(bridge: Bridge, restoring snapshot: SessionSnapshot, handlers: [Int64: NativeCallHandler]) {
+        let c = bridge.configuration
+        guard
+            let log = OutboundLog(
+                restoring: snapshot.messages, lastSeq: snapshot.lastSeq, acked: snapshot.acked,
+                maxMessages: c.replayMaxMessages, maxBytes: c.replayMaxBytes)
+        else { return nil }
+        self.bridge = bridge
+        id = snapshot.identity.id
+        token = snapshot.identity.token
+        peerAddress = snapshot.identity.peerAddress
+        origin = snapshot.identity.origin
+        createdAt = Date(timeIntervalSince1970: Double(snapshot.identity.createdAtMs) / 1000)
+        state = Mutex(
+            SessionState(
+                restoring: snapshot, log: log, memory: bridge.memory, maxAfterWaiters: Self.maxAfterWaiters,
+                handlers: handlers))
     }
 
     // MARK: status
@@ -144,7 +172,7 @@ public final class BridgeSession: Sendable {
 
     /// The page processed every message up to `seq`.
     func acknowledge(_ seq: Int64) {
-        state.withLock { $0.acknowledge(seq) }
+        if state.withLock({ $0.acknowledge(seq) }) { bridge.journal?.sessionNeedsWrite(self) }
     }
 
     // MARK: ending
@@ -169,6 +197,7 @@ public final class BridgeSession: Sendable {
     func finish(reason: String, closeCode: Int?, dropQueued: Bool, site: CallSite) -> Bool {
         guard let ending = state.withLock({ $0.end(dropQueued: dropQueued) }) else { return false }
         bridge.forget(self)
+        if ending.forgetJournal { bridge.journal?.sessionEnded(self) }
         bridge.metrics.sessionClosed(closeCode: ending.connection == nil ? nil : closeCode)
         logger.info("session ended: \(reason)", metadata: ["bridge.session": "\(id)"])
         if let connection = ending.connection, let closeCode {

@@ -6,7 +6,7 @@
 /// lock (issue 13). The bytes equal ``ServerMessage/encoded(seq:)`` of the same invoke.
 public struct EncodedInvoke: Sendable {
     /// `,"method":M,"args":[...]}`
-    let tail: [UInt8]
+    public let tail: [UInt8]
 
     /// Encodes `method` and `args` (any thread, no lock).
     public init(method: String, args: [JSONValue]) {
@@ -17,6 +17,11 @@ public struct EncodedInvoke: Sendable {
         w.write(.array(args))
         w.raw("}")
         tail = w.bytes
+    }
+
+    /// An invoke whose tail a journal kept (``tail``).
+    public init(tail: [UInt8]) {
+        self.tail = tail
     }
 
     /// The size of ``bytes(seq:callbackId:)`` without writing it.

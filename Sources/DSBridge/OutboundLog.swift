@@ -30,6 +30,12 @@ public struct OutboundLog: Sendable {
     /// The highest `seq` the page acknowledged.
     public private(set) var ackedSeq: Int64 = 0
 
+    /// With a journal (docs/CLUSTER.md): messages above ``durableSeq`` are not handed to a
+    /// socket until the journal holds them.
+    public private(set) var isGated = false
+    /// The `seq` of the last message the journal holds (meaningful when gated).
+    public private(set) var durableSeq: Int64 = 0
+
     public let maxMessages: Int
     public let maxBytes: Int
     /// The most bytes one batch frame holds (a single larger message goes alone).
@@ -41,11 +47,72 @@ public struct OutboundLog: Sendable {
         self.maxBatchBytes = maxBatchBytes
     }
 
+    /// A log continued from a journal: `messages` (unacknowledged, all durable) after
+    /// `acked`, numbering on after `lastSeq`; `nil` unless they are exactly `acked + 1`
+    /// through `lastSeq` (a journal that lost some cannot be replayed right). Bounds are
+    /// not checked: the messages were accepted by the node that made them.
+    public init?(
+        restoring messages: [JournalMessage], lastSeq: Int64, acked: Int64,
+        maxMessages: Int = 10_000, maxBytes: Int = 8 << 20, maxBatchBytes: Int = 256 << 10
+    ) {
+        self.init(maxMessages: maxMessages, maxBytes: maxBytes, maxBatchBytes: maxBatchBytes)
+        guard acked <= lastSeq else { return nil }
+        var expected = acked + 1
+        for m in messages where m.seq > acked {
+            guard m.seq == expected else { return nil }
+            entries.append(Entry(seq: m.seq, bytes: m.bytes))
+            keptBytes += m.bytes.count
+            expected += 1
+        }
+        guard expected == lastSeq + 1 else { return nil }
+        self.lastSeq = lastSeq
+        ackedSeq = acked
+        sentSeq = acked
+        isGated = true
+        durableSeq = lastSeq
+    }
+
+    /// The last `seq` a socket may be given now.
+    var sendableSeq: Int64 { isGated ? durableSeq : lastSeq }
+
+    /// Turns the journal gate on (everything appended so far counts as durable) or off
+    /// (the journal is unreachable: messages go out as appended).
+    public mutating func setGated(_ gated: Bool) {
+        isGated = gated
+        durableSeq = lastSeq
+    }
+
+    /// The journal holds every message up to `seq`.
+    public mutating func markDurable(through seq: Int64) {
+        durableSeq = max(durableSeq, min(seq, lastSeq))
+    }
+
+    /// Removes and returns the messages the journal does not hold, oldest first (the
+    /// session moved to another node, which numbers them anew).
+    public mutating func takeUndurable() -> [JournalMessage] {
+        guard isGated else { return [] }
+        var taken: [JournalMessage] = []
+        while let last = entries.last, last.seq > durableSeq {
+            taken.append(JournalMessage(seq: last.seq, bytes: last.bytes))
+            keptBytes -= last.bytes.count
+            entries.removeLast()
+        }
+        lastSeq = durableSeq
+        if sentSeq > lastSeq { sentSeq = lastSeq }
+        return taken.reversed()
+    }
+
     /// Messages kept for replay.
     public var keptCount: Int { entries.count }
 
+    /// The kept (unacknowledged) messages in `seq` order (journal snapshots).
+    public var kept: [JournalMessage] { entries.map { JournalMessage(seq: $0.seq, bytes: $0.bytes) } }
+
+    /// The bytes of the last message appended, if it is still kept.
+    var lastBytes: [UInt8]? { entries.last.flatMap { $0.seq == lastSeq ? $0.bytes : nil } }
+
     /// Whether some appended messages have not been handed to a socket yet.
-    public var hasUnsent: Bool { sentSeq < lastSeq }
+    public var hasUnsent: Bool { sentSeq < sendableSeq }
 
     /// Would a message of `size` bytes fit on its own?
     public func fits(size: Int) -> Bool { size <= maxBytes }
@@ -95,15 +162,18 @@ public struct OutboundLog: Sendable {
     /// The next frame to write: one message alone, or several as a JSON array; `nil` when
     /// everything appended has been taken.
     public mutating func takeFrame() -> [UInt8]? {
-        guard sentSeq < lastSeq, let firstIndex = index(ofSeq: sentSeq + 1) else { return nil }
-        if firstIndex == entries.count - 1 || entries[firstIndex].bytes.count >= maxBatchBytes {
+        let limit = sendableSeq
+        guard sentSeq < limit, let firstIndex = index(ofSeq: sentSeq + 1) else { return nil }
+        // Entries up to `limit` only (all of them when not gated).
+        let available = entries.count - Int(lastSeq - limit)
+        if firstIndex == available - 1 || entries[firstIndex].bytes.count >= maxBatchBytes {
             let e = entries[firstIndex]
             sentSeq = e.seq
             return e.bytes
         }
         var frameSize = 1
         var end = firstIndex
-        while end < entries.count {
+        while end < available {
             let size = entries[end].bytes.count
             if end > firstIndex, frameSize + size + 1 > maxBatchBytes { break }  // +1: its comma; the "]" is already counted
             frameSize += size + 1

@@ -28,6 +28,15 @@ public struct SessionRequest: Sendable {
 /// without the secret.
 public protocol SessionAuthenticator: Sendable {
     func authorize(_ request: SessionRequest) -> Bool
+
+    /// Tags for a new session this authenticator accepted (`user:42`, `room:7`): group
+    /// calls reach every session with a tag, on every node. Called after
+    /// ``authorize(_:)`` returned `true`, for new sessions only. Default: none.
+    func tags(for request: SessionRequest) -> [String]
+}
+
+extension SessionAuthenticator {
+    public func tags(for request: SessionRequest) -> [String] { [] }
 }
 
 /// The daemon's built-in authenticator: every request must carry the shared secret as

@@ -70,14 +70,43 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
     /// What this session has counted in the daemon-wide ``MemoryBudget`` (``settle()``).
     private(set) var counted = 0
     private let memory: MemoryBudget
+    /// With a journal (cluster mode): the write-ahead state (docs/CLUSTER.md).
+    private(set) var journal: SessionJournalState?
+    /// Tags for group calls (`user:42`, `room:7`).
+    private(set) var tags: [String] = []
 
     /// Sync HTTP calls that may wait for socket calls at once; one more is refused.
     let maxAfterWaiters: Int
 
-    init(log: OutboundLog, memory: MemoryBudget, maxAfterWaiters: Int = 1_024) {
+    init(log: OutboundLog, memory: MemoryBudget, maxAfterWaiters: Int = 1_024, journal: SessionJournalState? = nil) {
         self.log = log
         self.memory = memory
         self.maxAfterWaiters = maxAfterWaiters
+        self.journal = journal
+        if journal != nil { self.log.setGated(true) }
+    }
+
+    /// A session continued from a journal's `snapshot` with `log` (restored from it).
+    /// Native calls get `handlers` (by `callbackId`).
+    init(
+        restoring snapshot: SessionSnapshot, log: OutboundLog, memory: MemoryBudget, maxAfterWaiters: Int = 1_024,
+        handlers: [Int64: NativeCallHandler]
+    ) {
+        self.init(log: log, memory: memory, maxAfterWaiters: maxAfterWaiters)
+        journal = SessionJournalState(restoring: snapshot)
+        self.log.setGated(true)
+        ready = snapshot.ready
+        lastCall = snapshot.lastCall
+        nextCallbackId = snapshot.nextCallbackId
+        tags = snapshot.tags
+        nativeCalls = handlers
+        for h in snapshot.held {
+            let invoke = EncodedInvoke(tail: h.tail)
+            let bytes = invoke.size(seq: log.lastSeq + Int64(held.count) + 1, callbackId: h.callbackId)
+            held.append(HeldInvoke(callbackId: h.callbackId, invoke: invoke, bytes: bytes))
+            heldBytes += bytes
+        }
+        settle()
     }
 
     // MARK: memory
@@ -103,6 +132,13 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
 
     /// Messages held (before `dsinit`) or not yet acknowledged.
     var queuedCount: Int { held.count + log.keptCount }
+
+    /// Replaces the session's tags. - Returns: whether to tell the journal.
+    mutating func setTags(_ newTags: [String]) -> Bool {
+        tags = newTags
+        journal?.recordTags(newTags)
+        return journal?.needsRegistration() ?? false
+    }
 
     // MARK: sockets
 
@@ -140,7 +176,8 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
         guard connection === socket else { return nil }
         connection = nil
         detachGeneration += 1
-        return detachGeneration
+        // A session that moved has no grace period here: it only finishes its calls.
+        return hasMoved ? nil : detachGeneration
     }
 
     /// Whether the grace period of `generation` ended the session's chance of a socket.
@@ -165,9 +202,15 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
     }
 
     /// The page processed every message up to `seq`.
-    mutating func acknowledge(_ seq: Int64) {
+    /// - Returns: whether to tell the journal.
+    @discardableResult
+    mutating func acknowledge(_ seq: Int64) -> Bool {
+        let before = log.ackedSeq
         log.acknowledge(seq)
         settle()
+        guard log.ackedSeq > before, journal != nil else { return false }
+        journal?.recordAck(log.ackedSeq)
+        return journal?.needsRegistration() ?? false
     }
 
     // MARK: ending
@@ -176,6 +219,8 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
     /// close the socket, fail the native calls, resume the waiting sync calls (as not
     /// started), release the interfaces.
     struct Ending: Sendable {
+        /// The journal keeps the session's records (it did not move): tell it they can go.
+        let forgetJournal: Bool
         let connection: Connection?
         let handlers: [NativeCallHandler]
         let afterWaiters: [@Sendable (Bool) -> Void]
@@ -192,6 +237,7 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
         if dropQueued { log = OutboundLog(maxMessages: log.maxMessages, maxBytes: log.maxBytes, maxBatchBytes: log.maxBatchBytes) }
         settle()  // every byte it counted goes back to the budget
         let ending = Ending(
+            forgetJournal: journal != nil && journal?.mode != .moved,
             connection: connection, handlers: Array(nativeCalls.values), afterWaiters: afterWaiters.map(\.resume),
             tasks: cancellable.values.compactMap(\.task), instances: Array(instances.values))
         nativeCalls.removeAll()
@@ -210,39 +256,84 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
     struct Appended: Sendable {
         var wake: Connection?
         var error: OutboundLog.AppendError?
+        /// The session went dirty: tell the journal.
+        var registerJournal = false
+        /// The session moved: pass these to its owner instead (docs/CLUSTER.md, late messages).
+        var late: [LateMessage] = []
     }
 
     /// Queues a sequenced message. One too large for the replay bound is replaced by an
     /// error (`ret`/`cb`) and reported as `.messageTooLarge`; overflowing a bound reports
     /// `.boundExceeded` (the shell ends the session with 4008).
-    mutating func append(_ message: ServerMessage) -> Appended {
+    /// `run`: what the message does to its call's run-table entry (journaled sessions).
+    mutating func append(_ message: ServerMessage, run: RunChange? = nil) -> Appended {
         defer { settle() }
         if ended { return Appended() }
+        if journal?.mode == .moved {
+            guard let late = SequencedMessage(encoded: message.encoded(seq: 0), seq: 0) else { return Appended() }
+            return Appended(late: [LateMessage(message: late, run: run)])
+        }
         do throws(OutboundLog.AppendError) {
             _ = try log.append(message)
-            return Appended(wake: connection)
+            return journaled(Appended(wake: connection), run: run)
         } catch .messageTooLarge(let bytes) {
             let tooLarge = CallFailure(.failed, "result too large (\(bytes) bytes)")
             let replacement: ServerMessage?
+            var replacementRun = run
             switch message {
-            case .ret(let id, _): replacement = .ret(id: id, result: .failure(tooLarge))
+            case .ret(let id, _):
+                replacement = .ret(id: id, result: .failure(tooLarge))
+                replacementRun = RunChange(id: id, entry: nil)  // a failed ret is final
             case .cb(let stub, _): replacement = .cb(stub: stub, payload: .failure(tooLarge))
             default: replacement = nil
             }
-            if let replacement { _ = try? log.append(replacement) }
-            return Appended(wake: connection, error: .messageTooLarge(bytes: bytes))
+            var appended = Appended(wake: connection, error: .messageTooLarge(bytes: bytes))
+            if let replacement, (try? log.append(replacement)) != nil { appended = journaled(appended, run: replacementRun) }
+            return appended
         } catch {
             return Appended(error: error)
         }
+    }
+
+    /// Appends a message another node produced for this session (docs/CLUSTER.md, late
+    /// messages), numbered here.
+    mutating func appendLate(_ late: LateMessage) -> Appended {
+        defer { settle() }
+        if ended { return Appended() }
+        if journal?.mode == .moved { return Appended(late: [late]) }
+        do throws(OutboundLog.AppendError) {
+            _ = try log.append { late.message.bytes(seq: $0) }
+            return journaled(Appended(wake: connection), run: late.run)
+        } catch {
+            // Too large or over a bound here: the message was accepted by the node that
+            // made it; the session ends (4008) like any overflow.
+            if case .messageTooLarge(let bytes) = error {
+                return Appended(error: .boundExceeded("a message of \(bytes) bytes from another node exceeds replayMaxBytes"))
+            }
+            return Appended(error: error)
+        }
+    }
+
+    /// Records the message just appended in the journal, if any.
+    private mutating func journaled(_ appended: Appended, run: RunChange?) -> Appended {
+        guard journal != nil, let bytes = log.lastBytes else { return appended }
+        journal?.record(JournalMessage(seq: log.lastSeq, bytes: bytes, run: run))
+        var a = appended
+        a.registerJournal = journal?.needsRegistration() ?? false
+        return a
     }
 
     /// Queues an invoke encoded off the lock (numbering it only copies bytes).
     private mutating func append(_ invoke: EncodedInvoke, callbackId: Int64) -> Appended {
         defer { settle() }
         if ended { return Appended() }
+        if journal?.mode == .moved {
+            guard let late = SequencedMessage(encoded: invoke.bytes(seq: 0, callbackId: callbackId), seq: 0) else { return Appended() }
+            return Appended(late: [LateMessage(message: late, run: nil)])
+        }
         do throws(OutboundLog.AppendError) {
             _ = try log.append { invoke.bytes(seq: $0, callbackId: callbackId) }
-            return Appended(wake: connection)
+            return journaled(Appended(wake: connection), run: nil)
         } catch .messageTooLarge(let bytes) {
             return Appended(wake: connection, error: .messageTooLarge(bytes: bytes))
         } catch {
@@ -258,6 +349,17 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
         if ended || id <= lastCall { return false }
         lastCall = id
         return true
+    }
+
+    /// Journaled sessions: a frame brings socket calls `ids`; they run once their acceptance
+    /// is durable (docs/CLUSTER.md, rule 1). `resume` gets the outcome when the answer is
+    /// `.wait`. - Returns: the gate, and whether to tell the journal.
+    mutating func gateCalls(_ ids: [Int64], resume: @escaping SessionJournalState.CallWaiter) -> (
+        gate: SessionJournalState.CallGate, register: Bool
+    ) {
+        guard journal != nil, !ended else { return (.open, false) }
+        let gate = journal?.acceptCalls(ids, localLastCall: lastCall, resume: resume) ?? .open
+        return (gate, journal?.needsRegistration() ?? false)
     }
 
     /// Counts `count` calls against the rate of `perSecond` at `now` (milliseconds).
@@ -370,19 +472,24 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
         let released: [(callbackId: Int64, appended: Appended)]
         /// ``whenReady(_:)`` bodies, to run after the invokes went out.
         let waiters: [@Sendable () -> Void]
+        /// The session went dirty: tell the journal.
+        let registerJournal: Bool
     }
 
     /// The page signalled `dsinit`. - Returns: `nil` when it had already.
     mutating func markReady() -> Readiness? {
         if ready { return nil }
         ready = true
+        journal?.recordReady()
         let releasing = held
         held.removeAll()
         heldBytes = 0
+        for h in releasing { journal?.recordHeld(h.callbackId, tail: nil) }
         let released = releasing.map { h in (h.callbackId, append(h.invoke, callbackId: h.callbackId)) }
         let waiters = readyWaiters
         readyWaiters.removeAll()
-        return Readiness(released: released, waiters: waiters)
+        let register = journal?.needsRegistration() ?? false
+        return Readiness(released: released, waiters: waiters, registerJournal: register)
     }
 
     /// When `body` runs relative to the page's readiness.
@@ -411,8 +518,21 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
 
     /// Numbers and queues an invoke (or holds it until `dsinit`), keeping `handler` for
     /// the page's answers. Invokes go out in the order made.
-    mutating func startNativeCall(_ invoke: EncodedInvoke, handler: @escaping NativeCallHandler) -> NativeCallStart {
+    /// `origin`: where the call's answers go when the session moves (journaled sessions).
+    mutating func startNativeCall(_ invoke: EncodedInvoke, origin: String? = nil, handler: @escaping NativeCallHandler) -> NativeCallStart {
         if ended { return .ended }
+        var start = startNativeCallUnjournaled(invoke, handler: handler)
+        if journal != nil, case .queued(let callbackId, var appended) = start {
+            journal?.recordNextCallbackId(nextCallbackId)
+            if let origin { journal?.recordNativeCall(callbackId, origin: origin) }
+            if let h = held.last, h.callbackId == callbackId { journal?.recordHeld(callbackId, tail: h.invoke.tail) }
+            appended.registerJournal = (journal?.needsRegistration() ?? false) || appended.registerJournal
+            start = .queued(callbackId: callbackId, appended: appended)
+        }
+        return start
+    }
+
+    private mutating func startNativeCallUnjournaled(_ invoke: EncodedInvoke, handler: @escaping NativeCallHandler) -> NativeCallStart {
         let callbackId = nextCallbackId
         if !ready {
             // Held like any queued message: measured now (with the seq it would get if
@@ -447,8 +567,17 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
     }
 
     /// The handler of native call `callbackId`; `final`: the call is over (it leaves).
+    /// - Returns: the handler, and whether to tell the journal (the call ended).
     mutating func nativeCallHandler(_ callbackId: Int64, final: Bool) -> NativeCallHandler? {
-        final ? nativeCalls.removeValue(forKey: callbackId) : nativeCalls[callbackId]
+        guard final else { return nativeCalls[callbackId] }
+        let handler = nativeCalls.removeValue(forKey: callbackId)
+        if handler != nil { journal?.recordNativeCall(callbackId, origin: nil) }
+        return handler
+    }
+
+    /// Whether the journal must be told about records made since (a native call ended).
+    mutating func journalNeedsRegistration() -> Bool {
+        journal?.needsRegistration() ?? false
     }
 
     /// Stops waiting for native call `callbackId` (a held one is never delivered now).
@@ -457,9 +586,10 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
         if let i = held.firstIndex(where: { $0.callbackId == callbackId }) {
             heldBytes -= held[i].bytes
             held.remove(at: i)
+            journal?.recordHeld(callbackId, tail: nil)
             settle()
         }
-        return nativeCalls.removeValue(forKey: callbackId)
+        return nativeCallHandler(callbackId, final: true)
     }
 
     /// Who runs the handler of a page's answer.
@@ -492,5 +622,98 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
         let taken = answersToDeliver
         answersToDeliver.removeAll()
         return taken
+    }
+
+    // MARK: journal (cluster mode, docs/CLUSTER.md)
+
+    /// Takes what the journal must write now; `nil` when nothing (or a batch is out).
+    mutating func takeJournalBatch() -> JournalBatch? {
+        guard !ended, var batch = journal?.takeBatch(lastSeq: log.lastSeq) else { return nil }
+        if batch.isSnapshot, let journal {
+            batch.created = journal.identity
+            batch.messages = log.kept
+            batch.lastCall = max(lastCall, journal.requestedCall)
+            batch.acked = log.ackedSeq
+            batch.runTable = journal.openCalls.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+            batch.nativeCalls = journal.nativeOrigins.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+            batch.held = held.map { ($0.callbackId, $0.invoke.tail) }
+            batch.ready = ready
+            batch.nextCallbackId = nextCallbackId
+            batch.tags = tags
+        }
+        return batch
+    }
+
+    /// What the outcome of a journal write leaves to do outside the lock.
+    struct JournalReport: Sendable {
+        /// Frames whose calls waited: run them (`.open`) or drop them (`.moved`).
+        var resumed: [(resume: SessionJournalState.CallWaiter, gate: SessionJournalState.CallGate)] = []
+        /// Messages became sendable: wake this socket.
+        var wake: Connection?
+        /// Tell the journal again (more records came meanwhile).
+        var register = false
+        /// The session moved: pass these to the owner, and let go of the session here.
+        var late: [LateMessage]?
+        /// The socket to close because the session moved.
+        var closeMoved: Connection?
+    }
+
+    /// A journal write of `batch` ended with `outcome`.
+    mutating func journalWritten(_ batch: JournalBatch, _ outcome: JournalOutcome) -> JournalReport {
+        guard journal != nil else { return JournalReport() }
+        let report = journal?.report(batch, outcome) ?? .init()
+        var result = JournalReport(resumed: report.resumed, register: report.register)
+        if let seq = report.durableSeq, !ended {
+            let before = log.hasUnsent
+            log.markDurable(through: seq)
+            if !before, log.hasUnsent { result.wake = connection }
+        }
+        if report.ungate {
+            log.setGated(false)
+            result.wake = connection
+        }
+        if let late = report.late {
+            letGo()
+            result.late = late.compactMap(Self.lateMessage)
+            result.closeMoved = connection
+        }
+        settle()
+        return result
+    }
+
+    /// The session moved: what is not durable leaves the log (it goes to the owner as late
+    /// messages), and the native calls are forgotten here without failing them (their
+    /// answers reach their origin through the new owner).
+    private mutating func letGo() {
+        _ = log.takeUndurable()
+        nativeCalls.removeAll()
+        held.removeAll()
+        heldBytes = 0
+        readyWaiters.removeAll()
+    }
+
+    /// Another node took the session over (its notice came before any failed write).
+    mutating func moveAway() -> JournalReport? {
+        guard let moved = journal?.moveAway() else { return nil }
+        letGo()
+        settle()
+        return JournalReport(
+            resumed: moved.dropped.map { ($0, .moved) }, late: moved.late.compactMap(Self.lateMessage),
+            closeMoved: connection)
+    }
+
+    /// The journal is reachable again: the next batch is a full snapshot.
+    /// - Returns: whether to tell the journal.
+    mutating func journalReconnected() -> Bool {
+        guard !ended, journal?.reconnected() == true else { return false }
+        log.setGated(true)
+        return true
+    }
+
+    /// Whether the session moved to another node.
+    var hasMoved: Bool { journal?.mode == .moved }
+
+    private static func lateMessage(_ m: JournalMessage) -> LateMessage? {
+        SequencedMessage(encoded: m.bytes, seq: m.seq).map { LateMessage(message: $0, run: m.run) }
     }
 }

@@ -91,14 +91,16 @@ struct BridgeHarness {
     init(
         configure: (inout BridgeConfiguration) -> Void = { _ in },
         dismissal: (@Sendable (BridgeSession) -> Void)? = nil,
-        executor: ManualExecutor = ManualExecutor(), realWorkers: Bool = false
+        executor: ManualExecutor = ManualExecutor(), realWorkers: Bool = false, journal: MemoryJournal? = nil
     ) {
         var config = BridgeConfiguration()
         configure(&config)
         self.executor = executor
         polls = realWorkers
         let bridgeExecutor: any BridgeExecutor = realWorkers ? DispatchBridgeExecutor() : executor
-        bridge = Bridge(configuration: config, lifecycle: SessionLifecycle(dismissed: dismissal), executor: bridgeExecutor)
+        bridge = Bridge(
+            configuration: config, lifecycle: SessionLifecycle(dismissed: dismissal), executor: bridgeExecutor, journal: journal)
+        journal?.bridge = bridge
         bridge.addInterface(probe, by: "p")
         connection = bridge.connect(peerAddress: "127.0.0.1", origin: nil, waker: CountingWaker(activity: executor.activity))
     }

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+
+/// The session's side of a cluster's journal (docs/CLUSTER.md): what the journal takes and
+/// reports, calls waiting for their acceptance to be durable, and a move to another node.
+extension BridgeSession {
+    /// Whether the session writes ahead to a journal (the bridge has one).
+    public var isJournaled: Bool { state.withLock { $0.journal != nil } }
+
+    /// Whether another node owns the session now (it only finishes calls that ran here).
+    public var hasMoved: Bool { state.withLock { $0.hasMoved } }
+
+    /// The session's tags, for group calls (`user:42`, `room:7`).
+    public var tags: [String] { state.withLock { $0.tags } }
+
+    /// Replaces the session's tags (a cluster finds tagged sessions on every node).
+    public func setTags(_ tags: [String]) {
+        let unique = Array(Set(tags)).sorted()
+        if state.withLock({ $0.setTags(unique) }) { bridge.journal?.sessionNeedsWrite(self) }
+    }
+
+    /// Journal thread: what to write now (`nil`: nothing, or a write is out).
+    public func takeJournalBatch() -> JournalBatch? {
+        state.withLock { $0.takeJournalBatch() }
+    }
+
+    /// Journal thread: the write of `batch` ended with `outcome`. Waiting calls run (or are
+    /// dropped when the session moved), sendable messages wake the socket; nothing here
+    /// blocks.
+    public func journalWritten(_ batch: JournalBatch, outcome: JournalOutcome) {
+        carryOut(state.withLock { $0.journalWritten(batch, outcome) })
+    }
+
+    /// The journal is reachable again after a write failed: the next batch is a snapshot.
+    public func journalReconnected() {
+        if state.withLock({ $0.journalReconnected() }) { bridge.journal?.sessionNeedsWrite(self) }
+    }
+
+    /// Another node took the session over: let go of it here. Calls still running finish
+    /// and their messages go to the new owner (``SessionJournal/passLate(_:of:)``).
+    public func moveAway() {
+        if let report = state.withLock({ $0.moveAway() }) { carryOut(report) }
+    }
+
+    /// Journaled sessions: a frame brings socket calls `ids`; see
+    /// ``SessionState/gateCalls(_:resume:)``.
+    func gateCalls(_ ids: [Int64], resume: @escaping SessionJournalState.CallWaiter) -> SessionJournalState.CallGate {
+        let (gate, register) = state.withLock { $0.gateCalls(ids, resume: resume) }
+        if register { bridge.journal?.sessionNeedsWrite(self) }
+        return gate
+    }
+
+    private func carryOut(_ report: SessionState<BridgeConnection>.JournalReport) {
+        for (resume, gate) in report.resumed { resume(gate) }
+        report.wake?.waker.wake()
+        if report.register { bridge.journal?.sessionNeedsWrite(self) }
+        guard let late = report.late else { return }
+        logger.info("session moved to another node", metadata: ["bridge.session": "\(id)"])
+        bridge.forgetMoved(self)
+        report.closeMoved?.requestClose(code: 4009, reason: "session moved to another node")
+        if !late.isEmpty { bridge.journal?.passLate(late, of: self) }
+    }
+
+    /// Continues a restored session: final errors for the calls of lost nodes, then the
+    /// late messages, numbered and journaled like any message.
+    func finishRestoring(_ snapshot: SessionSnapshot) {
+        for r in snapshot.run where snapshot.lostNodes.contains(r.node) {
+            let failure = CallFailure(.failed, "node \(r.node) was lost while the call ran")
+            switch r.entry {
+            case .needsReturn:
+                send(.ret(id: r.id, result: .failure(failure)), run: RunChange(id: r.id, entry: nil))
+            case .needsCompletion(let stub):
+                send(.cb(stub: stub, payload: .failure(failure)), run: RunChange(id: r.id, entry: nil))
+            }
+        }
+        appendLate(snapshot.late)
+    }
+
+    /// Appends messages another node produced for this session (late messages).
+    public func appendLate(_ messages: [LateMessage]) {
+        for m in messages {
+            carryOut(state.withLock { $0.appendLate(m) }, site: .worker)
+        }
+    }
+}

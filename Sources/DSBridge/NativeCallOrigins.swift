@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+import Synchronization
+
+/// Cluster mode: the handlers of native-initiated calls made on this node, by a number that
+/// goes into the call's origin (`NODE|REF`, docs/CLUSTER.md). When the session moves to
+/// another node, the page's answers come back here through it. A handler leaves with its
+/// final event, whichever way it came (the page, a timeout, the session's end).
+final class NativeCallOrigins: Sendable {
+    private struct State: Sendable {
+        var next: Int64 = 1
+        var handlers: [Int64: NativeCallHandler] = [:]
+    }
+    private let state = Mutex(State())
+
+    /// Keeps `handler`. - Returns: its number and the handler to use instead (it removes
+    /// itself on its final event, which it passes on once).
+    func register(_ handler: @escaping NativeCallHandler) -> (ref: Int64, handler: NativeCallHandler) {
+        let ref = state.withLock { s -> Int64 in
+            let ref = s.next
+            s.next += 1
+            return ref
+        }
+        let wrapped: NativeCallHandler = { [self] event in
+            let final: Bool
+            if case .progress = event { final = false } else { final = true }
+            let live = state.withLock { s -> Bool in
+                guard s.handlers[ref] != nil else { return false }
+                if final { s.handlers.removeValue(forKey: ref) }
+                return true
+            }
+            if live { handler(event) }
+        }
+        state.withLock { $0.handlers[ref] = wrapped }
+        return (ref, wrapped)
+    }
+
+    /// Delivers `event` to call `ref` (ignored once it ended).
+    func deliver(ref: Int64, _ event: NativeCallEvent) {
+        state.withLock { $0.handlers[ref] }?(event)
+    }
+
+    /// Calls waiting (metrics, tests).
+    var count: Int { state.withLock { $0.handlers.count } }
+}

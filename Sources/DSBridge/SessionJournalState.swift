@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: MIT
+
+/// A journaled session's side of the write-ahead rules (docs/CLUSTER.md), as a value: the
+/// records not yet written, the batch being written, the durable marks, and the calls
+/// waiting for their acceptance to be durable. ``SessionState`` keeps it beside its log and
+/// calls it under the session's lock; nothing here blocks or runs user code.
+struct SessionJournalState: Sendable {
+    enum Mode: Sendable, Equatable {
+        /// Writes go to the journal; calls and messages wait for them.
+        case journaled
+        /// The journal is unreachable: the session goes on without it; a snapshot is due
+        /// when it comes back.
+        case unjournaled
+        /// Another node owns the session now.
+        case moved
+    }
+
+    /// What a frame's calls may do.
+    enum CallGate: Sendable, Equatable {
+        /// Run them now.
+        case open
+        /// Wait: the resume closure given runs with the outcome once their acceptance is
+        /// durable (``CallGate/open``) or the session moved (``CallGate/moved``).
+        case wait
+        /// Drop them unrun: the session moved, the page resends them to the new owner.
+        case moved
+    }
+
+    typealias CallWaiter = @Sendable (CallGate) -> Void
+
+    private(set) var mode = Mode.journaled
+    let identity: SessionIdentity
+    private var createdWritten: Bool
+
+    // Records not yet taken, in the order they happened.
+    private var messages: [JournalMessage] = []
+    private var accepted: [Int64] = []
+    private var lastCall: Int64?
+    private var acked: Int64?
+    private var nativeCalls: [(callbackId: Int64, origin: String?)] = []
+    private var held: [(callbackId: Int64, tail: [UInt8]?)] = []
+    private var ready: Bool?
+    private var nextCallbackId: Int64?
+    private var tags: [String]?
+    /// The next batch must be a full snapshot (the journal came back).
+    private(set) var snapshotDue = false
+
+    /// The highest call id whose acceptance was asked for / is durable.
+    private(set) var requestedCall: Int64
+    private(set) var durableCall: Int64
+    /// A batch was taken and its outcome is not known yet.
+    private(set) var writing = false
+    /// The journal was told this session has something to write and has not taken it.
+    private var registered = false
+    private var callWaiters: [(through: Int64, resume: CallWaiter)] = []
+
+    /// Calls accepted and not finished (kept for snapshots), whatever the mode.
+    private(set) var openCalls: [Int64: RunEntry] = [:]
+    /// Origins of native-initiated calls waiting for the page (kept for snapshots).
+    private(set) var nativeOrigins: [Int64: String] = [:]
+
+    /// A new session's journal state.
+    init(identity: SessionIdentity) {
+        self.identity = identity
+        createdWritten = false
+        requestedCall = 0
+        durableCall = 0
+    }
+
+    /// The journal state of a session continued from `snapshot` (its identity is written
+    /// already; its `lastCall` is durable).
+    init(restoring snapshot: SessionSnapshot) {
+        identity = snapshot.identity
+        createdWritten = true
+        requestedCall = snapshot.lastCall
+        durableCall = snapshot.lastCall
+        for r in snapshot.run where !snapshot.lostNodes.contains(r.node) { openCalls[r.id] = r.entry }
+        for n in snapshot.nativeCalls { nativeOrigins[n.callbackId] = n.origin }
+    }
+
+    // MARK: records
+
+    /// Whether records wait to be taken.
+    private var hasRecords: Bool {
+        !createdWritten || snapshotDue || !messages.isEmpty || !accepted.isEmpty || lastCall != nil || acked != nil
+            || !nativeCalls.isEmpty || !held.isEmpty || ready != nil || nextCallbackId != nil || tags != nil
+    }
+
+    /// After recording: whether the caller must tell the journal (the session went dirty).
+    mutating func needsRegistration() -> Bool {
+        guard mode == .journaled, !registered, !writing, hasRecords else { return false }
+        registered = true
+        return true
+    }
+
+    /// A message was appended to the log.
+    mutating func record(_ message: JournalMessage) {
+        if let run = message.run { apply(run) }
+        if mode == .journaled { messages.append(message) }
+    }
+
+    private mutating func apply(_ change: RunChange) {
+        if let entry = change.entry { openCalls[change.id] = entry } else { openCalls.removeValue(forKey: change.id) }
+    }
+
+    mutating func recordAck(_ seq: Int64) {
+        if mode == .journaled { acked = max(acked ?? 0, seq) }
+    }
+
+    mutating func recordReady() {
+        if mode == .journaled { ready = true }
+    }
+
+    mutating func recordNextCallbackId(_ next: Int64) {
+        if mode == .journaled { nextCallbackId = next }
+    }
+
+    mutating func recordNativeCall(_ callbackId: Int64, origin: String?) {
+        if let origin { nativeOrigins[callbackId] = origin } else if nativeOrigins.removeValue(forKey: callbackId) == nil { return }
+        if mode == .journaled { nativeCalls.append((callbackId, origin)) }
+    }
+
+    mutating func recordHeld(_ callbackId: Int64, tail: [UInt8]?) {
+        if mode == .journaled { held.append((callbackId, tail)) }
+    }
+
+    mutating func recordTags(_ newTags: [String]) {
+        if mode == .journaled { tags = newTags }
+    }
+
+    // MARK: calls
+
+    /// A frame brings calls `ids` (in order; the session's highest accepted id is
+    /// `localLastCall`). New ones are recorded as accepted; they may run once that is
+    /// durable. `resume` is kept when the answer is ``CallGate/wait``.
+    mutating func acceptCalls(_ ids: [Int64], localLastCall: Int64, resume: @escaping CallWaiter) -> CallGate {
+        switch mode {
+        case .moved: return .moved
+        case .unjournaled:
+            for id in ids where id > localLastCall { openCalls[id] = .needsReturn }
+            return .open
+        case .journaled: break
+        }
+        var through = localLastCall
+        for id in ids where id > max(requestedCall, localLastCall, through) {
+            accepted.append(id)
+            openCalls[id] = .needsReturn
+            through = id
+        }
+        if through > requestedCall {
+            requestedCall = through
+            lastCall = through
+        }
+        let highest = ids.max() ?? 0
+        if highest <= durableCall || highest <= localLastCall { return .open }
+        callWaiters.append((highest, resume))
+        return .wait
+    }
+
+    // MARK: writing
+
+    /// Takes the records as a batch (`lastSeq`: the log's; `throughSeq`: the last message
+    /// in it). `nil` when there is nothing to write or a batch is being written.
+    mutating func takeBatch(lastSeq: Int64) -> JournalBatch? {
+        registered = false
+        guard mode == .journaled, !writing, hasRecords else { return nil }
+        var batch = JournalBatch(session: identity.id, throughSeq: lastSeq, throughCall: requestedCall)
+        if !createdWritten { batch.created = identity }
+        batch.messages = messages
+        batch.lastSeq = lastSeq
+        batch.accepted = accepted
+        batch.lastCall = lastCall
+        batch.acked = acked
+        batch.nativeCalls = nativeCalls
+        batch.held = held
+        batch.ready = ready
+        batch.nextCallbackId = nextCallbackId
+        batch.tags = tags
+        batch.isSnapshot = snapshotDue
+        messages.removeAll()
+        accepted.removeAll()
+        nativeCalls.removeAll()
+        held.removeAll()
+        (lastCall, acked, ready, nextCallbackId, tags) = (nil, nil, nil, nil, nil)
+        snapshotDue = false
+        writing = true
+        return batch
+    }
+
+    /// What the outcome of a batch leaves to do.
+    struct Report: Sendable {
+        /// Calls to run (`.open`) or drop (`.moved`).
+        var resumed: [(resume: CallWaiter, gate: CallGate)] = []
+        /// The log's durable mark moves here (`nil`: unchanged).
+        var durableSeq: Int64?
+        /// The session went dirty again: tell the journal.
+        var register = false
+        /// The journal became unreachable: open the log's gate.
+        var ungate = false
+        /// The session moved: messages not durable, to pass to the new owner.
+        var late: [JournalMessage]?
+    }
+
+    /// `batch` ended with `outcome`.
+    mutating func report(_ batch: JournalBatch, _ outcome: JournalOutcome) -> Report {
+        writing = false
+        var report = Report()
+        switch outcome {
+        case .written:
+            if batch.created != nil { createdWritten = true }
+            durableCall = max(durableCall, batch.throughCall)
+            report.durableSeq = batch.throughSeq
+            callWaiters.removeAll { w in
+                guard w.through <= durableCall else { return false }
+                report.resumed.append((w.resume, .open))
+                return true
+            }
+            report.register = needsRegistration()
+        case .unavailable:
+            // The records are dropped: the snapshot taken when the journal is back holds it all.
+            mode = .unjournaled
+            clearRecords()
+            durableCall = max(durableCall, requestedCall)
+            report.resumed = callWaiters.map { ($0.resume, .open) }
+            callWaiters.removeAll()
+            report.ungate = true
+        case .moved:
+            mode = .moved
+            report.late = batch.messages + messages
+            clearRecords()
+            report.resumed = callWaiters.map { ($0.resume, .moved) }
+            callWaiters.removeAll()
+        }
+        return report
+    }
+
+    /// The session moved (a notice from the new owner) while nothing was being written.
+    /// - Returns: the messages not durable and the calls to drop; `nil` when a batch is
+    ///   being written (its report will say `moved`) or the session had moved already.
+    mutating func moveAway() -> (late: [JournalMessage], dropped: [CallWaiter])? {
+        guard mode != .moved, !writing else { return nil }
+        mode = .moved
+        let late = messages
+        clearRecords()
+        let dropped = callWaiters.map(\.resume)
+        callWaiters.removeAll()
+        return (late, dropped)
+    }
+
+    /// The journal is reachable again after ``Mode/unjournaled``: the next batch is a snapshot.
+    /// - Returns: whether to tell the journal.
+    mutating func reconnected() -> Bool {
+        guard mode == .unjournaled else { return false }
+        mode = .journaled
+        snapshotDue = true
+        return needsRegistration()
+    }
+
+    private mutating func clearRecords() {
+        messages.removeAll()
+        accepted.removeAll()
+        nativeCalls.removeAll()
+        held.removeAll()
+        (lastCall, acked, ready, nextCallbackId, tags) = (nil, nil, nil, nil, nil)
+        registered = false
+    }
+}

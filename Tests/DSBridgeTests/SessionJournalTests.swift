@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: MIT
+import DSBridge
+import Foundation
+import Synchronization
+import Testing
+
+/// A synchronous method that waits until the test lets it go (a call "running" on a node).
+final class GateInterface: ExposedInterface {
+    let release = DispatchSemaphore(value: 0)
+    let started = Atomic<Int>(0)
+
+    static var exposedMethods: [String: ExposedMethodKind] { ["wait": .synchronous] }
+
+    func callSynchronousMethod(named name: String, with argument: JSONValue) async throws -> JSONValue {
+        started.add(1, ordering: .relaxed)
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                self.release.wait()
+                c.resume()
+            }
+        }
+        return argument
+    }
+
+    func callAsynchronousMethod(named name: String, with argument: JSONValue, completion: ExposedCompletion) async throws {}
+}
+
+/// The bridge's side of the cluster's write-ahead rules (docs/CLUSTER.md), against an
+/// in-memory journal whose writes happen only when the test flushes it.
+@Suite("Session journal: write-ahead, takeover, moves")
+struct SessionJournalTests {
+    /// Two nodes on one journal store.
+    struct Cluster {
+        let store = JournalStore()
+        let journalA: MemoryJournal
+        let journalB: MemoryJournal
+        let a: BridgeHarness
+        let b: BridgeHarness
+
+        init() {
+            journalA = MemoryJournal(node: "A", store: store)
+            journalB = MemoryJournal(node: "B", store: store)
+            let executor = ManualExecutor()
+            a = BridgeHarness(executor: executor, journal: journalA)
+            b = BridgeHarness(executor: executor, journal: journalB)
+        }
+    }
+
+    private func noMessage(_ h: BridgeHarness) async {
+        if let m = try? await h.messages(1, timeout: .milliseconds(50)) { Issue.record("unexpected message \(m)") }
+    }
+
+    @Test("a call runs only once its acceptance is durable, and its ret goes out only once the ret is durable")
+    func writeAhead() async throws {
+        let c = Cluster()
+        let welcome = try await c.a.hello()
+        let token = try #require(welcome["token"]?.stringValue)
+        c.a.call(1, "p.record", "x")
+        #expect(c.a.probe.started.withLock { $0 }.isEmpty, "not run before the journal holds lastCall")
+        let session = try #require(c.a.bridge.session(token: token))
+        #expect(c.store.record(session.id) == nil)
+        c.journalA.flush()  // the acceptance: the call runs, its ret is made
+        c.a.executor.runUntilIdle()
+        #expect(c.a.probe.started.withLock { $0 } == ["x"])
+        let record = try #require(c.store.record(session.id))
+        #expect(record.lastCall == 1)
+        #expect(record.run[1]?.entry == .needsReturn)
+        await noMessage(c.a)
+        c.journalA.flush()  // the ret
+        let ret = try await c.a.messages(1)[0]
+        #expect(ret["t"] == "ret" && ret["seq"] == 1 && ret["data"] == "x")
+        let after = try #require(c.store.record(session.id))
+        #expect(after.run.isEmpty, "a final ret ends the run-table entry")
+        #expect(after.lastSeq == 1 && after.messages[1] != nil)
+    }
+
+    @Test("an async call with a stub stays in the run table until its final completion")
+    func runTableFollowsCompletions() async throws {
+        let c = Cluster()
+        let token = try #require(try await c.a.hello()["token"]?.stringValue)
+        let id = try #require(c.a.bridge.session(token: token)?.id)
+        c.a.call(1, "p.untilCancelled", nil, stub: "dscb1")
+        c.journalA.flush()
+        c.a.executor.runUntilIdle()
+        c.journalA.flush()
+        let sent = try await c.a.messages(2)
+        #expect(sent.map { $0["t"] } == ["ret", "cb"])
+        #expect(c.store.record(id)?.run[1]?.entry == .needsCompletion(stub: "dscb1"))
+        c.a.send(["t": "cancel", "id": 1])
+        c.journalA.flush()
+        let cancelled = try await c.a.messages(1)[0]
+        #expect(cancelled["cancelled"] == true)
+        #expect(c.store.record(id)?.run.isEmpty == true)
+    }
+
+    @Test("another node takes the session over: replays what the page did not acknowledge, numbers on, skips done calls")
+    func takeoverReplays() async throws {
+        let c = Cluster()
+        let token = try #require(try await c.a.hello()["token"]?.stringValue)
+        for id in Int64(1)...3 {
+            c.a.call(id, "p.value", .integer(id))
+            c.journalA.flush()
+            c.a.executor.runUntilIdle()
+            c.journalA.flush()
+        }
+        let first = try await c.a.messages(3)
+        #expect(first.map { $0["seq"] } == [1, 2, 3])
+        c.a.send(["t": "ack", "seq": 1])
+        c.journalA.flush()
+        c.a.connection.socketClosed()
+        c.store.lostNodes.withLock { _ = $0.insert("A") }
+        // The page reconnects to B with ack 1.
+        c.b.send(["t": "hello", "v": 1, "token": .string(token), "ack": 1])
+        let resumed = try await c.b.messages(3)
+        #expect(resumed[0]["t"] == "welcome" && resumed[0]["resumed"] == true && resumed[0]["lastCall"] == 3)
+        #expect(resumed[1...].map { $0["seq"] } == [2, 3])
+        #expect(resumed[1...].map { $0["data"] } == [2, 3])
+        // A resent call 3 is dropped; call 4 is numbered after the journal's last seq.
+        c.b.call(3, "p.record", "again")
+        c.b.call(4, "p.value", 4)
+        c.journalB.flush()
+        c.b.executor.runUntilIdle()
+        c.journalB.flush()
+        let next = try await c.b.messages(1)[0]
+        #expect(next["id"] == 4 && next["seq"] == 4)
+        #expect(c.b.probe.started.withLock { $0 }.isEmpty, "call 3 ran on A: not again")
+    }
+
+    @Test("a call running on a lost node gets exactly one final error after the takeover")
+    func lostNodeCallFails() async throws {
+        let c = Cluster()
+        let gate = GateInterface()
+        c.a.bridge.addInterface(gate, by: "g")
+        c.b.bridge.addInterface(gate, by: "g")
+        let token = try #require(try await c.a.hello()["token"]?.stringValue)
+        c.a.call(1, "g.wait", 1)
+        c.journalA.flush()
+        c.a.executor.runUntilIdle()
+        #expect(await c.a.eventually { gate.started.load(ordering: .relaxed) == 1 })
+        c.a.call(2, "p.untilCancelled", nil, stub: "dscb2")
+        c.journalA.flush()
+        c.a.executor.runUntilIdle()
+        c.journalA.flush()
+        _ = try await c.a.messages(2)  // ret "" and the first cb of call 2
+        c.a.connection.socketClosed()
+        c.store.lostNodes.withLock { _ = $0.insert("A") }
+        c.b.send(["t": "hello", "v": 1, "token": .string(token), "ack": 2])
+        c.journalB.flush()
+        let got = try await c.b.messages(3)
+        #expect(got[0]["t"] == "welcome" && got[0]["lastCall"] == 2)
+        #expect(got[1]["t"] == "ret" && got[1]["id"] == 1 && got[1]["code"] == -1)
+        #expect(got[1]["error"]?["message"] == "node A was lost while the call ran")
+        #expect(got[2]["t"] == "cb" && got[2]["stub"] == "dscb2" && got[2]["complete"] == true && got[2]["error"] != nil)
+        #expect(c.store.record(try #require(c.b.bridge.session(token: token)).id)?.run.isEmpty == true)
+        gate.release.signal()
+    }
+
+    @Test("a drained node's call finishes after the move: its result reaches the page through the new owner")
+    func lateResultAfterMove() async throws {
+        let c = Cluster()
+        let gate = GateInterface()
+        c.a.bridge.addInterface(gate, by: "g")
+        let token = try #require(try await c.a.hello()["token"]?.stringValue)
+        c.a.call(1, "g.wait", "late")
+        c.journalA.flush()
+        c.a.executor.runUntilIdle()
+        #expect(await c.a.eventually { gate.started.load(ordering: .relaxed) == 1 })
+        let old = try #require(c.a.bridge.session(token: token))
+        c.a.connection.socketClosed()
+        // A is alive (draining): B takes over, A lets go.
+        c.b.send(["t": "hello", "v": 1, "token": .string(token), "ack": 0])
+        #expect(try await c.b.messages(1)[0]["t"] == "welcome")
+        #expect(old.hasMoved)
+        #expect(c.a.bridge.session(token: token) == nil)
+        gate.release.signal()
+        #expect(await c.a.eventually { !c.journalA.passed.isEmpty })
+        c.journalB.flush()
+        let ret = try await c.b.messages(1)[0]
+        #expect(ret["t"] == "ret" && ret["id"] == 1 && ret["data"] == "late" && ret["seq"] == 1)
+        #expect(c.store.record(try #require(c.b.bridge.session(token: token)).id)?.run.isEmpty == true)
+    }
+
+    @Test("a write fenced by a newer owner drops the waiting calls unrun and closes the socket 4009")
+    func fencedWrite() async throws {
+        let c = Cluster()
+        let token = try #require(try await c.a.hello()["token"]?.stringValue)
+        c.a.call(1, "p.value", 1)
+        c.journalA.flush()
+        c.a.executor.runUntilIdle()
+        c.journalA.flush()
+        _ = try await c.a.messages(1)
+        let id = try #require(c.a.bridge.session(token: token)?.id)
+        // Another node claims the session behind A's back (its notice is lost).
+        c.store.records.withLock { $0[id]?.epoch += 1 }
+        c.a.call(2, "p.record", "never")
+        c.journalA.flush()
+        c.a.executor.runUntilIdle()
+        #expect(c.a.probe.started.withLock { $0 }.isEmpty)
+        #expect(try await c.a.closeCode() == 4009)
+        #expect(c.a.bridge.session(token: token) == nil)
+    }
+
+    @Test("with the journal unreachable the session goes on; when it is back a full snapshot is written")
+    func unavailableThenSnapshot() async throws {
+        let c = Cluster()
+        let token = try #require(try await c.a.hello()["token"]?.stringValue)
+        let session = try #require(c.a.bridge.session(token: token))
+        c.journalA.setUnavailable(true)
+        c.a.call(1, "p.value", 1)
+        c.journalA.flush()  // fails: the gate opens
+        c.a.executor.runUntilIdle()
+        #expect(try await c.a.messages(1)[0]["data"] == 1)
+        c.a.call(2, "p.value", 2)
+        c.a.executor.runUntilIdle()
+        #expect(try await c.a.messages(1)[0]["data"] == 2, "no journal write is awaited meanwhile")
+        #expect(c.store.record(session.id) == nil)
+        c.journalA.setUnavailable(false)
+        session.journalReconnected()
+        c.journalA.flush()
+        let record = try #require(c.store.record(session.id))
+        #expect(record.lastCall == 2 && record.lastSeq == 2)
+        #expect(record.messages.keys.sorted() == [1, 2])
+        #expect(record.run.isEmpty)
+        // Journaled again: the next call waits for its acceptance.
+        c.a.call(3, "p.record", 3)
+        #expect(c.a.probe.started.withLock { $0 }.isEmpty)
+        c.journalA.flush()
+        c.a.executor.runUntilIdle()
+        #expect(c.a.probe.started.withLock { $0 } == [3])
+    }
+
+    @Test("a native call made on A is answered through B after the session moved")
+    func nativeCallAnswerFollowsTheMove() async throws {
+        let c = Cluster()
+        let token = try #require(try await c.a.hello()["token"]?.stringValue)
+        c.a.call(1, "_dsb.dsinit", nil)
+        c.journalA.flush()
+        c.a.executor.runUntilIdle()
+        c.journalA.flush()
+        _ = try await c.a.messages(1)
+        let session = try #require(c.a.bridge.session(token: token))
+        let answers = Mutex<[NativeCallEvent]>([])
+        session.callJavaScript("f", args: [1]) { e in answers.withLock { $0.append(e) } }
+        c.journalA.flush()
+        let invoke = try await c.a.messages(1)[0]
+        #expect(invoke["t"] == "invoke" && invoke["callbackId"] == 1)
+        c.a.connection.socketClosed()
+        c.b.send(["t": "hello", "v": 1, "token": .string(token), "ack": 1])
+        let resumed = try await c.b.messages(2)
+        #expect(resumed[1]["t"] == "invoke", "the unacknowledged invoke is replayed")
+        c.b.call(2, "_dsb.returnValue", ["id": 1, "data": "ok", "complete": true])
+        c.journalB.flush()
+        c.b.executor.runUntilIdle()
+        #expect(await c.a.eventually { answers.withLock { $0 } == [.completed("ok")] })
+    }
+
+    @Test("a session that ends on its node deletes its journal records; one that moved does not")
+    func endingForgetsRecords() async throws {
+        let c = Cluster()
+        let token = try #require(try await c.a.hello()["token"]?.stringValue)
+        c.a.call(1, "p.value", 1)
+        c.journalA.flush()
+        c.a.executor.runUntilIdle()
+        c.journalA.flush()
+        let session = try #require(c.a.bridge.session(token: token))
+        #expect(c.store.record(session.id) != nil)
+        c.a.call(2, "_dsb.closePage", nil)
+        c.journalA.flush()
+        c.a.executor.runUntilIdle()
+        #expect(c.journalA.ended == [session.id])
+        #expect(c.store.record(session.id) == nil)
+    }
+}
