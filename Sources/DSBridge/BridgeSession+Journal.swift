@@ -63,22 +63,38 @@ extension BridgeSession {
     /// Continues a restored session: final errors for the calls of lost nodes, then the
     /// late messages, numbered and journaled like any message.
     func finishRestoring(_ snapshot: SessionSnapshot) {
-        for r in snapshot.run where snapshot.lostNodes.contains(r.node) {
-            let failure = CallFailure(.failed, "node \(r.node) was lost while the call ran")
-            switch r.entry {
-            case .needsReturn:
-                send(.ret(id: r.id, result: .failure(failure)), run: RunChange(id: r.id, entry: nil))
-            case .needsCompletion(let stub):
-                send(.cb(stub: stub, payload: .failure(failure)), run: RunChange(id: r.id, entry: nil))
-            }
+        for node in snapshot.lostNodes {
+            let calls = snapshot.run.filter { $0.node == node }.map { ($0.id, $0.entry) }
+            if !calls.isEmpty { sendFinalErrors(calls, node: node) }
         }
         appendLate(snapshot.late)
     }
 
-    /// Appends messages another node produced for this session (late messages).
-    public func appendLate(_ messages: [LateMessage]) {
+    /// `node` is gone: each of `calls` (its run-table entries here) that is still open gets
+    /// its final error (`ret` code -1, or a final `cb` when its `ret` went out already).
+    public func failCallsOfLostNode(_ node: String, calls: [(id: Int64, entry: RunEntry)]) {
+        let open = state.withLock { $0.openCalls(of: node, among: calls) }
+        if !open.isEmpty { sendFinalErrors(open, node: node) }
+    }
+
+    private func sendFinalErrors(_ calls: [(id: Int64, entry: RunEntry)], node: String) {
+        let failure = CallFailure(.failed, "node \(node) was lost while the call ran")
+        for (id, entry) in calls {
+            switch entry {
+            case .needsReturn:
+                send(.ret(id: id, result: .failure(failure)), run: RunChange(id: id, entry: nil))
+            case .needsCompletion(let stub):
+                send(.cb(stub: stub, payload: .failure(failure)), run: RunChange(id: id, entry: nil))
+            }
+        }
+    }
+
+    /// Appends messages another node produced for this session (late messages), numbered
+    /// here. `consumed`: they are the head of the journal's late list, which the next
+    /// journal write trims by as many.
+    public func appendLate(_ messages: [LateMessage], consumed: Bool = true) {
         for m in messages {
-            carryOut(state.withLock { $0.appendLate(m) }, site: .worker)
+            carryOut(state.withLock { $0.appendLate(m, consumed: consumed) }, site: .worker)
         }
     }
 }

@@ -46,10 +46,14 @@ public struct RunChange: Sendable, Equatable {
     public let id: Int64
     /// The entry from now on; `nil`: the call finished (the entry leaves).
     public let entry: RunEntry?
+    /// The node that runs the call, when it is not the one writing the change (a late
+    /// message from the node the session left).
+    public let runner: String?
 
-    public init(id: Int64, entry: RunEntry?) {
+    public init(id: Int64, entry: RunEntry?, runner: String? = nil) {
         self.id = id
         self.entry = entry
+        self.runner = runner
     }
 }
 
@@ -112,8 +116,12 @@ public struct JournalBatch: Sendable {
     /// ``nativeCalls``, ``held``, ``ready``, ``nextCallbackId``, ``tags``, ``lastCall``,
     /// ``acked`` and ``messages`` (every unacknowledged one) are complete.
     public var isSnapshot = false
-    /// Snapshots only: every call accepted and not finished.
-    public var runTable: [(id: Int64, entry: RunEntry)] = []
+    /// Snapshots only: every call accepted and not finished (`runner`: the node running
+    /// it, when not this one).
+    public var runTable: [(id: Int64, entry: RunEntry, runner: String?)] = []
+    /// Late messages (from the head of the journal's late list) this batch appended: the
+    /// journal removes them from the list in the same write.
+    public var lateConsumed = 0
 
     /// The marks this batch moves once it is durable.
     let throughSeq: Int64
@@ -128,7 +136,7 @@ public struct JournalBatch: Sendable {
     /// Whether the batch carries nothing to write.
     public var isEmpty: Bool {
         created == nil && messages.isEmpty && lastCall == nil && acked == nil && accepted.isEmpty && nativeCalls.isEmpty
-            && held.isEmpty && ready == nil && nextCallbackId == nil && tags == nil && !isSnapshot
+            && held.isEmpty && ready == nil && nextCallbackId == nil && tags == nil && !isSnapshot && lateConsumed == 0
     }
 }
 

@@ -54,8 +54,17 @@ struct SessionJournalState: Sendable {
     private var registered = false
     private var callWaiters: [(through: Int64, resume: CallWaiter)] = []
 
+    /// A call accepted and not finished: its entry, and the node running it when that is
+    /// not this one.
+    struct OpenCall: Sendable, Equatable {
+        var entry: RunEntry
+        var runner: String?
+    }
+
     /// Calls accepted and not finished (kept for snapshots), whatever the mode.
-    private(set) var openCalls: [Int64: RunEntry] = [:]
+    private(set) var openCalls: [Int64: OpenCall] = [:]
+    /// Late messages appended since the last batch (their list entries leave with it).
+    private var lateConsumed = 0
     /// Origins of native-initiated calls waiting for the page (kept for snapshots).
     private(set) var nativeOrigins: [Int64: String] = [:]
 
@@ -74,7 +83,7 @@ struct SessionJournalState: Sendable {
         createdWritten = true
         requestedCall = snapshot.lastCall
         durableCall = snapshot.lastCall
-        for r in snapshot.run where !snapshot.lostNodes.contains(r.node) { openCalls[r.id] = r.entry }
+        for r in snapshot.run where !snapshot.lostNodes.contains(r.node) { openCalls[r.id] = OpenCall(entry: r.entry, runner: r.node) }
         for n in snapshot.nativeCalls { nativeOrigins[n.callbackId] = n.origin }
     }
 
@@ -82,7 +91,7 @@ struct SessionJournalState: Sendable {
 
     /// Whether records wait to be taken.
     private var hasRecords: Bool {
-        !createdWritten || snapshotDue || !messages.isEmpty || !accepted.isEmpty || lastCall != nil || acked != nil
+        !createdWritten || snapshotDue || lateConsumed > 0 || !messages.isEmpty || !accepted.isEmpty || lastCall != nil || acked != nil
             || !nativeCalls.isEmpty || !held.isEmpty || ready != nil || nextCallbackId != nil || tags != nil
     }
 
@@ -100,7 +109,11 @@ struct SessionJournalState: Sendable {
     }
 
     private mutating func apply(_ change: RunChange) {
-        if let entry = change.entry { openCalls[change.id] = entry } else { openCalls.removeValue(forKey: change.id) }
+        if let entry = change.entry {
+            openCalls[change.id] = OpenCall(entry: entry, runner: change.runner ?? openCalls[change.id]?.runner)
+        } else {
+            openCalls.removeValue(forKey: change.id)
+        }
     }
 
     mutating func recordAck(_ seq: Int64) {
@@ -124,6 +137,10 @@ struct SessionJournalState: Sendable {
         if mode == .journaled { held.append((callbackId, tail)) }
     }
 
+    mutating func recordLateConsumed(_ count: Int) {
+        if mode == .journaled { lateConsumed += count }
+    }
+
     mutating func recordTags(_ newTags: [String]) {
         if mode == .journaled { tags = newTags }
     }
@@ -137,14 +154,14 @@ struct SessionJournalState: Sendable {
         switch mode {
         case .moved: return .moved
         case .unjournaled:
-            for id in ids where id > localLastCall { openCalls[id] = .needsReturn }
+            for id in ids where id > localLastCall { openCalls[id] = OpenCall(entry: .needsReturn) }
             return .open
         case .journaled: break
         }
         var through = localLastCall
         for id in ids where id > max(requestedCall, localLastCall, through) {
             accepted.append(id)
-            openCalls[id] = .needsReturn
+            openCalls[id] = OpenCall(entry: .needsReturn)
             through = id
         }
         if through > requestedCall {
@@ -177,6 +194,8 @@ struct SessionJournalState: Sendable {
         batch.nextCallbackId = nextCallbackId
         batch.tags = tags
         batch.isSnapshot = snapshotDue
+        batch.lateConsumed = lateConsumed
+        lateConsumed = 0
         messages.removeAll()
         accepted.removeAll()
         nativeCalls.removeAll()
@@ -262,6 +281,7 @@ struct SessionJournalState: Sendable {
         nativeCalls.removeAll()
         held.removeAll()
         (lastCall, acked, ready, nextCallbackId, tags) = (nil, nil, nil, nil, nil)
+        lateConsumed = 0
         registered = false
     }
 }

@@ -297,10 +297,13 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
 
     /// Appends a message another node produced for this session (docs/CLUSTER.md, late
     /// messages), numbered here.
-    mutating func appendLate(_ late: LateMessage) -> Appended {
+    /// `consumed`: it came from the head of the journal's late list (the next batch
+    /// removes it there).
+    mutating func appendLate(_ late: LateMessage, consumed: Bool) -> Appended {
         defer { settle() }
         if ended { return Appended() }
         if journal?.mode == .moved { return Appended(late: [late]) }
+        if consumed { journal?.recordLateConsumed(1) }
         do throws(OutboundLog.AppendError) {
             _ = try log.append { late.message.bytes(seq: $0) }
             return journaled(Appended(wake: connection), run: late.run)
@@ -634,7 +637,7 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
             batch.messages = log.kept
             batch.lastCall = max(lastCall, journal.requestedCall)
             batch.acked = log.ackedSeq
-            batch.runTable = journal.openCalls.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+            batch.runTable = journal.openCalls.sorted { $0.key < $1.key }.map { ($0.key, $0.value.entry, $0.value.runner) }
             batch.nativeCalls = journal.nativeOrigins.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
             batch.held = held.map { ($0.callbackId, $0.invoke.tail) }
             batch.ready = ready
@@ -700,6 +703,13 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
         return JournalReport(
             resumed: moved.dropped.map { ($0, .moved) }, late: moved.late.compactMap(Self.lateMessage),
             closeMoved: connection)
+    }
+
+    /// The open calls of `node` among `calls` (a lost node's), which still wait for their
+    /// final answer here.
+    func openCalls(of node: String, among calls: [(id: Int64, entry: RunEntry)]) -> [(id: Int64, entry: RunEntry)] {
+        guard let journal else { return [] }
+        return calls.filter { c in journal.openCalls[c.id].map { $0.runner == node && $0.entry == c.entry } ?? false }
     }
 
     /// The journal is reachable again: the next batch is a full snapshot.

@@ -49,12 +49,12 @@ final class JournalStore: Sendable {
                 r.run = [:]
                 r.nativeCalls = [:]
                 r.held = [:]
-                for (id, entry) in batch.runTable { r.run[id] = (node, entry) }
+                for (id, entry, runner) in batch.runTable { r.run[id] = (runner ?? node, entry) }
             }
             for m in batch.messages {
                 r.messages[m.seq] = m.bytes
                 if let run = m.run {
-                    if let entry = run.entry { r.run[run.id] = (node, entry) } else { r.run.removeValue(forKey: run.id) }
+                    if let entry = run.entry { r.run[run.id] = (run.runner ?? node, entry) } else { r.run.removeValue(forKey: run.id) }
                 }
             }
             for id in batch.accepted { r.run[id] = (node, .needsReturn) }
@@ -69,6 +69,7 @@ final class JournalStore: Sendable {
             if let ready = batch.ready { r.ready = ready }
             if let next = batch.nextCallbackId { r.nextCallbackId = next }
             if let tags = batch.tags { r.tags = tags }
+            r.late.removeFirst(min(batch.lateConsumed, r.late.count))
             all[batch.session] = r
             return .written
         }
@@ -122,18 +123,19 @@ final class MemoryJournal: SessionJournal {
     func passLate(_ messages: [LateMessage], of session: BridgeSession) {
         // Recorded last: a test that sees it may flush the owner's journal at once.
         defer { state.withLock { $0.passed.append((session.id, messages)) } }
+        let node = nodeID
+        let stamped = messages.map { m in
+            LateMessage(message: m.message, run: m.run.map { RunChange(id: $0.id, entry: $0.entry, runner: $0.runner ?? node) })
+        }
         let owner = store.records.withLock { all -> String? in
-            all[session.id]?.late.append(contentsOf: messages)
+            all[session.id]?.late.append(contentsOf: stamped)
             return all[session.id]?.node
         }
         // The owner's nudge: it appends them now.
         if let owner, let journal = store.journals.withLock({ $0[owner] }), let bridge = journal.bridge,
             let s = bridge.session(id: session.id)
         {
-            let late = store.records.withLock { all -> [LateMessage] in
-                defer { all[session.id]?.late.removeAll() }
-                return all[session.id]?.late ?? []
-            }
+            let late = store.records.withLock { $0[session.id]?.late ?? [] }
             s.appendLate(late)
         }
     }
@@ -173,7 +175,6 @@ final class MemoryJournal: SessionJournal {
             claimed.epoch += 1
             let previous = r.node
             claimed.node = nodeID
-            claimed.late = []
             all[id] = claimed
             return (r, previous)
         }

@@ -177,7 +177,36 @@ struct SessionJournalTests {
         c.journalB.flush()
         let ret = try await c.b.messages(1)[0]
         #expect(ret["t"] == "ret" && ret["id"] == 1 && ret["data"] == "late" && ret["seq"] == 1)
-        #expect(c.store.record(try #require(c.b.bridge.session(token: token)).id)?.run.isEmpty == true)
+        let owned = try #require(c.b.bridge.session(token: token))
+        let record = try #require(c.store.record(owned.id))
+        #expect(record.run.isEmpty)
+        #expect(record.late.isEmpty, "the write that journaled the late ret removed it from the late list")
+    }
+
+    @Test("a call left running on a node the session moved from gets its final error when that node is lost")
+    func movedFromNodeLostLater() async throws {
+        let c = Cluster()
+        let gate = GateInterface()
+        c.a.bridge.addInterface(gate, by: "g")
+        let token = try #require(try await c.a.hello()["token"]?.stringValue)
+        c.a.call(1, "g.wait", "x")
+        c.journalA.flush()
+        c.a.executor.runUntilIdle()
+        #expect(await c.a.eventually { gate.started.load(ordering: .relaxed) == 1 })
+        c.a.connection.socketClosed()
+        c.b.send(["t": "hello", "v": 1, "token": .string(token), "ack": 0])
+        #expect(try await c.b.messages(1)[0]["t"] == "welcome")
+        let session = try #require(c.b.bridge.session(token: token))
+        #expect(c.store.record(session.id)?.run[1]?.node == "A", "A still runs call 1")
+        // A dies before it finishes: its entry fails, once (a second report changes nothing).
+        session.failCallsOfLostNode("A", calls: [(1, .needsReturn)])
+        session.failCallsOfLostNode("A", calls: [(1, .needsReturn)])
+        c.journalB.flush()
+        let got = try await c.b.messages(1)
+        #expect(got[0]["t"] == "ret" && got[0]["code"] == -1 && got[0]["error"]?["message"] == "node A was lost while the call ran")
+        await noMessage(c.b)
+        #expect(c.store.record(session.id)?.run.isEmpty == true)
+        gate.release.signal()
     }
 
     @Test("a write fenced by a newer owner drops the waiting calls unrun and closes the socket 4009")
