@@ -68,7 +68,9 @@ final class HiredisConnection {
             return HiredisFailure(message: "could not make the redis socket blocking: \(String(cString: strerror(CHiredis_errno())))")
         }
         let timeout = timeval(tv_sec: timeoutMs / 1000, tv_usec: (timeoutMs % 1000) * 1000)
-        guard redisSetTimeout(context, timeout) == REDIS_OK else { return failure(doing: "set the command timeout") ?? HiredisFailure(message: "could not set the command timeout") }
+        guard redisSetTimeout(context, timeout) == REDIS_OK else {
+            return failure(doing: "set the command timeout") ?? HiredisFailure(message: "could not set the command timeout")
+        }
         return nil
     }
 

@@ -35,7 +35,8 @@ public enum RedisEndpointError: Error, Sendable, Equatable, CustomStringConverti
         case .invalidPort(let url, let port):
             return "redis URL '\(url)' has port '\(port)': the port must be a number from 1 to 65535 (the default is 6379)"
         case .invalidDatabase(let url, let database):
-            return "redis URL '\(url)' has database '\(database)': the database must be a number from 0 to 2147483647 (redis://HOST:PORT/DB or unix:///PATH?db=DB)"
+            return
+                "redis URL '\(url)' has database '\(database)': the database must be a number from 0 to 2147483647 (redis://HOST:PORT/DB or unix:///PATH?db=DB)"
         case .invalidSocketPath(let url):
             return "redis URL '\(url)' has no absolute socket path: write unix:///path/to/redis.sock (three slashes)"
         case .socketPathTooLong(let url, let length):

@@ -65,9 +65,10 @@ struct RedisCommandTests {
     func scriptCommands() {
         let script = RedisScript("return 1")
         #expect(script.sha1 == "e0e1f9fabfc9d4800c877a703b823ac0578ff8db")
-        #expect(script.evalSHA(keys: ["k"], arguments: [5, "x"]).arguments.map { String(decoding: $0, as: UTF8.self) } == [
-            "EVALSHA", script.sha1, "1", "k", "5", "x",
-        ])
+        #expect(
+            script.evalSHA(keys: ["k"], arguments: [5, "x"]).arguments.map { String(decoding: $0, as: UTF8.self) } == [
+                "EVALSHA", script.sha1, "1", "k", "5", "x",
+            ])
         #expect(script.eval().arguments.map { String(decoding: $0, as: UTF8.self) } == ["EVAL", "return 1", "0"])
         #expect(RedisScript.isNoScript(.error("NOSCRIPT No matching script. Please use EVAL.")))
         #expect(!RedisScript.isNoScript(.error("ERR other")))

@@ -35,7 +35,10 @@ struct RedisEndpointTests {
                 "redis URL 'redis://***@h:6379' has a user or password (user:pass@): passwords are not supported yet; use a Redis without AUTH, reachable only by this host (bind 127.0.0.1 or a Unix socket)"
             ),
             ("redis://:6379", "redis URL 'redis://:6379' has no valid host: write redis://HOST:PORT, with an IPv6 address in brackets (redis://[::1]:6379)"),
-            ("redis://[::1:6379", "redis URL 'redis://[::1:6379' has no valid host: write redis://HOST:PORT, with an IPv6 address in brackets (redis://[::1]:6379)"),
+            (
+                "redis://[::1:6379",
+                "redis URL 'redis://[::1:6379' has no valid host: write redis://HOST:PORT, with an IPv6 address in brackets (redis://[::1]:6379)"
+            ),
             ("redis://h:0", "redis URL 'redis://h:0' has port '0': the port must be a number from 1 to 65535 (the default is 6379)"),
             ("redis://h:65536", "redis URL 'redis://h:65536' has port '65536': the port must be a number from 1 to 65535 (the default is 6379)"),
             ("redis://h:", "redis URL 'redis://h:' has port '': the port must be a number from 1 to 65535 (the default is 6379)"),

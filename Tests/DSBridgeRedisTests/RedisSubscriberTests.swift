@@ -33,7 +33,8 @@ struct RedisSubscriberTests {
         defer { publisher.stop() }
 
         let payload: [UInt8] = [0, 1, 0, 0xFE, 0]
-        #expect(try await publisher.send([RedisCommand("PUBLISH", "events", payload), RedisCommand("PUBLISH", binaryChannel, "b")]) == [.integer(1), .integer(1)])
+        #expect(
+            try await publisher.send([RedisCommand("PUBLISH", "events", payload), RedisCommand("PUBLISH", binaryChannel, "b")]) == [.integer(1), .integer(1)])
         #expect(await eventually { inbox.payloads(on: Array("events".utf8)) == [payload] && inbox.payloads(on: binaryChannel) == [Array("b".utf8)] })
 
         subscriber.subscribe("late")
@@ -71,7 +72,9 @@ struct RedisSubscriberTests {
     @Test("stop() returns within a second while the subscriber is waiting to reconnect")
     func stopWhileReconnecting() async throws {
         let port = try RedisServerProcess.freePort()
-        let subscriber = RedisSubscriber(endpoint: try RedisEndpoint(parsing: "redis://127.0.0.1:\(port)"), channels: [Array("x".utf8)], logger: testLogger) { _, _ in }
+        let subscriber = RedisSubscriber(endpoint: try RedisEndpoint(parsing: "redis://127.0.0.1:\(port)"), channels: [Array("x".utf8)], logger: testLogger) {
+            _, _ in
+        }
         subscriber.start()
         try await Task.sleep(for: .milliseconds(400))
         let started = ContinuousClock.now
