@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import DSBridgeRedis
+import Dispatch
 import Foundation
 import Synchronization
 import Testing
@@ -73,5 +74,37 @@ struct RedisClientRecoveryTests {
         }
         #expect(recovered, "the client did not recover within 10 s")
         #expect(client.connections >= 2)
+    }
+}
+
+extension RedisClientRecoveryTests {
+    @Test("a batch written after Redis died fails with .unavailable, its outcome unknown, and the process survives the broken pipe")
+    func writeToDeadServer() async throws {
+        let server = try RedisServerProcess.start()
+        defer { server.stop() }
+        let client = try await connectedClient(server.url())
+        defer { client.stop() }
+        // Hold the client's thread in a prepare while Redis goes away, so it writes to a dead
+        // socket instead of noticing the close while idle.
+        let entered = Outcome<Void>()
+        let release = DispatchSemaphore(value: 0)
+        let outcome = Outcome<Result<[RedisValue], RedisClientError>>()
+        let big = [UInt8](repeating: 0x61, count: 8 << 20)
+        client.send(
+            prepare: {
+                entered.set(())
+                _ = release.wait(timeout: .now() + 10)
+                return [RedisCommand("SET", "big", big), RedisCommand("SET", "big2", big), RedisCommand("GET", "big")]
+            }, completion: { outcome.set($0) })
+        #expect(entered.wait() != nil)
+        server.stop()
+        release.signal()
+        let result = try #require(outcome.wait(seconds: 10), "the batch did not fail within 10 s")
+        guard case .failure(.unavailable(let why)) = result else {
+            Issue.record("expected .unavailable, got \(result)")
+            return
+        }
+        #expect(why.contains("may or may not have run"), "\(why)")
+        #expect(await eventually { !client.isConnected })
     }
 }
