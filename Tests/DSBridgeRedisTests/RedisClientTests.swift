@@ -177,13 +177,12 @@ struct RedisClientTests {
         #expect(try await db0.send([RedisCommand("GET", "where")]) == [.null])
     }
 
-    @Test("a database the server does not have fails the connection with a message naming it")
+    @Test("a database the server does not have fails the connection with a message naming it; stop() during the retries is quick")
     func missingDatabase() async throws {
         let server = try RedisServerProcess.start()
         defer { server.stop() }
         let client = RedisClient(endpoint: try RedisEndpoint(parsing: server.url(database: 99)), logger: testLogger)
         client.start()
-        defer { client.stop() }
         let said = await eventually {
             let outcome = Outcome<Result<[RedisValue], RedisClientError>>()
             client.send([RedisCommand("PING")]) { outcome.set($0) }
@@ -192,6 +191,10 @@ struct RedisClientTests {
         }
         #expect(said)
         #expect(!client.isConnected)
+        // Stopping while it waits to retry does not wait for the retry.
+        let started = ContinuousClock.now
+        client.stop()
+        #expect(ContinuousClock.now - started < .milliseconds(500))
     }
 
     @Test("onConnected runs before any batch with a working connection, and a throwing one makes the client retry")

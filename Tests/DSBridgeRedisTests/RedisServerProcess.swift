@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 import Foundation
-import Testing
 
 #if canImport(Glibc)
 import Glibc
@@ -51,14 +50,11 @@ final class RedisServerProcess {
         self.directory = directory
     }
 
-    /// Starts a server on a free port and waits (at most 10 s) until it answers PING. Records
-    /// an issue and throws when redis-server is not installed: the test fails, it is not
-    /// skipped.
-    static func start(sourceLocation: SourceLocation = #_sourceLocation) throws -> RedisServerProcess {
-        guard FileManager.default.isExecutableFile(atPath: binary) else {
-            Issue.record(Comment(rawValue: Failure.notInstalled.description), sourceLocation: sourceLocation)
-            throw Failure.notInstalled
-        }
+    /// Starts a server on a free port and waits (at most 10 s) until it answers PING. Throws
+    /// when redis-server is not installed, saying how to install it: the test fails, it is
+    /// not skipped.
+    static func start() throws -> RedisServerProcess {
+        guard FileManager.default.isExecutableFile(atPath: binary) else { throw Failure.notInstalled }
         let directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("dsbridge-redis-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let server = RedisServerProcess(port: try freePort(), directory: directory)
