@@ -30,6 +30,20 @@ import Synchronization
 ///
 /// Threads: every method may be called from any thread. The hiredis connection is used only
 /// by the client's thread (hiredis is not thread-safe).
+///
+/// What hiredis 0.14 brings with it:
+/// - The command timeout bounds each `read`/`write` of the socket (SO_RCVTIMEO/SO_SNDTIMEO),
+///   not a whole batch: a large reply that keeps trickling in can take longer.
+/// - After any error (timeout included) a hiredis context is unusable, and a late reply would
+///   put the pipeline out of step: the connection is always dropped and made anew.
+/// - Replies nested more than 8 arrays deep (a Lua table of tables...) are a protocol error
+///   for hiredis 0.14: the batch fails with ``RedisClientError/unavailable(_:)`` and the
+///   client reconnects.
+/// - hiredis writes with `write(2)`: the client's thread blocks SIGPIPE, so a write to a
+///   closed connection fails with EPIPE instead of killing a process that does not ignore it.
+/// - A host name is resolved (blocking getaddrinfo) at every attempt, and only the
+///   first address is tried: prefer numeric addresses or a Unix socket.
+/// - TCP connections get keep-alive (hiredis' 15 s interval) and TCP_NODELAY.
 public final class RedisClient: Sendable {
     /// Receives a batch's replies, in command order, or why there are none.
     public typealias Completion = @Sendable (Result<[RedisValue], RedisClientError>) -> Void
