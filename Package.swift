@@ -31,6 +31,15 @@ let package = Package(
             pkgConfig: "libwebsockets",
             providers: [.apt(["libwebsockets-dev", "libwebsockets-evlib-uv", "libuv1-dev"])]
         ),
+        // hiredis 0.14 (Debian 12's libhiredis-dev, scripts/install-deps.sh). No `pkgConfig:`
+        // here: hiredis.pc's cflags carry -D_FILE_OFFSET_BITS=64, which SwiftPM drops with a
+        // "prohibited flag" warning on every build; the headers are in /usr/include/hiredis and
+        // the module map links the library, so nothing else from pkg-config is needed.
+        .systemLibrary(
+            name: "CHiredis",
+            path: "Sources/CHiredis",
+            providers: [.apt(["libhiredis-dev"])]
+        ),
         .macro(
             name: "DSBridgeMacros",
             dependencies: [
@@ -59,6 +68,13 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .target(
+            name: "DSBridgeRedis",
+            dependencies: [
+                "CHiredis",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
@@ -118,6 +134,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        .testTarget(
+            name: "DSBridgeRedisTests",
+            dependencies: ["DSBridgeRedis", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "DSBridgeServerTests",

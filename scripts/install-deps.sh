@@ -5,8 +5,9 @@ set -euo pipefail
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 need=()
-# libwebsockets runs on libuv (its evlib plugin, and libuv's headers for the loop dsbridged owns).
-for pkg in libwebsockets-dev libwebsockets-evlib-uv libuv1-dev pkg-config; do
+# libwebsockets runs on libuv (its evlib plugin, and libuv's headers for the loop dsbridged owns);
+# DSBridgeRedis builds on hiredis 0.14 (libhiredis-dev).
+for pkg in libwebsockets-dev libwebsockets-evlib-uv libuv1-dev libhiredis-dev pkg-config; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then
