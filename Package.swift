@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "DSBridge", targets: ["DSBridge"]),
         .library(name: "DSBridgeServer", targets: ["DSBridgeServer"]),
+        .library(name: "DSBridgeCluster", targets: ["DSBridgeCluster"]),
         .executable(name: "dsbridged", targets: ["dsbridged"]),
     ],
     // Lower bounds, not exact pins: an app depending on DSBridge / DSBridgeServer resolves
@@ -78,6 +79,15 @@ let package = Package(
             ]
         ),
         .target(
+            name: "DSBridgeCluster",
+            dependencies: [
+                "DSBridge",
+                "DSBridgeServer",
+                "DSBridgeRedis",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
             name: "DSBridgeDemo",
             dependencies: ["DSBridge", .product(name: "Logging", package: "swift-log")]
         ),
@@ -98,6 +108,7 @@ let package = Package(
                 "DSBridgeServer",
                 "DSBridgeDemo",
                 "DSBridgedSettings",
+                "DSBridgeCluster",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -121,6 +132,13 @@ let package = Package(
             dependencies: ["DSBridge", "DSBridgeDemo"]
         ),
         .testTarget(
+            name: "DSBridgeClusterTests",
+            dependencies: [
+                "DSBridge", "DSBridgeServer", "DSBridgeRedis", "DSBridgeCluster", "DSBridgeDemo", "RedisTestServer",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
             name: "DSBridgeMacrosTests",
             dependencies: [
                 "DSBridgeMacros",
@@ -135,9 +153,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // A real redis-server for the tests that need one (not a product).
+        .target(name: "RedisTestServer", path: "Tests/RedisTestServer"),
         .testTarget(
             name: "DSBridgeRedisTests",
-            dependencies: ["DSBridgeRedis", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["DSBridgeRedis", "RedisTestServer", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "DSBridgeServerTests",

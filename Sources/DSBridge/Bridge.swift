@@ -286,6 +286,19 @@ public final class Bridge: Sendable {
         nativeCallOrigins.deliver(ref: ref, event)
     }
 
+    /// Cluster mode: keeps `handler` for the answers of a native call made from this node
+    /// in a session on another node; they come back with ``deliverForwardedAnswer(ref:_:)``.
+    /// - Returns: the number for the call's origin (`NODE|REF`) and the handler to use (it
+    ///   forgets itself with its final event).
+    package func registerNativeCallHandler(_ handler: @escaping NativeCallHandler) -> (ref: Int64, handler: NativeCallHandler) {
+        nativeCallOrigins.register(handler)
+    }
+
+    /// Forgets the handler `ref` without calling it (the call never started).
+    package func forgetNativeCallHandler(ref: Int64) {
+        nativeCallOrigins.forget(ref: ref)
+    }
+
     /// A session that moved to another node leaves the store (it only finishes its calls).
     func forgetMoved(_ session: BridgeSession) {
         forget(session)

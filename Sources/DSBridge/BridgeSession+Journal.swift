@@ -30,7 +30,8 @@ extension BridgeSession {
         carryOut(state.withLock { $0.journalWritten(batch, outcome) })
     }
 
-    /// The journal is reachable again after a write failed: the next batch is a snapshot.
+    /// The journal (re)connected: it may have restarted empty or missed writes, so the
+    /// next batch is a full snapshot of the session.
     public func journalReconnected() {
         if state.withLock({ $0.journalReconnected() }) { bridge.journal?.sessionNeedsWrite(self) }
     }

@@ -39,6 +39,11 @@ final class NativeCallOrigins: Sendable {
         state.withLock { $0.handlers[ref] }?(event)
     }
 
+    /// Forgets call `ref` without calling its handler.
+    func forget(ref: Int64) {
+        state.withLock { _ = $0.handlers.removeValue(forKey: ref) }
+    }
+
     /// Calls waiting (metrics, tests).
     var count: Int { state.withLock { $0.handlers.count } }
 }

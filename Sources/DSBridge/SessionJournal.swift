@@ -133,6 +133,11 @@ public struct JournalBatch: Sendable {
         self.throughCall = throughCall
     }
 
+    /// An empty batch of session `session` (tests of a journal's encoding).
+    package static func forTests(session: String) -> JournalBatch {
+        JournalBatch(session: session, throughSeq: 0, throughCall: 0)
+    }
+
     /// Whether the batch carries nothing to write.
     public var isEmpty: Bool {
         created == nil && messages.isEmpty && lastCall == nil && acked == nil && accepted.isEmpty && nativeCalls.isEmpty

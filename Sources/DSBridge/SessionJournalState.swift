@@ -266,13 +266,21 @@ struct SessionJournalState: Sendable {
         return (late, dropped)
     }
 
-    /// The journal is reachable again after ``Mode/unjournaled``: the next batch is a snapshot.
-    /// - Returns: whether to tell the journal.
-    mutating func reconnected() -> Bool {
-        guard mode == .unjournaled else { return false }
-        mode = .journaled
-        snapshotDue = true
-        return needsRegistration()
+    /// The journal (re)connected: it may have lost what it held (a restart), or missed
+    /// writes while it was unreachable; the next batch is a full snapshot.
+    /// - Returns: whether the session was ``Mode/unjournaled`` (its log must gate again),
+    ///   and whether to tell the journal.
+    mutating func reconnected() -> (wasUnjournaled: Bool, register: Bool) {
+        switch mode {
+        case .moved: return (false, false)
+        case .unjournaled:
+            mode = .journaled
+            snapshotDue = true
+            return (true, needsRegistration())
+        case .journaled:
+            snapshotDue = true
+            return (false, needsRegistration())
+        }
     }
 
     private mutating func clearRecords() {

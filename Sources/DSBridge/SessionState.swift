@@ -712,12 +712,12 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
         return calls.filter { c in journal.openCalls[c.id].map { $0.runner == node && $0.entry == c.entry } ?? false }
     }
 
-    /// The journal is reachable again: the next batch is a full snapshot.
-    /// - Returns: whether to tell the journal.
+    /// The journal (re)connected: the next batch is a full snapshot (it may have lost what
+    /// it held). - Returns: whether to tell the journal.
     mutating func journalReconnected() -> Bool {
-        guard !ended, journal?.reconnected() == true else { return false }
-        log.setGated(true)
-        return true
+        guard !ended, let (wasUnjournaled, register) = journal?.reconnected() else { return false }
+        if wasUnjournaled { log.setGated(true) }
+        return register
     }
 
     /// Whether the session moved to another node.

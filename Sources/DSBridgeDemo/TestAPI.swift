@@ -46,6 +46,22 @@ public struct TestAPI: Sendable {
         return ""
     }
 
+    /// Returns `x` after appending it, as one line of JSON, to the file named by the
+    /// environment variable `DSBRIDGED_EXEC_LOG` (when set): fault runs count how often
+    /// each call really ran, on every node (a line twice is a call run twice).
+    func record(_ value: JSONValue) -> JSONValue {
+        ExecutionLog.shared?.append(value)
+        return value
+    }
+
+    /// Replaces the calling session's tags (for group calls, `POST /admin/groups/TAG/call`)
+    /// and returns them sorted: the Swift session API's ``BridgeSession/setTags(_:)``.
+    func setTags(_ tags: [String]) -> [String] {
+        guard let session = BridgeSession.current else { return [] }
+        session.setTags(tags)
+        return session.tags
+    }
+
     /// Waits `milliseconds` (0...10000) without holding a thread, then returns it.
     func sleepSyn(_ milliseconds: Int) async throws -> Int {
         guard (0...10_000).contains(milliseconds) else {

@@ -48,6 +48,8 @@ public final class BridgeServer: Sendable {
     let logger: Logger
     /// Renders `/metrics` (Prometheus text); `nil` answers 404 there.
     let metricsRenderer: (@Sendable () -> [UInt8])?
+    /// The cluster this node belongs to (docs/CLUSTER.md); `nil`: one node alone.
+    public let cluster: (any AdminCluster)?
     let inbox = ServiceInbox()
     /// Whether ``start()`` or ``listen()`` has been called (the server starts once).
     private let launched = Atomic<Bool>(false)
@@ -61,16 +63,19 @@ public final class BridgeServer: Sendable {
     private let livenessAsked = Atomic<UInt64>(0)
     private let livenessAnswered = Atomic<UInt64>(0)
 
-    /// - Parameter metricsRenderer: renders the metrics backend's registry for `GET /metrics`
-    ///   on the admin listener (gauges of the sessions are recorded just before).
+    /// - Parameters:
+    ///   - metricsRenderer: renders the metrics backend's registry for `GET /metrics` on
+    ///     the admin listener (gauges of the sessions are recorded just before).
+    ///   - cluster: the admin API reaches other nodes' sessions through it.
     public init(
         bridge: Bridge, configuration: ServerConfiguration, logger: Logger,
-        metricsRenderer: (@Sendable () -> [UInt8])? = nil
+        metricsRenderer: (@Sendable () -> [UInt8])? = nil, cluster: (any AdminCluster)? = nil
     ) {
         self.bridge = bridge
         self.configuration = configuration
         self.logger = logger
         self.metricsRenderer = metricsRenderer
+        self.cluster = cluster
     }
 
     /// Opens both listeners and starts the service thread, blocking the calling thread

@@ -7,7 +7,8 @@ import Foundation
 extension ServiceLoop {
     func routeAdmin(_ exchange: HTTPExchange) {
         if exchange.path == "/healthz" {
-            return respond(exchange, server.isDraining ? .text(503, "draining") : .text(200, "ok"))
+            if server.isDraining { return respond(exchange, .text(503, "draining")) }
+            return respond(exchange, .text(200, server.cluster?.healthNote.map { "ok (\($0))" } ?? "ok"))
         }
         guard let expected = config.adminToken,
             let given = exchange.headers["authorization"],
@@ -32,16 +33,30 @@ extension ServiceLoop {
         case (.get, 2) where parts[0] == "admin" && parts[1] == "sessions":
             let reply = respondLater(exchange)
             let bridge = self.bridge
-            OffloadedWork.queue.async { reply(.json(200, AdminAPI.sessionList(bridge.sessions))) }
+            let cluster = server.cluster
+            OffloadedWork.queue.async {
+                let local = AdminAPI.sessionList(bridge.sessions, node: cluster?.nodeID)
+                guard let cluster else { return reply(.json(200, .array(local))) }
+                cluster.listSessions(local: local) { r in reply(.json(r.status, r.body)) }
+            }
         case (.post, 4) where parts[0] == "admin" && parts[1] == "sessions" && parts[3] == "call":
-            guard let session = bridge.session(id: String(parts[2])) else {
+            let id = String(parts[2])
+            if let session = bridge.session(id: id), !session.hasMoved {
+                return expectBody(exchange) { [self] exchange in adminCall(exchange, session) }
+            }
+            guard let cluster = server.cluster else {
                 var a = HTTPAnswer.json(404, ["error": "unknown session"])
                 a.closeAfter = true
                 return respond(exchange, a)
             }
             expectBody(exchange) { [self] exchange in
-                adminCall(exchange, session)
+                let reply = respondLater(exchange)
+                let request = Result { () throws(ProtocolViolation) in try AdminCallRequest(body: exchange.body) }
+                cluster.callSession(id: id, request: request) { r in reply(.json(r.status, r.body)) }
             }
+        case (.post, 4) where parts[0] == "admin" && parts[1] == "groups" && parts[3] == "call":
+            let tag = String(parts[2])
+            expectBody(exchange) { [self] exchange in adminGroupCall(exchange, tag: tag) }
         default:
             var a = HTTPAnswer.json(404, ["error": "not found"])
             a.closeAfter = exchange.method == .post
@@ -49,12 +64,29 @@ extension ServiceLoop {
         }
     }
 
+    /// `POST /admin/groups/TAG/call`: every session with the tag, here or (in a cluster) on
+    /// any node; 200 `{"results":[{"session","node","status","body"}...]}`.
+    private func adminGroupCall(_ exchange: HTTPExchange, tag: String) {
+        let request: AdminCallRequest
+        do {
+            request = try AdminCallRequest(body: exchange.body)
+        } catch {
+            return respond(exchange, .json(400, ["error": .string(error.reason)]))
+        }
+        let reply = respondLater(exchange)
+        if let cluster = server.cluster {
+            return cluster.callGroup(tag: tag, request: request) { r in reply(.json(r.status, r.body)) }
+        }
+        let tagged = bridge.sessions.filter { $0.tags.contains(tag) }
+        AdminAPI.groupCall(tagged, node: nil, request) { results in reply(.json(200, ["results": .array(results)])) }
+    }
+
     private func adminCall(_ exchange: HTTPExchange, _ session: BridgeSession) {
         // The drain closed its socket: no page will answer (also for calls made after that).
         if drainClosedSessions.contains(session.id) { return respond(exchange, .json(503, ["error": "draining"])) }
-        let request: AdminAPI.CallRequest
+        let request: AdminCallRequest
         do {
-            request = try AdminAPI.CallRequest(body: exchange.body)
+            request = try AdminCallRequest(body: exchange.body)
         } catch {
             return respond(exchange, .json(400, ["error": .string(error.reason)]))
         }

@@ -17,6 +17,11 @@ public struct DaemonSettings: Sendable {
     public var demoTickMs = 1000
     /// The log level (`--log-level`, default `info`).
     public var logLevel = Logger.Level.info
+    /// Cluster mode (docs/CLUSTER.md): the Redis every node shares (`--redis`,
+    /// `redis://HOST:PORT[/DB]` or `unix:///path`); `nil`: one node alone, no Redis.
+    public var redisURL: String?
+    /// This node's name in the cluster (`--node-id`); `nil`: `HOSTNAME:PORT`.
+    public var nodeID: String?
     /// Where `bridge.memoryBudget` came from, for the log line at start: `set`, or the
     /// default's origin (`a quarter of N bytes of physical memory`).
     public var memoryBudgetOrigin = "set"

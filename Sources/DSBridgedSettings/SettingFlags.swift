@@ -36,6 +36,8 @@ public struct SettingFlags: ParsableArguments, Sendable {
     @Option(name: .setting(.replayMaxBytes), help: .setting(.replayMaxBytes)) var replayMaxBytes: Int?
     @Option(name: .setting(.memoryBudget), help: .setting(.memoryBudget)) var memoryBudget: Int?
     @Option(name: .setting(.logLevel), help: .setting(.logLevel)) var logLevel: String?
+    @Option(name: .setting(.redis), help: .setting(.redis)) var redis: String?
+    @Option(name: .setting(.nodeID), help: .setting(.nodeID)) var nodeID: String?
     @Flag(name: .setting(.demo), help: .setting(.demo)) var demo = false
     @Option(name: .setting(.demoTickMs), help: .setting(.demoTickMs)) var demoTickMs: Int?
 
@@ -83,6 +85,8 @@ public struct SettingFlags: ParsableArguments, Sendable {
         case .replayMaxBytes: return integer(replayMaxBytes)
         case .memoryBudget: return integer(memoryBudget)
         case .logLevel: return text(logLevel)
+        case .redis: return text(redis)
+        case .nodeID: return text(nodeID)
         case .demo: return demo ? .toggle(true) : nil
         case .demoTickMs: return integer(demoTickMs)
         }

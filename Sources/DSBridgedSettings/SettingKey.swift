@@ -38,6 +38,8 @@ public enum SettingKey: String, CaseIterable, Sendable, Hashable {
     case replayMaxBytes = "replay-max-bytes"
     case memoryBudget = "memory-budget"
     case logLevel = "log-level"
+    case redis
+    case nodeID = "node-id"
     case demo
     case demoTickMs = "demo-tick-ms"
 

@@ -95,6 +95,16 @@ extension SettingKey {
                 show: { "\($0.bridge.memoryBudget) (\($0.memoryBudgetOrigin))" })
         case .logLevel:
             .logLevel(self, \.logLevel, help: "Log level (swift-log).")
+        case .redis:
+            .optionalText(
+                self, \.redisURL, rule: .notEmpty,
+                help:
+                    "Cluster mode: the Redis all nodes share, redis://HOST:PORT[/DB] or unix:///path (docs/CLUSTER.md); without it the daemon is one node alone and needs no Redis."
+            )
+        case .nodeID:
+            .optionalText(
+                self, \.nodeID, rule: .notEmpty,
+                help: "This node's name in the cluster, unique among the nodes (default HOSTNAME:PORT); used only with --redis.")
         case .demo:
             .toggle(self, \.demo, help: "Register DSBridge's demo interfaces (they never call a page unasked).")
         case .demoTickMs:

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import ArgumentParser
 import DSBridge
+import DSBridgeCluster
 import DSBridgeDemo
 import DSBridgeServer
 import DSBridgedSettings
@@ -10,6 +11,7 @@ import Logging
 import Metrics
 import Prometheus
 import ServiceLifecycle
+import Synchronization
 
 /// `dsbridged`: serves DSBridge pages over WebSockets (PROTOCOL.md 7). A `ServiceGroup`
 /// runs the ``BridgeServer`` and the ``ServingAnnouncer``; SIGTERM or SIGINT shuts it
@@ -67,11 +69,22 @@ struct DaemonCommand: AsyncParsableCommand {
         logger.notice(
             "memory budget \(settings.bridge.memoryBudget) bytes (\(settings.memoryBudgetOrigin)): above it the sessions holding the most are ended, above 90% of it new sessions are refused"
         )
-        let bridge = Bridge(configuration: settings.bridge, logger: logger, lifecycle: lifecycle)
+        // Cluster mode (docs/CLUSTER.md): the journal exists before the bridge, the node after it.
+        let clusterParts = try Self.clusterParts(settings, logger: logger)
+        let bridge = Bridge(configuration: settings.bridge, logger: logger, lifecycle: lifecycle, journal: clusterParts?.journal)
         if settings.demo { DemoInterfaces.register(on: bridge, tickMs: settings.demoTickMs) }
+        let serverBox = ServerBox()
+        let cluster = clusterParts.map { parts in
+            ClusterNode(
+                parts: parts, bridge: bridge, address: "\(settings.server.host):\(settings.server.port)", logger: logger,
+                isDraining: { serverBox.server?.isDraining ?? false })
+        }
         let server = BridgeServer(
             bridge: bridge, configuration: settings.server, logger: logger,
-            metricsRenderer: { registry.emitToBuffer() })
+            metricsRenderer: { registry.emitToBuffer() }, cluster: cluster)
+        serverBox.server = server
+        cluster?.start()
+        defer { cluster?.stop() }
         // Started before the group, so a start that fails exits 1 with its reason.
         let ports: ListeningPorts
         do {
@@ -104,5 +117,25 @@ struct DaemonCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         logger.notice("stopped")
+    }
+
+    /// The Redis connections and journal of cluster mode (`--redis`), or `nil`.
+    private static func clusterParts(_ settings: DaemonSettings, logger: Logger) throws -> ClusterNode.Parts? {
+        guard let url = settings.redisURL else { return nil }
+        let nodeID = settings.nodeID ?? ClusterNodeName.default(port: settings.server.port)
+        do {
+            return try ClusterNode.Parts(nodeID: nodeID, redisURL: url, graceMs: settings.bridge.graceMs, logger: logger)
+        } catch {
+            throw ValidationError("--redis: \(error.description)")
+        }
+    }
+}
+
+/// The server, once made, for the cluster node's drain check (the node is made first).
+final class ServerBox: Sendable {
+    private let value = Mutex<BridgeServer?>(nil)
+    var server: BridgeServer? {
+        get { value.withLock { $0 } }
+        set { value.withLock { $0 = newValue } }
     }
 }

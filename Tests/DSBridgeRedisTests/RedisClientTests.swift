@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import RedisTestServer
 import DSBridgeRedis
 import Foundation
 import Synchronization

@@ -13,15 +13,15 @@ import Glibc
 /// let server = try RedisServerProcess.start()
 /// defer { server.stop() }
 /// ```
-final class RedisServerProcess {
+public final class RedisServerProcess: @unchecked Sendable {  // unchecked: tests use one from one task at a time
     static let binary = "/usr/bin/redis-server"
 
-    enum Failure: Error, CustomStringConvertible {
+    public enum Failure: Error, CustomStringConvertible {
         case notInstalled
         case noFreePort(String)
         case didNotStart(String)
 
-        var description: String {
+        public var description: String {
             switch self {
             case .notInstalled:
                 return "\(RedisServerProcess.binary) is missing: run scripts/install-test-deps.sh (it installs Debian's redis-server)"
@@ -32,16 +32,16 @@ final class RedisServerProcess {
     }
 
     /// The TCP port (the same after ``restart()``).
-    let port: Int
+    public let port: Int
     /// The directory holding the Unix socket and the server's log.
-    let directory: URL
+    public let directory: URL
     /// The Unix socket's path.
-    var socketPath: String { directory.appendingPathComponent("redis.sock").path }
+    public var socketPath: String { directory.appendingPathComponent("redis.sock").path }
     private var logPath: String { directory.appendingPathComponent("redis.log").path }
     private var process: Process?
 
     /// `redis://127.0.0.1:PORT[/DB]`.
-    func url(database: Int = 0) -> String {
+    public func url(database: Int = 0) -> String {
         "redis://127.0.0.1:\(port)" + (database == 0 ? "" : "/\(database)")
     }
 
@@ -53,7 +53,7 @@ final class RedisServerProcess {
     /// Starts a server on a free port and waits (at most 10 s) until it answers PING. Throws
     /// when redis-server is not installed, saying how to install it: the test fails, it is
     /// not skipped.
-    static func start() throws -> RedisServerProcess {
+    public static func start() throws -> RedisServerProcess {
         guard FileManager.default.isExecutableFile(atPath: binary) else { throw Failure.notInstalled }
         let directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("dsbridge-redis-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -63,7 +63,7 @@ final class RedisServerProcess {
     }
 
     /// Starts the server again on the same port (after ``stop()``).
-    func restart() throws {
+    public func restart() throws {
         try launch()
     }
 
@@ -90,7 +90,7 @@ final class RedisServerProcess {
     }
 
     /// Stops the server (SIGTERM, then SIGKILL after 5 s) and waits until it has exited.
-    func stop() {
+    public func stop() {
         guard let p = process else { return }
         process = nil
         guard p.isRunning else { return }
@@ -122,12 +122,12 @@ final class RedisServerProcess {
     }
 
     /// The server's log (for failure messages).
-    var log: String {
+    public var log: String {
         (try? String(contentsOfFile: logPath, encoding: .utf8)).map { String($0.suffix(2000)) } ?? "(no log)"
     }
 
     /// A port nothing listens on: bound to port 0, learned, and released.
-    static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure.noFreePort("socket() failed, errno \(errno)") }
         defer { close(fd) }
@@ -148,7 +148,7 @@ final class RedisServerProcess {
     }
 
     /// Whether something on `port` answers `PING` with `+PONG` within half a second.
-    static func answersPing(port: Int) -> Bool {
+    public static func answersPing(port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }

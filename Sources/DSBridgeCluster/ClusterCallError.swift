@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+import DSBridge
+
+/// Why a call into a session through the cluster did not complete.
+public enum ClusterCallError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No node has the session.
+    case unknownSession
+    /// The session's node is down; the session waits for its page to reconnect elsewhere.
+    case nodeDown(String)
+    /// The session's node is draining and its page has gone (PROTOCOL.md 6: 503).
+    case draining
+    /// Redis cannot be reached: only this node's own sessions can be called.
+    case clusterUnavailable(String)
+    /// The page's side: it answered with an error, the session ended, the call timed out
+    /// or was too large.
+    case call(NativeCallError)
+
+    public var description: String {
+        switch self {
+        case .unknownSession: return "unknown session"
+        case .nodeDown(let node): return "node \(node) is down; the session waits for its page to reconnect to another node"
+        case .draining: return "draining"
+        case .clusterUnavailable(let why): return "cluster unavailable: \(why)"
+        case .call(let e): return e.description
+        }
+    }
+}
+
+/// One session's answer to a group call (the status and body PROTOCOL.md 6 gives a session
+/// call).
+public struct GroupCallResult: Sendable, Equatable {
+    public let session: String
+    public let node: String
+    public let status: Int
+    public let body: JSONValue
+
+    public init(session: String, node: String, status: Int, body: JSONValue) {
+        self.session = session
+        self.node = node
+        self.status = status
+        self.body = body
+    }
+
+    /// As the admin API lists it: `{"session","node","status","body"}`.
+    public var json: JSONValue {
+        ["session": .string(session), "node": .string(node), "status": .integer(Int64(status)), "body": body]
+    }
+}

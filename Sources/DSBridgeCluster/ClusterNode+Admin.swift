@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+import DSBridge
+import DSBridgeRedis
+import DSBridgeServer
+
+/// The admin API across nodes (``AdminCluster``): the same answers as PROTOCOL.md 6 gives
+/// for this node's own sessions; 503 when Redis cannot be reached or the session's node is
+/// down.
+extension ClusterNode {
+    public func listSessions(local: [JSONValue], answer: @escaping @Sendable (AdminReply) -> Void) {
+        listSessions(local: local) { result in
+            switch result {
+            case .success(let all): answer(AdminReply(status: 200, body: .array(all)))
+            case .failure(let error): answer(Self.reply(error))
+            }
+        }
+    }
+
+    public func callSession(
+        id: String, request: Result<AdminCallRequest, ProtocolViolation>, answer: @escaping @Sendable (AdminReply) -> Void
+    ) {
+        switch request {
+        case .success(let request):
+            callJavaScript(
+                inSession: id, request.method, args: request.args, timeout: .milliseconds(request.timeoutMs),
+                handler: AdminCallAnswer.handler(answer: answer), refused: { answer(Self.reply($0)) })
+        case .failure(let violation):
+            // 404 is checked before 400.
+            client.send([RedisCommand("EXISTS", ClusterKeys.session(id))]) { result in
+                switch result {
+                case .success(let r) where r.first?.integerValue == 1:
+                    answer(AdminReply(status: 400, body: ["error": .string(violation.reason)]))
+                case .success: answer(Self.reply(.unknownSession))
+                case .failure(let error): answer(Self.reply(.clusterUnavailable("\(error)")))
+                }
+            }
+        }
+    }
+
+    public func callGroup(tag: String, request: AdminCallRequest, answer: @escaping @Sendable (AdminReply) -> Void) {
+        callGroup(tag: tag, request: request) { result in
+            switch result {
+            case .success(let results): answer(AdminReply(status: 200, body: ["results": .array(results.map(\.json))]))
+            case .failure(let error): answer(Self.reply(error))
+            }
+        }
+    }
+
+    /// The admin answer for a call that could not start.
+    static func reply(_ error: ClusterCallError) -> AdminReply {
+        switch error {
+        case .unknownSession: return AdminReply(status: 404, body: ["error": "unknown session"])
+        case .draining: return AdminReply(status: 503, body: ["error": "draining"])
+        case .nodeDown, .clusterUnavailable: return AdminReply(status: 503, body: ["error": .string(error.description)])
+        case .call(let e): return AdminReply(status: 500, body: ["error": .string(e.description)])
+        }
+    }
+}

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: MIT
+import DSBridge
+import DSBridgeRedis
+import DSBridgeServer
+import Dispatch
+import Synchronization
+
+/// Calls into sessions on any node, group calls and cluster-wide listings: the Swift API and
+/// the admin API's answers (PROTOCOL.md 6, docs/CLUSTER.md).
+extension ClusterNode {
+    // MARK: Swift API
+
+    /// Calls the JavaScript `method` in session `id`, wherever it lives. `handler` receives
+    /// progress values then exactly one final event, as with
+    /// ``BridgeSession/callJavaScript(_:args:timeout:handler:)``; `refused` is called
+    /// instead when the call could not start (unknown session, node down, draining, Redis
+    /// unreachable).
+    public func callJavaScript(
+        inSession id: String, _ method: String, args: [JSONValue] = [], timeout: Duration = .seconds(30),
+        handler: @escaping NativeCallHandler, refused: @escaping @Sendable (ClusterCallError) -> Void
+    ) {
+        let timeoutMs = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        if let session = bridge.session(id: id), !session.hasMoved {
+            if isDraining(), !session.isConnected { return refused(.draining) }
+            session.callJavaScript(method, args: args, timeout: timeout, handler: handler)
+            return
+        }
+        client.send([RedisCommand("HGET", ClusterKeys.session(id), "node")]) { [self] result in
+            let owner: String
+            switch result {
+            case .failure(let error): return refused(.clusterUnavailable("\(error)"))
+            case .success(let replies):
+                guard let node = replies.first?.stringValue else { return refused(.unknownSession) }
+                owner = node
+            }
+            if owner == nodeID {
+                // The record names this node but the session is not here (it ended, or a
+                // takeover is finishing): ask the bridge once more.
+                guard let session = bridge.session(id: id), !session.hasMoved else { return refused(.unknownSession) }
+                session.callJavaScript(method, args: args, timeout: timeout, handler: handler)
+                return
+            }
+            callRemote(id, owner: owner, method: method, args: args, timeoutMs: timeoutMs, handler: handler, refused: refused)
+        }
+    }
+
+    /// Sends the call to `owner`; its answers come back by the handler's number.
+    private func callRemote(
+        _ id: String, owner: String, method: String, args: [JSONValue], timeoutMs: Int,
+        handler: @escaping NativeCallHandler, refused: @escaping @Sendable (ClusterCallError) -> Void
+    ) {
+        let bridge = self.bridge
+        let registered = bridge.registerNativeCallHandler(handler)
+        let ref = registered.ref
+        pending.withLock { $0.refusals[ref] = refused }
+        let message = NodeMessage.call(
+            session: id, method: method, args: args, timeoutMs: timeoutMs, origin: "\(nodeID)|\(ref)")
+        publish(message, to: owner) { [self] delivered in
+            guard !delivered, let refused = pending.withLock({ $0.refusals.removeValue(forKey: ref) }) else { return }
+            bridge.forgetNativeCallHandler(ref: ref)
+            refused(.nodeDown(owner))
+        }
+        // The owner times the call out; this deadline only covers an owner that died.
+        queue.asyncAfter(deadline: .now() + .milliseconds(timeoutMs + 2_000)) { [self] in
+            _ = pending.withLock { $0.refusals.removeValue(forKey: ref) }
+            bridge.deliverForwardedAnswer(ref: ref, .failed(.timeout))
+        }
+    }
+
+    /// ``callJavaScript(inSession:_:args:timeout:handler:refused:)`` awaiting the final
+    /// value; `progress` gets the values before it.
+    public func call(
+        session id: String, _ method: String, args: [JSONValue] = [], timeout: Duration = .seconds(30),
+        progress: (@Sendable (JSONValue) -> Void)? = nil
+    ) async -> Result<JSONValue, ClusterCallError> {
+        await withCheckedContinuation { (c: CheckedContinuation<Result<JSONValue, ClusterCallError>, Never>) in
+            let once = Atomic<Bool>(false)
+            let finish: @Sendable (Result<JSONValue, ClusterCallError>) -> Void = { r in
+                if !once.exchange(true, ordering: .acquiringAndReleasing) { c.resume(returning: r) }
+            }
+            callJavaScript(
+                inSession: id, method, args: args, timeout: timeout,
+                handler: { event in
+                    switch event {
+                    case .progress(let v): progress?(v)
+                    case .completed(let v): finish(.success(v))
+                    case .failed(let e): finish(.failure(.call(e)))
+                    }
+                },
+                refused: { finish(.failure($0)) })
+        }
+    }
+
+    /// Calls `method` in every session tagged `tag`, on every node: one result per session,
+    /// with the status and body a session call would have answered (PROTOCOL.md 6).
+    public func callGroup(
+        tag: String, _ method: String, args: [JSONValue] = [], timeout: Duration = .seconds(30)
+    ) async -> Result<[GroupCallResult], ClusterCallError> {
+        let ms = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        return await withCheckedContinuation { c in
+            callGroup(tag: tag, request: AdminCallRequest(method: method, args: args, timeoutMs: ms)) { c.resume(returning: $0) }
+        }
+    }
+
+    /// Every session of the cluster as `GET /admin/sessions` lists them, each with `node`.
+    public func listSessions() async -> Result<[JSONValue], ClusterCallError> {
+        await withCheckedContinuation { c in listSessions(local: localListing()) { c.resume(returning: $0) } }
+    }
+
+    // MARK: group calls and listings
+
+    func callGroup(
+        tag: String, request: AdminCallRequest, done: @escaping @Sendable (Result<[GroupCallResult], ClusterCallError>) -> Void
+    ) {
+        client.send([RedisCommand("SMEMBERS", ClusterKeys.tag(tag))]) { [self] result in
+            guard case .success(let r) = result, let members = r.first?.arrayValue else {
+                return done(.failure(.clusterUnavailable("\(result)")))
+            }
+            let ids = members.compactMap(\.stringValue)
+            guard !ids.isEmpty else { return done(.success([])) }
+            client.send(ids.map { RedisCommand("HGET", ClusterKeys.session($0), "node") }) { [self] result in
+                guard case .success(let owners) = result, owners.count == ids.count else {
+                    return done(.failure(.clusterUnavailable("\(result)")))
+                }
+                var byNode: [String: [String]] = [:]
+                var stale: [String] = []
+                for (id, owner) in zip(ids, owners) {
+                    if let node = owner.stringValue { byNode[node, default: []].append(id) } else { stale.append(id) }
+                }
+                if !stale.isEmpty { client.send([RedisCommand("SREM", arguments: [ClusterKeys.tag(tag)] + stale)]) { _ in } }
+                fanOut(byNode, request: request, done: done)
+            }
+        }
+    }
+
+    /// Runs a group call's parts: this node's sessions here, each other node's there (a node
+    /// that is down, or does not answer in time, gives 503 for its sessions).
+    private func fanOut(
+        _ byNode: [String: [String]], request: AdminCallRequest,
+        done: @escaping @Sendable (Result<[GroupCallResult], ClusterCallError>) -> Void
+    ) {
+        guard !byNode.isEmpty else { return done(.success([])) }
+        let all = Collector<[GroupCallResult]>(expecting: byNode.count) { parts in done(.success(parts.flatMap { $0 })) }
+        for (node, ids) in byNode {
+            if node == nodeID {
+                callLocalGroup(ids, request: request) { all.add($0) }
+                continue
+            }
+            let down = ids.map { GroupCallResult(session: $0, node: node, status: 503, body: ["error": .string(ClusterCallError.nodeDown(node).description)]) }
+            let req = nextRequest()
+            let once = Atomic<Bool>(false)
+            let part: @Sendable ([GroupCallResult]) -> Void = { r in if !once.exchange(true, ordering: .acquiringAndReleasing) { all.add(r) } }
+            pending.withLock { $0.groups[req] = GroupWait(waitingFor: [node], results: [], done: part) }
+            let message = NodeMessage.group(
+                req: req, from: nodeID, sessions: ids, method: request.method, args: request.args, timeoutMs: request.timeoutMs)
+            publish(message, to: node) { [self] delivered in
+                if !delivered, pending.withLock({ $0.groups.removeValue(forKey: req) }) != nil { part(down) }
+            }
+            queue.asyncAfter(deadline: .now() + .milliseconds(request.timeoutMs + 2_000)) { [self] in
+                if pending.withLock({ $0.groups.removeValue(forKey: req) }) != nil { part(down) }
+            }
+        }
+    }
+
+    func listSessions(local: [JSONValue], done: @escaping @Sendable (Result<[JSONValue], ClusterCallError>) -> Void) {
+        client.send([RedisCommand("SMEMBERS", ClusterKeys.nodes)]) { [self] result in
+            guard case .success(let r) = result, let members = r.first?.arrayValue else {
+                return done(.failure(.clusterUnavailable("\(result)")))
+            }
+            let others = members.compactMap(\.stringValue).filter { $0 != nodeID }
+            guard !others.isEmpty else { return done(.success(local)) }
+            client.send(others.map { RedisCommand("EXISTS", ClusterKeys.node($0)) }) { [self] result in
+                guard case .success(let alive) = result, alive.count == others.count else {
+                    return done(.failure(.clusterUnavailable("\(result)")))
+                }
+                let live = zip(others, alive).filter { $0.1.integerValue == 1 }.map(\.0)
+                let dead = zip(others, alive).filter { $0.1.integerValue != 1 }.map(\.0)
+                let parts = Collector<[JSONValue]>(expecting: 2) { done(.success(local + $0.flatMap { $0 })) }
+                listLive(live) { parts.add($0) }
+                listDead(dead) { parts.add($0) }
+            }
+        }
+    }
+
+    /// Asks every live node for its sessions; waits at most 2 s.
+    private func listLive(_ nodes: [String], done: @escaping @Sendable ([JSONValue]) -> Void) {
+        guard !nodes.isEmpty else { return done([]) }
+        let req = nextRequest()
+        let once = Atomic<Bool>(false)
+        let finish: @Sendable ([JSONValue]) -> Void = { s in if !once.exchange(true, ordering: .acquiringAndReleasing) { done(s) } }
+        pending.withLock { $0.lists[req] = ListWait(waitingFor: Set(nodes), sessions: [], done: finish) }
+        for node in nodes {
+            publish(.list(req: req, from: nodeID), to: node) { [self] delivered in
+                guard !delivered else { return }
+                let complete = pending.withLock { p -> ListWait? in
+                    guard var w = p.lists[req] else { return nil }
+                    w.waitingFor.remove(node)
+                    if w.waitingFor.isEmpty { return p.lists.removeValue(forKey: req) }
+                    p.lists[req] = w
+                    return nil
+                }
+                if let complete { complete.done(complete.sessions) }
+            }
+        }
+        queue.asyncAfter(deadline: .now() + .seconds(2)) { [self] in
+            if let late = pending.withLock({ $0.lists.removeValue(forKey: req) }) { late.done(late.sessions) }
+        }
+    }
+
+    /// Sessions of dead nodes whose records have not expired (their pages may still resume
+    /// elsewhere), from Redis: not connected.
+    private func listDead(_ nodes: [String], done: @escaping @Sendable ([JSONValue]) -> Void) {
+        guard !nodes.isEmpty else { return done([]) }
+        client.send(nodes.map { RedisCommand("SMEMBERS", ClusterKeys.nodeSessions($0)) }) { [self] result in
+            guard case .success(let sets) = result else { return done([]) }
+            var found: [(node: String, id: String)] = []
+            for (node, set) in zip(nodes, sets) {
+                let ids = set.arrayValue?.compactMap(\.stringValue) ?? []
+                if ids.isEmpty { client.send([RedisCommand("SREM", ClusterKeys.nodes, node)]) { _ in } }
+                found += ids.map { (node, $0) }
+            }
+            let pairs = found
+            guard !pairs.isEmpty else { return done([]) }
+            let fields = ["node", "origin", "since", "ready", "lastSeq", "acked"]
+            client.send(pairs.map { RedisCommand("HMGET", arguments: [ClusterKeys.session($0.id)] + fields) }) { result in
+                guard case .success(let records) = result else { return done([]) }
+                var out: [JSONValue] = []
+                for (pair, record) in zip(pairs, records) {
+                    guard let v = record.arrayValue, v.count == fields.count, v[0].stringValue == pair.node else { continue }
+                    let since = Int64(v[2].stringValue ?? "") ?? 0
+                    let queued = (Int64(v[4].stringValue ?? "") ?? 0) - (Int64(v[5].stringValue ?? "") ?? 0)
+                    let origin = v[1].stringValue.flatMap { $0.isEmpty ? nil : JSONValue.string($0) } ?? .null
+                    out.append([
+                        "session": .string(pair.id), "connected": false, "ready": .bool(v[3].stringValue == "1"),
+                        "origin": origin, "since": .string(RFC3339.format(milliseconds: since)),
+                        "queued": .integer(max(0, queued)), "node": .string(pair.node),
+                    ])
+                }
+                done(out)
+            }
+        }
+    }
+}

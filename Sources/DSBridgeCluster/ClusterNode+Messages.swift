@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+import DSBridge
+import DSBridgeServer
+
+/// What other nodes tell this one (docs/CLUSTER.md, "Node messages"). Runs on the
+/// subscriber's thread: nothing here blocks; application code goes to the executor.
+extension ClusterNode {
+    func receive(_ payload: [UInt8]) {
+        guard let message = NodeMessage(decoding: payload) else {
+            logger.warning("cluster: a node message could not be read (\(payload.count) bytes)")
+            return
+        }
+        switch message {
+        case .call(let id, let method, let args, let timeoutMs, let origin):
+            runCall(session: id, method: method, args: args, timeoutMs: timeoutMs, origin: origin)
+        case .answer(let ref, let event):
+            if case .progress = event {} else { _ = pending.withLock { $0.refusals.removeValue(forKey: ref) } }
+            bridge.deliverForwardedAnswer(ref: ref, event)
+        case .refused(let ref, let status):
+            guard let refused = pending.withLock({ $0.refusals.removeValue(forKey: ref) }) else { return }
+            bridge.forgetNativeCallHandler(ref: ref)
+            refused(status == 503 ? .draining : .unknownSession)
+        case .list(let req, let from):
+            let local = localListing()
+            publish(.listed(req: req, node: nodeID, sessions: local), to: from)
+        case .listed(let req, let node, let sessions):
+            listed(req: req, node: node, sessions: sessions)
+        case .group(let req, let from, let ids, let method, let args, let timeoutMs):
+            callLocalGroup(ids, request: AdminCallRequest(method: method, args: args, timeoutMs: timeoutMs)) { [self] results in
+                publish(.grouped(req: req, results: results.map(\.json)), to: from)
+            }
+        case .grouped(let req, let results):
+            grouped(req: req, results: results)
+        case .moved(let id):
+            bridge.session(id: id)?.moveAway()
+        case .late(let id):
+            journal.lateArrived(for: id)
+        }
+    }
+
+    /// Another node's call into a session here: answers go back to `origin` (`NODE|REF`),
+    /// which also becomes the call's origin in the journal, so that after a move the page's
+    /// answers go straight there.
+    private func runCall(session id: String, method: String, args: [JSONValue], timeoutMs: Int, origin: String) {
+        let parts = origin.split(separator: "|", maxSplits: 1)
+        guard parts.count == 2, let ref = Int64(parts[1]) else { return }
+        let from = String(parts[0])
+        guard let session = bridge.session(id: id), !session.hasMoved else {
+            return publish(.refused(ref: ref, status: 404), to: from)
+        }
+        if isDraining(), !session.isConnected { return publish(.refused(ref: ref, status: 503), to: from) }
+        let forward = journal.forwarder(to: origin)
+        session.callJavaScript(method, args: args, timeout: .milliseconds(timeoutMs), origin: origin, handler: forward)
+    }
+
+    /// This node's sessions as `GET /admin/sessions` lists them, each with `node`.
+    func localListing() -> [JSONValue] {
+        AdminListing.sessions(bridge.sessions.filter { !$0.hasMoved }, node: nodeID)
+    }
+
+    private func listed(req: Int64, node: String, sessions: [JSONValue]) {
+        let done = pending.withLock { p -> ListWait? in
+            guard var wait = p.lists[req] else { return nil }
+            wait.sessions += sessions
+            wait.waitingFor.remove(node)
+            if wait.waitingFor.isEmpty {
+                p.lists.removeValue(forKey: req)
+                return wait
+            }
+            p.lists[req] = wait
+            return nil
+        }
+        if let done { done.done(done.sessions) }
+    }
+
+    private func grouped(req: Int64, results: [JSONValue]) {
+        let parsed = results.compactMap { r -> GroupCallResult? in
+            guard case .object(let o) = r, let s = o["session"]?.stringValue, let n = o["node"]?.stringValue,
+                let status = o["status"]?.integerValue, let body = o["body"]
+            else { return nil }
+            return GroupCallResult(session: s, node: n, status: Int(status), body: body)
+        }
+        let node = parsed.first?.node
+        let done = pending.withLock { p -> GroupWait? in
+            guard var wait = p.groups[req] else { return nil }
+            wait.results += parsed
+            if let node { wait.waitingFor.remove(node) }
+            if wait.waitingFor.isEmpty {
+                p.groups.removeValue(forKey: req)
+                return wait
+            }
+            p.groups[req] = wait
+            return nil
+        }
+        if let done { done.done(done.results) }
+    }
+
+    /// Calls the sessions `ids` of this node (those it has); answers once all did.
+    func callLocalGroup(
+        _ ids: [String], request: AdminCallRequest, answer: @escaping @Sendable ([GroupCallResult]) -> Void
+    ) {
+        let node = nodeID
+        var sessions: [BridgeSession] = []
+        var missing: [GroupCallResult] = []
+        for id in ids {
+            if let s = bridge.session(id: id), !s.hasMoved {
+                sessions.append(s)
+            } else {
+                missing.append(GroupCallResult(session: id, node: node, status: 404, body: ["error": "unknown session"]))
+            }
+        }
+        guard !sessions.isEmpty else { return answer(missing) }
+        let collected = Collector<GroupCallResult>(expecting: sessions.count, initial: missing, done: answer)
+        for s in sessions {
+            s.callJavaScript(
+                request.method, args: request.args, timeout: .milliseconds(request.timeoutMs),
+                handler: AdminCallAnswer.handler { reply in
+                    collected.add(GroupCallResult(session: s.id, node: node, status: reply.status, body: reply.body))
+                })
+        }
+    }
+}

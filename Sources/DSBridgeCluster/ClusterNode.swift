@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: MIT
+import DSBridge
+import DSBridgeRedis
+import DSBridgeServer
+import Dispatch
+import Foundation
+import Logging
+import Synchronization
+
+/// One dsbridged node of a cluster on Redis (docs/CLUSTER.md): its record and beat, its
+/// channel, calls into sessions on any node, group calls, cluster-wide listings, and the
+/// journal its sessions write ahead to.
+///
+/// Make the ``RedisJournal`` first, give it to the ``Bridge``, then make the node:
+///
+/// ```swift
+/// let cluster = try ClusterNode.Parts(nodeID: "a:8080", redisURL: "redis://127.0.0.1:6379", graceMs: 60_000, logger: logger)
+/// let bridge = Bridge(configuration: config, journal: cluster.journal)
+/// let node = ClusterNode(parts: cluster, bridge: bridge, address: "10.0.0.5:8080", logger: logger)
+/// node.start()
+/// ```
+///
+/// Threads: every method may be called from any thread; Redis replies and node messages are
+/// handled on the Redis threads without blocking, application code goes to the bridge's
+/// executor.
+public final class ClusterNode: AdminCluster {
+    /// What a node is made of before its bridge exists: the Redis connections and the journal.
+    public struct Parts: Sendable {
+        public let nodeID: String
+        public let endpoint: RedisEndpoint
+        public let client: RedisClient
+        public let journal: RedisJournal
+
+        /// - Parameter redisURL: `redis://HOST:PORT[/DB]` or `unix:///path` (``RedisEndpoint``).
+        public init(nodeID: String, redisURL: String, graceMs: Int, logger: Logger) throws(RedisEndpointError) {
+            endpoint = try RedisEndpoint(parsing: redisURL)
+            self.nodeID = nodeID
+            client = RedisClient(endpoint: endpoint, name: "dsb-redis", logger: logger)
+            journal = RedisJournal(nodeID: nodeID, client: client, graceMs: graceMs, logger: logger)
+        }
+    }
+
+    /// Passes the subscriber's messages to the node once it exists (the subscriber is made
+    /// in the node's initializer, before `self` may be captured).
+    final class MessageRelay: Sendable {
+        private let target = Mutex<(@Sendable ([UInt8]) -> Void)?>(nil)
+        func set(_ handler: @escaping @Sendable ([UInt8]) -> Void) { target.withLock { $0 = handler } }
+        func deliver(_ payload: [UInt8]) { target.withLock { $0 }?(payload) }
+    }
+
+    public let nodeID: String
+    public let journal: RedisJournal
+    let client: RedisClient
+    let subscriber: RedisSubscriber
+    private let relay = MessageRelay()
+    let bridge: Bridge
+    let logger: Logger
+    /// Where pages reach this node (its record's `addr`).
+    let address: String
+    let startedMs = Int64(Date().timeIntervalSince1970 * 1000)
+    /// Whether this node is draining (its record says so; sessions whose page left are 503).
+    let isDraining: @Sendable () -> Bool
+    /// The beat: 500 ms; a node whose record is older than 3 beats is dead.
+    static let beatMs = 500
+    static let recordTTLMs = 1_500
+
+    struct Pending: Sendable {
+        var nextRequest: Int64 = 1
+        /// Remote calls that may be refused, by the ref of their handler.
+        var refusals: [Int64: @Sendable (ClusterCallError) -> Void] = [:]
+        var lists: [Int64: ListWait] = [:]
+        var groups: [Int64: GroupWait] = [:]
+    }
+
+    struct ListWait: Sendable {
+        var waitingFor: Set<String>
+        var sessions: [JSONValue]
+        let done: @Sendable ([JSONValue]) -> Void
+    }
+
+    struct GroupWait: Sendable {
+        var waitingFor: Set<String>
+        var results: [GroupCallResult]
+        let done: @Sendable ([GroupCallResult]) -> Void
+    }
+
+    let pending = Mutex(Pending())
+    private let stopped = Atomic<Bool>(false)
+    let queue = DispatchQueue(label: "dsbridge-cluster")
+    private let beats = Atomic<Int>(0)
+    /// Whether the last beat reached Redis.
+    let redisUp = Atomic<Bool>(false)
+
+    /// - Parameters:
+    ///   - address: where pages reach this node (`HOST:PORT`), for the node's record.
+    ///   - isDraining: whether the node drains (the server's flag).
+    public init(
+        parts: Parts, bridge: Bridge, address: String, logger: Logger, isDraining: @escaping @Sendable () -> Bool = { false }
+    ) {
+        nodeID = parts.nodeID
+        journal = parts.journal
+        client = parts.client
+        let relay = self.relay
+        subscriber = RedisSubscriber(
+            endpoint: parts.endpoint, channels: [Array(ClusterKeys.channel(parts.nodeID).utf8)], name: "dsb-redis-sub",
+            logger: logger
+        ) { _, payload in relay.deliver(payload) }
+        self.bridge = bridge
+        self.address = address
+        self.logger = logger
+        self.isDraining = isDraining
+        journal.attach(bridge)
+    }
+
+    /// Connects to Redis (and keeps reconnecting) and starts the beat. Returns at once;
+    /// until Redis answers, cross-node features fail with ``ClusterCallError/clusterUnavailable(_:)``.
+    public func start() {
+        client.onConnected = { [self] connection in
+            _ = try connection.send(ClusterScripts.all.map(\.loadCommand) + beatCommands())
+            redisUp.store(true, ordering: .releasing)
+            logger.notice("cluster: connected to Redis \(client.endpoint) as node \(nodeID)")
+            // After this handler the client takes batches: every session writes a snapshot
+            // (Redis may have restarted empty, or missed writes while it was away).
+            queue.asyncAfter(deadline: .now() + .milliseconds(20)) { [self] in resync() }
+        }
+        client.onDisconnected = { [self] error in
+            redisUp.store(false, ordering: .releasing)
+            logger.warning("cluster: lost Redis (\(error)); serving this node's sessions only until it is back")
+        }
+        relay.set { [self] payload in receive(payload) }
+        client.start()
+        subscriber.start()
+        scheduleBeat()
+    }
+
+    /// The beat runs every ``beatMs`` on ``queue`` until ``stop()``.
+    private func scheduleBeat() {
+        queue.asyncAfter(deadline: .now() + .milliseconds(Self.beatMs)) { [self] in
+            guard !stopped.load(ordering: .acquiring) else { return }
+            beat()
+            scheduleBeat()
+        }
+    }
+
+    /// Stops the beat and the Redis connections (the node's record expires by itself).
+    public func stop() {
+        stopped.store(true, ordering: .releasing)
+        subscriber.stop()
+        client.stop()
+    }
+
+    public var healthNote: String? {
+        client.isConnected ? nil : "redis unavailable"
+    }
+
+    /// Whether Redis can be reached now.
+    public var isRedisUp: Bool { client.isConnected }
+
+    private func beatCommands() -> [RedisCommand] {
+        let key = ClusterKeys.node(nodeID)
+        return [
+            RedisCommand(
+                "HSET", key, "addr", address, "started", String(startedMs), "draining", isDraining() ? "1" : "0"),
+            RedisCommand("PEXPIRE", key, String(Self.recordTTLMs)),
+            RedisCommand("SADD", ClusterKeys.nodes, nodeID),
+        ]
+    }
+
+    /// Every beat: the node's record, late messages to retry, lost nodes among those still
+    /// running calls of this node's sessions, and (every `graceMs`/3) the sessions' expiry.
+    private func beat() {
+        client.send(beatCommands()) { [self] result in
+            if case .success = result { redisUp.store(true, ordering: .releasing) }
+        }
+        journal.retryPendingLate()
+        checkWatchedNodes()
+        let n = beats.add(1, ordering: .relaxed).newValue
+        let every = max(1, bridge.configuration.graceMs / 3 / Self.beatMs)
+        if n % every == 0 { renewSessions() }
+    }
+
+    /// Sessions this node owns whose records another node took: they let go.
+    private func renewSessions() {
+        let owned = bridge.sessions.filter { !$0.hasMoved && journal.epoch(of: $0.id) != nil }.map(\.id)
+        var start = 0
+        while start < owned.count {
+            let chunk = Array(owned[start..<min(start + 1_000, owned.count)])
+            start += 1_000
+            let command = ClusterScripts.renewScript.evalSHA(arguments: [nodeID, String(journal.ttlMs)] + chunk)
+            client.send([command]) { [self] result in
+                guard case .success(let replies) = result, let gone = replies.first?.arrayValue else { return }
+                for id in gone.compactMap(\.stringValue) { bridge.session(id: id)?.moveAway() }
+            }
+        }
+    }
+
+    /// Fails the calls of nodes that died while running calls of sessions this node owns.
+    private func checkWatchedNodes() {
+        let nodes = journal.watchedNodes()
+        guard !nodes.isEmpty else { return }
+        client.send(nodes.map { RedisCommand("EXISTS", ClusterKeys.node($0)) }) { [self] result in
+            guard case .success(let replies) = result else { return }
+            for (node, reply) in zip(nodes, replies) where reply.integerValue == 0 {
+                let lost = journal.takeWatched(node: node)
+                logger.warning("cluster: node \(node) is lost; failing its \(lost.count) sessions' running calls")
+                bridge.executor.execute { [self] in
+                    for (id, calls) in lost { bridge.session(id: id)?.failCallsOfLostNode(node, calls: calls) }
+                }
+            }
+        }
+    }
+
+    /// After a (re)connection: every session writes a snapshot.
+    private func resync() {
+        guard client.isConnected else {
+            queue.asyncAfter(deadline: .now() + .milliseconds(50)) { [self] in resync() }
+            return
+        }
+        let sessions = bridge.sessions
+        bridge.executor.execute {
+            for s in sessions { s.journalReconnected() }
+        }
+    }
+
+    /// A new request number (lists, groups).
+    func nextRequest() -> Int64 {
+        pending.withLock { p in
+            defer { p.nextRequest += 1 }
+            return p.nextRequest
+        }
+    }
+
+    /// Publishes `message` to `node`'s channel; `delivered` gets whether anybody listens.
+    func publish(_ message: NodeMessage, to node: String, delivered: (@Sendable (Bool) -> Void)? = nil) {
+        client.send([RedisCommand("PUBLISH", ClusterKeys.channel(node), message.encoded())]) { result in
+            guard let delivered else { return }
+            if case .success(let r) = result, let n = r.first?.integerValue, n > 0 { delivered(true) } else { delivered(false) }
+        }
+    }
+}

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: MIT
+import DSBridgeRedis
+
+/// The Lua scripts that keep a cluster's records (docs/CLUSTER.md). Each runs atomically in
+/// Redis, so a check of ownership and the writes it guards cannot be separated. Keys are
+/// derived from the session id inside the scripts (standalone Redis; the `{SID}` hash tags
+/// keep a session's keys in one slot for a later move to Redis Cluster).
+enum ClusterScripts {
+    /// One session's journal batch (``JournalArguments``). Answers `ok`, `moved` (another
+    /// node or a newer epoch owns the session) or `gone` (no record and not a creation).
+    static let journal = #"""
+        local node, epoch, ttl, sid, flags = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5]
+        local s = 'dsb:s:{' .. sid .. '}'
+        local logk, runk, nck, heldk, latek = s .. ':log', s .. ':run', s .. ':nc', s .. ':held', s .. ':late'
+        local created = string.find(flags, 'c', 1, true) ~= nil
+        local snapshot = string.find(flags, 's', 1, true) ~= nil
+        local cur = redis.call('HMGET', s, 'node', 'epoch')
+        if cur[1] then
+          if cur[1] ~= node or cur[2] ~= epoch then return 'moved' end
+        elseif created then
+          local h = redis.sha1hex(ARGV[13])
+          redis.call('HSET', s, 'node', node, 'epoch', epoch, 'tok', h, 'origin', ARGV[14], 'peer', ARGV[15],
+            'since', ARGV[16], 'tags', '[]', 'ready', '0', 'lastCall', '0', 'lastSeq', '0', 'acked', '0', 'nextCb', '1')
+          redis.call('SET', 'dsb:tok:' .. h, sid, 'PX', ttl)
+          redis.call('SADD', 'dsb:nodesessions:' .. node, sid)
+          redis.call('SADD', 'dsb:nodes', node)
+        else
+          return 'gone'
+        end
+        if snapshot then redis.call('DEL', logk, runk, nck, heldk) end
+        local i = 17
+        local n = tonumber(ARGV[i]); i = i + 1
+        for _ = 1, n do
+          redis.call('ZADD', logk, ARGV[i], ARGV[i + 1])
+          local rid, rval = ARGV[i + 2], ARGV[i + 3]
+          if rid ~= '' then
+            if rval == '' then redis.call('HDEL', runk, rid) else redis.call('HSET', runk, rid, rval) end
+          end
+          i = i + 4
+        end
+        n = tonumber(ARGV[i]); i = i + 1
+        for _ = 1, n do redis.call('HSET', runk, ARGV[i], node .. '|r'); i = i + 1 end
+        n = tonumber(ARGV[i]); i = i + 1
+        for _ = 1, n do
+          if ARGV[i + 1] == '' then redis.call('HDEL', nck, ARGV[i]) else redis.call('HSET', nck, ARGV[i], ARGV[i + 1]) end
+          i = i + 2
+        end
+        n = tonumber(ARGV[i]); i = i + 1
+        for _ = 1, n do
+          if ARGV[i + 1] == '' then redis.call('HDEL', heldk, ARGV[i]) else redis.call('HSET', heldk, ARGV[i], ARGV[i + 1]) end
+          i = i + 2
+        end
+        n = tonumber(ARGV[i]); i = i + 1
+        for _ = 1, n do redis.call('HSET', runk, ARGV[i], ARGV[i + 1]); i = i + 2 end
+        local fields = {'lastSeq', ARGV[6]}
+        if ARGV[7] ~= '' then
+          local lc = tonumber(redis.call('HGET', s, 'lastCall') or '0')
+          if snapshot or tonumber(ARGV[7]) > lc then table.insert(fields, 'lastCall'); table.insert(fields, ARGV[7]) end
+        end
+        if ARGV[8] ~= '' then
+          table.insert(fields, 'acked'); table.insert(fields, ARGV[8])
+          redis.call('ZREMRANGEBYSCORE', logk, '-inf', ARGV[8])
+        end
+        if ARGV[9] ~= '' then table.insert(fields, 'ready'); table.insert(fields, ARGV[9]) end
+        if ARGV[10] ~= '' then table.insert(fields, 'nextCb'); table.insert(fields, ARGV[10]) end
+        if ARGV[11] ~= '' then
+          local old = cjson.decode(redis.call('HGET', s, 'tags') or '[]')
+          for _, t in ipairs(old) do redis.call('SREM', 'dsb:tag:' .. t, sid) end
+          for _, t in ipairs(cjson.decode(ARGV[11])) do redis.call('SADD', 'dsb:tag:' .. t, sid) end
+          table.insert(fields, 'tags'); table.insert(fields, ARGV[11])
+        end
+        if tonumber(ARGV[12]) > 0 then redis.call('LTRIM', latek, tonumber(ARGV[12]), -1) end
+        redis.call('HSET', s, unpack(fields))
+        local tok = redis.call('HGET', s, 'tok')
+        for _, k in ipairs({s, logk, runk, nck, heldk, latek, 'dsb:tok:' .. tok}) do redis.call('PEXPIRE', k, ttl) end
+        return 'ok'
+        """#
+
+    /// Takes a session over (docs/CLUSTER.md, "Taking a session over"). ARGV: token, node,
+    /// the page's ack, ttl. Answers `{'none'}` (no such session), `{'stale'}` (the page saw
+    /// a `seq` the journal lacks) or `{'ok', sid, record, log, run, nc, held, late, epoch,
+    /// previous node, lost nodes}`: the log above the journal's ack with scores, the hashes
+    /// flat, the late list in order, and which nodes of the run table have no record.
+    static let claim = #"""
+        local h = redis.sha1hex(ARGV[1])
+        local sid = redis.call('GET', 'dsb:tok:' .. h)
+        if not sid then return {'none'} end
+        local s = 'dsb:s:{' .. sid .. '}'
+        local flat = redis.call('HGETALL', s)
+        if #flat == 0 then return {'none'} end
+        local r = {}
+        for i = 1, #flat, 2 do r[flat[i]] = flat[i + 1] end
+        if r.tok ~= h then return {'none'} end
+        if tonumber(ARGV[3]) > tonumber(r.lastSeq) then return {'stale'} end
+        local prev = r.node
+        local epoch = redis.call('HINCRBY', s, 'epoch', 1)
+        redis.call('HSET', s, 'node', ARGV[2])
+        redis.call('SREM', 'dsb:nodesessions:' .. prev, sid)
+        redis.call('SADD', 'dsb:nodesessions:' .. ARGV[2], sid)
+        local ttl = tonumber(ARGV[4])
+        local log = redis.call('ZRANGEBYSCORE', s .. ':log', '(' .. r.acked, '+inf', 'WITHSCORES')
+        local run = redis.call('HGETALL', s .. ':run')
+        local lost, seen = {}, {}
+        for i = 2, #run, 2 do
+          local n = string.match(run[i], '^([^|]*)|')
+          if n and not seen[n] then
+            seen[n] = true
+            if redis.call('EXISTS', 'dsb:node:' .. n) == 0 then table.insert(lost, n) end
+          end
+        end
+        local nc = redis.call('HGETALL', s .. ':nc')
+        local held = redis.call('HGETALL', s .. ':held')
+        local late = redis.call('LRANGE', s .. ':late', 0, -1)
+        flat = redis.call('HGETALL', s)
+        for _, k in ipairs({s, s .. ':log', s .. ':run', s .. ':nc', s .. ':held', s .. ':late', 'dsb:tok:' .. h}) do
+          redis.call('PEXPIRE', k, ttl)
+        end
+        return {'ok', sid, flat, log, run, nc, held, late, epoch, prev, lost}
+        """#
+
+    /// Passes late messages to a session's owner. ARGV: sid, ttl, items (``LateItem``).
+    /// Answers the owner's name, or `false` when the session has no record.
+    static let pushLate = #"""
+        local s = 'dsb:s:{' .. ARGV[1] .. '}'
+        local owner = redis.call('HGET', s, 'node')
+        if not owner then return false end
+        for i = 3, #ARGV do redis.call('RPUSH', s .. ':late', ARGV[i]) end
+        redis.call('PEXPIRE', s .. ':late', tonumber(ARGV[2]))
+        return owner
+        """#
+
+    /// Reads a session's late list from `offset` (the items before it were read already
+    /// and their trim is not written yet; the owner appends what it reads and a later
+    /// journal write trims it). ARGV: sid, node, epoch, offset. Answers the items, or
+    /// `false` when the node does not own the session.
+    static let readLate = #"""
+        local s = 'dsb:s:{' .. ARGV[1] .. '}'
+        local cur = redis.call('HMGET', s, 'node', 'epoch')
+        if cur[1] ~= ARGV[2] or cur[2] ~= ARGV[3] then return false end
+        return redis.call('LRANGE', s .. ':late', tonumber(ARGV[4]), -1)
+        """#
+
+    /// Deletes a session that ended on its owner. ARGV: sid, node, epoch.
+    static let end = #"""
+        local sid = ARGV[1]
+        local s = 'dsb:s:{' .. sid .. '}'
+        local cur = redis.call('HMGET', s, 'node', 'epoch', 'tok', 'tags')
+        if cur[1] ~= ARGV[2] or cur[2] ~= ARGV[3] then return 0 end
+        for _, t in ipairs(cjson.decode(cur[4] or '[]')) do redis.call('SREM', 'dsb:tag:' .. t, sid) end
+        redis.call('DEL', s, s .. ':log', s .. ':run', s .. ':nc', s .. ':held', s .. ':late', 'dsb:tok:' .. (cur[3] or ''))
+        redis.call('SREM', 'dsb:nodesessions:' .. ARGV[2], sid)
+        return 1
+        """#
+
+    /// Renews the expiry of sessions a node owns (idle ones get no journal writes).
+    /// ARGV: node, ttl, sids. Answers the sids this node no longer owns.
+    static let renew = #"""
+        local ttl = tonumber(ARGV[2])
+        local gone = {}
+        for i = 3, #ARGV do
+          local s = 'dsb:s:{' .. ARGV[i] .. '}'
+          local cur = redis.call('HMGET', s, 'node', 'tok')
+          if cur[1] ~= ARGV[1] then
+            table.insert(gone, ARGV[i])
+          else
+            for _, k in ipairs({s, s .. ':log', s .. ':run', s .. ':nc', s .. ':held', s .. ':late', 'dsb:tok:' .. cur[2]}) do
+              redis.call('PEXPIRE', k, ttl)
+            end
+          end
+        end
+        return gone
+        """#
+}
+
+extension ClusterScripts {
+    static let journalScript = RedisScript(journal)
+    static let claimScript = RedisScript(claim)
+    static let pushLateScript = RedisScript(pushLate)
+    static let readLateScript = RedisScript(readLate)
+    static let endScript = RedisScript(end)
+    static let renewScript = RedisScript(renew)
+    /// Every script, for `SCRIPT LOAD` on each connection.
+    static let all = [journalScript, claimScript, pushLateScript, readLateScript, endScript, renewScript]
+}

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+import DSBridge
+
+/// What nodes say to each other on their channels (docs/CLUSTER.md, "Node messages"): small
+/// JSON objects whose `t` names the kind. Pure: encoded and decoded without Redis.
+enum NodeMessage: Sendable, Equatable {
+    /// Run a native-initiated call in session `session`; answers go to `origin` (`NODE|REF`).
+    case call(session: String, method: String, args: [JSONValue], timeoutMs: Int, origin: String)
+    /// An answer for the call `ref` of the receiving node.
+    case answer(ref: Int64, event: NativeCallEvent)
+    /// The call `ref` was not started: the session is not on the sending node (`status`:
+    /// 404 unknown, 503 draining).
+    case refused(ref: Int64, status: Int)
+    /// List your sessions for request `req` of node `from`.
+    case list(req: Int64, from: String)
+    /// The sessions of node `node` for request `req`.
+    case listed(req: Int64, node: String, sessions: [JSONValue])
+    /// Call `sessions` (yours) for group request `req` of node `from`.
+    case group(req: Int64, from: String, sessions: [String], method: String, args: [JSONValue], timeoutMs: Int)
+    /// One result per session for group request `req`: `{"session","node","status","body"}`.
+    case grouped(req: Int64, results: [JSONValue])
+    /// Session `session` moved to another node.
+    case moved(session: String)
+    /// Session `session` has late messages.
+    case late(session: String)
+
+    func encoded() -> [UInt8] {
+        var o: JSONObject
+        switch self {
+        case .call(let session, let method, let args, let timeoutMs, let origin):
+            o = [
+                "t": "call", "session": .string(session), "method": .string(method), "args": .array(args),
+                "timeoutMs": .integer(Int64(timeoutMs)), "origin": .string(origin),
+            ]
+        case .answer(let ref, let event):
+            o = ["t": "answer", "ref": .integer(ref)]
+            switch event {
+            case .progress(let v): o["progress"] = v
+            case .completed(let v): o["completed"] = v
+            case .failed(let e):
+                switch e {
+                case .javaScript(let text): o["javaScript"] = .string(text)
+                case .sessionEnded: o["failed"] = "sessionEnded"
+                case .timeout: o["failed"] = "timeout"
+                case .tooLarge(let bytes): o["tooLarge"] = .integer(Int64(bytes))
+                }
+            }
+        case .refused(let ref, let status):
+            o = ["t": "refused", "ref": .integer(ref), "status": .integer(Int64(status))]
+        case .list(let req, let from):
+            o = ["t": "list", "req": .integer(req), "from": .string(from)]
+        case .listed(let req, let node, let sessions):
+            o = ["t": "listed", "req": .integer(req), "node": .string(node), "sessions": .array(sessions)]
+        case .group(let req, let from, let sessions, let method, let args, let timeoutMs):
+            o = [
+                "t": "group", "req": .integer(req), "from": .string(from), "sessions": .array(sessions.map { .string($0) }),
+                "method": .string(method), "args": .array(args), "timeoutMs": .integer(Int64(timeoutMs)),
+            ]
+        case .grouped(let req, let results):
+            o = ["t": "grouped", "req": .integer(req), "results": .array(results)]
+        case .moved(let session):
+            o = ["t": "moved", "session": .string(session)]
+        case .late(let session):
+            o = ["t": "late", "session": .string(session)]
+        }
+        return JSONWriter.bytes(.object(o))
+    }
+
+    init?(decoding bytes: [UInt8]) {
+        guard case .object(let o)? = try? JSONParser.parse(bytes), let t = o["t"]?.stringValue else { return nil }
+        func string(_ k: String) -> String? { o[k]?.stringValue }
+        func int(_ k: String) -> Int64? { o[k]?.integerValue }
+        func array(_ k: String) -> [JSONValue]? { if case .array(let a)? = o[k] { a } else { nil } }
+        switch t {
+        case "call":
+            guard let s = string("session"), let m = string("method"), let a = array("args"), let ms = int("timeoutMs"),
+                let origin = string("origin")
+            else { return nil }
+            self = .call(session: s, method: m, args: a, timeoutMs: Int(ms), origin: origin)
+        case "answer":
+            guard let ref = int("ref") else { return nil }
+            if let v = o["progress"] {
+                self = .answer(ref: ref, event: .progress(v))
+            } else if let v = o["completed"] {
+                self = .answer(ref: ref, event: .completed(v))
+            } else if let text = string("javaScript") {
+                self = .answer(ref: ref, event: .failed(.javaScript(text)))
+            } else if let bytes = int("tooLarge") {
+                self = .answer(ref: ref, event: .failed(.tooLarge(bytes: Int(bytes))))
+            } else if let f = string("failed") {
+                switch f {
+                case "sessionEnded": self = .answer(ref: ref, event: .failed(.sessionEnded))
+                case "timeout": self = .answer(ref: ref, event: .failed(.timeout))
+                default: return nil
+                }
+            } else {
+                return nil
+            }
+        case "refused":
+            guard let ref = int("ref"), let status = int("status") else { return nil }
+            self = .refused(ref: ref, status: Int(status))
+        case "list":
+            guard let req = int("req"), let from = string("from") else { return nil }
+            self = .list(req: req, from: from)
+        case "listed":
+            guard let req = int("req"), let node = string("node"), let s = array("sessions") else { return nil }
+            self = .listed(req: req, node: node, sessions: s)
+        case "group":
+            guard let req = int("req"), let from = string("from"), let s = array("sessions"), let m = string("method"),
+                let a = array("args"), let ms = int("timeoutMs")
+            else { return nil }
+            self = .group(req: req, from: from, sessions: s.compactMap(\.stringValue), method: m, args: a, timeoutMs: Int(ms))
+        case "grouped":
+            guard let req = int("req"), let r = array("results") else { return nil }
+            self = .grouped(req: req, results: r)
+        case "moved":
+            guard let s = string("session") else { return nil }
+            self = .moved(session: s)
+        case "late":
+            guard let s = string("session") else { return nil }
+            self = .late(session: s)
+        default:
+            return nil
+        }
+    }
+}

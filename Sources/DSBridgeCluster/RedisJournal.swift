@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: MIT
+import DSBridge
+import DSBridgeRedis
+import Logging
+import Synchronization
+
+/// The cluster's journal on Redis (docs/CLUSTER.md): sessions write ahead here, so that
+/// another node can continue them. Writes go out in group commit: every session that
+/// changed since the last round trip is written in the next one (one script call each),
+/// through one ``RedisClient`` whose thread builds the round when it is about to write it.
+///
+/// Threads: every method may be called from any thread. Replies are handled on the client's
+/// thread without blocking; anything that may run application code goes to the bridge's
+/// executor.
+public final class RedisJournal: SessionJournal {
+    public let nodeID: String
+    let client: RedisClient
+    let logger: Logger
+    /// The records' time to live: the grace period plus a margin.
+    let ttlMs: Int
+
+    struct State: Sendable {
+        var bridge: Bridge?
+        var dirty: [BridgeSession] = []
+        /// A round is queued with the client and has not been built yet.
+        var roundQueued = false
+        /// The epoch this node holds of each session it owns (1 for sessions made here).
+        var epochs: [String: Int] = [:]
+        /// Per session: late items read and appended here whose trim is not written yet.
+        var untrimmedLate: [String: Int] = [:]
+        /// Sessions whose late list is to be read in the next round.
+        var lateDue: Set<String> = []
+        /// Calls of other nodes still open in sessions this node owns: node → session → calls.
+        var watched: [String: [String: [(id: Int64, entry: RunEntry)]]] = [:]
+        /// Late messages that could not be passed on yet (Redis unreachable), retried.
+        var latePending: [(session: String, items: [[UInt8]])] = []
+    }
+    let state = Mutex(State())
+
+    /// - Parameters:
+    ///   - graceMs: the bridge's grace period; records live this long plus 10 s without a write.
+    public init(nodeID: String, client: RedisClient, graceMs: Int, logger: Logger) {
+        self.nodeID = nodeID
+        self.client = client
+        self.logger = logger
+        ttlMs = graceMs + 10_000
+    }
+
+    /// Connects the journal to the bridge it serves (once, before the bridge takes sockets).
+    public func attach(_ bridge: Bridge) {
+        state.withLock { $0.bridge = bridge }
+    }
+
+    var bridge: Bridge? { state.withLock { $0.bridge } }
+
+    // MARK: SessionJournal
+
+    public func sessionNeedsWrite(_ session: BridgeSession) {
+        let queue = state.withLock { s -> Bool in
+            s.dirty.append(session)
+            if s.roundQueued { return false }
+            s.roundQueued = true
+            return true
+        }
+        if queue { queueRound() }
+    }
+
+    public func sessionEnded(_ session: BridgeSession) {
+        guard
+            let epoch = state.withLock({ s -> Int? in
+                s.untrimmedLate.removeValue(forKey: session.id)
+                return s.epochs.removeValue(forKey: session.id)
+            })
+        else { return }
+        client.send([ClusterScripts.endScript.evalSHA(arguments: [session.id, nodeID, String(epoch)])]) { [logger] result in
+            if case .failure(let error) = result {
+                logger.debug("session end not recorded: \(error)", metadata: ["bridge.session": "\(session.id)"])
+            }
+        }
+    }
+
+    public func passLate(_ messages: [LateMessage], of session: BridgeSession) {
+        state.withLock { _ = $0.epochs.removeValue(forKey: session.id) }
+        pushLate(session: session.id, items: messages.map { LateItem.encode($0, runner: nodeID) })
+    }
+
+    /// Pushes late items to the session's list and nudges its owner; retried every 500 ms
+    /// while Redis is unreachable, so a result made after a move is never dropped here.
+    func pushLate(session: String, items: [[UInt8]]) {
+        let command = ClusterScripts.pushLateScript.evalSHA(arguments: [session, String(ttlMs)] + items)
+        client.send([command]) { [self] result in
+            switch result {
+            case .success(let replies):
+                guard let owner = replies.first?.stringValue else {
+                    logger.info("late messages dropped: the session has no record", metadata: ["bridge.session": "\(session)"])
+                    return
+                }
+                client.send([RedisCommand("PUBLISH", ClusterKeys.channel(owner), NodeMessage.late(session: session).encoded())]) { _ in }
+            case .failure:
+                state.withLock { $0.latePending.append((session, items)) }
+            }
+        }
+    }
+
+    /// Retries late messages that could not be passed on (called by the node's beat).
+    func retryPendingLate() {
+        let pending = state.withLock { s -> [(session: String, items: [[UInt8]])] in
+            defer { s.latePending.removeAll() }
+            return s.latePending
+        }
+        for p in pending { pushLate(session: p.session, items: p.items) }
+    }
+
+    public func takeOver(
+        token: String, ack: Int64, peerAddress: String,
+        completion: @escaping @Sendable (Result<BridgeSession, SessionRefusal>) -> Void
+    ) {
+        let unknown = SessionRefusal(code: 4004, reason: "unknown session")
+        let command = ClusterScripts.claimScript.evalSHA(arguments: [token, nodeID, String(ack), String(ttlMs)])
+        client.send([command]) { [self] result in
+            let reply: ClaimReply
+            do {
+                guard case .success(let replies) = result, let first = replies.first else {
+                    logger.info("resume refused: the cluster is unavailable")
+                    return completion(.failure(unknown))
+                }
+                reply = try ClaimReply(first)
+            } catch let error as ClaimReply.Malformed {
+                logger.error("resume refused: \(error.reason)")
+                return completion(.failure(unknown))
+            } catch {
+                return completion(.failure(unknown))
+            }
+            guard case .claimed(let claimed) = reply else {
+                if reply == .stale { logger.warning("resume refused: the page acknowledged messages the journal lacks") }
+                return completion(.failure(unknown))
+            }
+            restore(claimed, token: token, completion: completion)
+        }
+    }
+
+    /// Makes the claimed session here (on a worker: it may end a session, which runs hooks).
+    private func restore(
+        _ claimed: ClaimReply.Claimed, token: String,
+        completion: @escaping @Sendable (Result<BridgeSession, SessionRefusal>) -> Void
+    ) {
+        guard let bridge else { return completion(.failure(SessionRefusal(code: 4004, reason: "unknown session"))) }
+        let parts = claimed.snapshot
+        var made = parts.snapshot(token: token)
+        made.nativeCallHandler = { [self] origin, _ in forwarder(to: origin) }
+        let snapshot = made
+        state.withLock { s in
+            s.epochs[parts.id] = claimed.epoch
+            s.untrimmedLate[parts.id] = parts.late.count
+            for r in parts.run where r.node != nodeID && !parts.lostNodes.contains(r.node) {
+                s.watched[r.node, default: [:]][parts.id, default: []].append((r.id, r.entry))
+            }
+        }
+        if claimed.previousNode != nodeID, !parts.lostNodes.contains(claimed.previousNode) {
+            let moved = NodeMessage.moved(session: parts.id).encoded()
+            client.send([RedisCommand("PUBLISH", ClusterKeys.channel(claimed.previousNode), moved)]) { _ in }
+        }
+        bridge.executor.execute { [self] in
+            guard let session = bridge.restoreSession(snapshot) else {
+                logger.error("resume refused: the journal's messages of the session are not contiguous")
+                _ = state.withLock { $0.epochs.removeValue(forKey: parts.id) }
+                return completion(.failure(SessionRefusal(code: 4004, reason: "unknown session")))
+            }
+            completion(.success(session))
+        }
+    }
+
+    /// A handler that passes a page's answers to a native call made on node `origin`
+    /// (`NODE|REF`).
+    func forwarder(to origin: String) -> NativeCallHandler {
+        let parts = origin.split(separator: "|", maxSplits: 1)
+        guard parts.count == 2, let ref = Int64(parts[1]) else { return { _ in } }
+        let node = String(parts[0])
+        if node == nodeID {
+            return { [weak self] event in self?.bridge?.deliverForwardedAnswer(ref: ref, event) }
+        }
+        let channel = ClusterKeys.channel(node)
+        return { [client] event in
+            client.send([RedisCommand("PUBLISH", channel, NodeMessage.answer(ref: ref, event: event).encoded())]) { _ in }
+        }
+    }
+
+    /// Session `id` has late messages (its owner's nudge): read them in the next round.
+    func lateArrived(for id: String) {
+        let queue = state.withLock { s -> Bool in
+            guard s.epochs[id] != nil else { return false }
+            s.lateDue.insert(id)
+            if s.roundQueued { return false }
+            s.roundQueued = true
+            return true
+        }
+        if queue { queueRound() }
+    }
+
+    /// Nodes running calls of sessions this node owns (the beat checks they live).
+    func watchedNodes() -> [String] { state.withLock { Array($0.watched.keys) } }
+
+    /// Stops watching `node` (it is lost). - Returns: its open calls, by session.
+    func takeWatched(node: String) -> [String: [(id: Int64, entry: RunEntry)]] {
+        state.withLock { $0.watched.removeValue(forKey: node) ?? [:] }
+    }
+
+    /// The epoch held of session `id` (tests, listings).
+    func epoch(of id: String) -> Int? { state.withLock { $0.epochs[id] } }
+}

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+import DSBridge
+import Testing
+
+@testable import DSBridgeCluster
+
+/// The pure parts of the cluster's Redis layout: run-table values, late items, node
+/// messages and the journal script's arguments.
+@Suite("Cluster codecs")
+struct ClusterCodecTests {
+    @Test("a run-table entry is stored as NODE|r or NODE|c|STUB and read back, stubs with bars included")
+    func runValues() {
+        #expect(JournalArguments.runValue(.needsReturn, runner: "a:1") == "a:1|r")
+        #expect(JournalArguments.runValue(.needsCompletion(stub: "dscb|7"), runner: "a:1") == "a:1|c|dscb|7")
+        #expect(JournalArguments.parseRunValue("a:1|c|dscb|7")?.entry == .needsCompletion(stub: "dscb|7"))
+        #expect(JournalArguments.parseRunValue("a:1|c|dscb|7")?.node == "a:1")
+        #expect(JournalArguments.parseRunValue("n|r")?.entry == .needsReturn)
+        #expect(JournalArguments.parseRunValue("n|x") == nil)
+        #expect(JournalArguments.parseRunValue("nobar") == nil)
+    }
+
+    @Test("a late item keeps its kind, tail and run change (with the node that runs the call)")
+    func lateItems() throws {
+        let tail = Array(#","id":5,"code":0,"data":"é\"x"}"#.utf8)
+        let late = LateMessage(message: SequencedMessage(kind: .ret, tail: tail), run: RunChange(id: 5, entry: nil))
+        #expect(LateItem.decode(LateItem.encode(late, runner: "a")) == late)
+        let open = LateMessage(
+            message: SequencedMessage(kind: .cb, tail: Array(#","stub":"s","data":1,"complete":false}"#.utf8)),
+            run: RunChange(id: 9, entry: .needsCompletion(stub: "s")))
+        let decoded = try #require(LateItem.decode(LateItem.encode(open, runner: "a")))
+        #expect(decoded.run == RunChange(id: 9, entry: .needsCompletion(stub: "s"), runner: "a"))
+        #expect(decoded.message.bytes(seq: 12) == Array(#"{"t":"cb","seq":12,"stub":"s","data":1,"complete":false}"#.utf8))
+        #expect(LateItem.decode(Array("{}".utf8)) == nil)
+    }
+
+    @Test("every node message reads back as itself")
+    func nodeMessages() {
+        let messages: [NodeMessage] = [
+            .call(session: "s", method: "m", args: [1, "x"], timeoutMs: 30, origin: "a|4"),
+            .answer(ref: 4, event: .progress(["p": 1])),
+            .answer(ref: 4, event: .completed(.null)),
+            .answer(ref: 4, event: .failed(.javaScript("boom"))),
+            .answer(ref: 4, event: .failed(.sessionEnded)),
+            .answer(ref: 4, event: .failed(.timeout)),
+            .answer(ref: 4, event: .failed(.tooLarge(bytes: 99))),
+            .refused(ref: 4, status: 503),
+            .list(req: 1, from: "b"),
+            .listed(req: 1, node: "a", sessions: [["session": "s"]]),
+            .group(req: 2, from: "b", sessions: ["s", "t"], method: "m", args: [], timeoutMs: 10),
+            .grouped(req: 2, results: [["session": "s", "node": "a", "status": 200, "body": ["data": 1]]]),
+            .moved(session: "s"),
+            .late(session: "s"),
+        ]
+        for m in messages { #expect(NodeMessage(decoding: m.encoded()) == m) }
+        #expect(NodeMessage(decoding: Array(#"{"t":"nope"}"#.utf8)) == nil)
+        #expect(NodeMessage(decoding: Array("not json".utf8)) == nil)
+    }
+
+    @Test("a creating batch's arguments: head, identity, then counted sections")
+    func journalArguments() {
+        var batch = JournalBatch.forTests(session: "sid")
+        batch.created = SessionIdentity(id: "sid", token: "tok", peerAddress: "1.2.3.4", origin: nil, createdAtMs: 7)
+        batch.messages = [JournalMessage(seq: 1, bytes: [65], run: RunChange(id: 3, entry: nil))]
+        batch.lastSeq = 1
+        batch.accepted = [3]
+        batch.lastCall = 3
+        batch.tags = ["room:7"]
+        let args = JournalArguments.make(batch, node: "a", epoch: 2, ttlMs: 1000).map { String(decoding: $0, as: UTF8.self) }
+        #expect(
+            args == [
+                "a", "2", "1000", "sid", "c", "1", "3", "", "", "", #"["room:7"]"#, "0", "tok", "", "1.2.3.4", "7",
+                "1", "1", "A", "3", "",
+                "1", "3",
+                "0", "0", "0",
+            ])
+    }
+}

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+import DSBridge
+import DSBridgeRedis
+import Foundation
+import Logging
+import RedisTestServer
+import Testing
+
+@testable import DSBridgeCluster
+
+/// The Lua scripts against a real redis-server: ownership checks (fencing), takeovers, the
+/// late list, clean-up (docs/CLUSTER.md).
+@Suite("Cluster scripts on Redis", .serialized)
+struct ClusterScriptsTests {
+    static func client(_ server: RedisServerProcess) async throws -> RedisClient {
+        let client = RedisClient(endpoint: try RedisEndpoint(parsing: server.url()), logger: Logger(label: "test"))
+        client.onConnected = { c in _ = try c.send(ClusterScripts.all.map(\.loadCommand)) }
+        client.start()
+        let deadline = Date().addingTimeInterval(5)
+        while !client.isConnected, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        return client
+    }
+
+    static func created(_ id: String, token: String) -> JournalBatch {
+        var batch = JournalBatch.forTests(session: id)
+        batch.created = SessionIdentity(id: id, token: token, peerAddress: "127.0.0.1", origin: "http://o", createdAtMs: 1_000)
+        return batch
+    }
+
+    func journal(_ client: RedisClient, _ batch: JournalBatch, node: String, epoch: Int) async throws -> String? {
+        let args = JournalArguments.make(batch, node: node, epoch: epoch, ttlMs: 60_000)
+        return try await client.send([ClusterScripts.journalScript.evalSHA(arguments: args)]).first?.stringValue
+    }
+
+    func claim(_ client: RedisClient, token: String, node: String, ack: Int64) async throws -> ClaimReply {
+        let reply = try await client.send([ClusterScripts.claimScript.evalSHA(arguments: [token, node, String(ack), "60000"])])
+        return try ClaimReply(try #require(reply.first))
+    }
+
+    @Test("a takeover reads exactly what was journaled, raises the epoch and fences the old owner")
+    func takeoverAndFencing() async throws {
+        let server = try RedisServerProcess.start()
+        defer { server.stop() }
+        let client = try await Self.client(server)
+        defer { client.stop() }
+        var first = Self.created("s1", token: "T")
+        first.accepted = [1, 2]
+        first.lastCall = 2
+        first.tags = ["room:7"]
+        #expect(try await journal(client, first, node: "a", epoch: 1) == "ok")
+        var second = JournalBatch.forTests(session: "s1")
+        second.messages = [
+            JournalMessage(seq: 1, bytes: Array(#"{"t":"ret","seq":1,"id":1,"code":0,"data":1}"#.utf8), run: RunChange(id: 1, entry: nil)),
+            JournalMessage(
+                seq: 2, bytes: Array(#"{"t":"ret","seq":2,"id":2,"code":0,"data":""}"#.utf8),
+                run: RunChange(id: 2, entry: .needsCompletion(stub: "dscb2"))),
+        ]
+        second.lastSeq = 2
+        second.nativeCalls = [(1, "a|5")]
+        #expect(try await journal(client, second, node: "a", epoch: 1) == "ok")
+        #expect(try await claim(client, token: "T", node: "b", ack: 3) == .stale, "the page saw seq 3, the journal only 2")
+        #expect(try await claim(client, token: "nope", node: "b", ack: 0) == ClaimReply.none)
+        guard case .claimed(let c) = try await claim(client, token: "T", node: "b", ack: 1) else {
+            Issue.record("not claimed")
+            return
+        }
+        #expect(c.epoch == 2 && c.previousNode == "a")
+        #expect(c.snapshot.lastCall == 2 && c.snapshot.lastSeq == 2 && c.snapshot.acked == 0)
+        #expect(c.snapshot.messages.map(\.seq) == [1, 2])
+        #expect(c.snapshot.run == [ClaimReply.RunRecord(id: 2, node: "a", entry: .needsCompletion(stub: "dscb2"))])
+        #expect(c.snapshot.lostNodes == ["a"], "node a has no record: lost")
+        #expect(c.snapshot.nativeCalls == [ClaimReply.NativeCallRecord(callbackId: 1, origin: "a|5")])
+        #expect(c.snapshot.tags == ["room:7"] && c.snapshot.origin == "http://o" && c.snapshot.createdAtMs == 1_000)
+        // The old owner is fenced; the new one writes.
+        var late = JournalBatch.forTests(session: "s1")
+        late.lastSeq = 3
+        #expect(try await journal(client, late, node: "a", epoch: 1) == "moved")
+        #expect(try await journal(client, late, node: "b", epoch: 2) == "ok")
+        let members = try await client.send([RedisCommand("SMEMBERS", "dsb:nodesessions:b"), RedisCommand("SMEMBERS", "dsb:nodesessions:a")])
+        #expect(members[0].arrayValue?.compactMap(\.stringValue) == ["s1"])
+        #expect(members[1].arrayValue?.isEmpty == true)
+    }
+
+    @Test("acknowledgements trim the log; the end of a session deletes its keys, token and tags")
+    func trimAndEnd() async throws {
+        let server = try RedisServerProcess.start()
+        defer { server.stop() }
+        let client = try await Self.client(server)
+        defer { client.stop() }
+        var batch = Self.created("s2", token: "U")
+        batch.messages = (1...3).map { JournalMessage(seq: $0, bytes: Array("m\($0)".utf8)) }
+        batch.lastSeq = 3
+        batch.tags = ["x"]
+        #expect(try await journal(client, batch, node: "a", epoch: 1) == "ok")
+        var ack = JournalBatch.forTests(session: "s2")
+        ack.lastSeq = 3
+        ack.acked = 2
+        #expect(try await journal(client, ack, node: "a", epoch: 1) == "ok")
+        let log = try await client.send([RedisCommand("ZRANGE", "dsb:s:{s2}:log", "0", "-1")])
+        #expect(log.first?.arrayValue?.compactMap(\.stringValue) == ["m3"])
+        _ = try await client.send([ClusterScripts.endScript.evalSHA(arguments: ["s2", "b", "1"])])  // not the owner: nothing
+        #expect(try await client.send([RedisCommand("EXISTS", "dsb:s:{s2}")]).first?.integerValue == 1)
+        _ = try await client.send([ClusterScripts.endScript.evalSHA(arguments: ["s2", "a", "1"])])
+        let keys = try await client.send([RedisCommand("KEYS", "dsb:*")]).first?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(keys.filter { $0.contains("s2") || $0.hasPrefix("dsb:tok:") || $0.hasPrefix("dsb:tag:") }.isEmpty, "left: \(keys)")
+    }
+
+    @Test("late items are read from an offset and trimmed by the batch that appended them")
+    func lateList() async throws {
+        let server = try RedisServerProcess.start()
+        defer { server.stop() }
+        let client = try await Self.client(server)
+        defer { client.stop() }
+        #expect(try await journal(client, Self.created("s3", token: "V"), node: "b", epoch: 1) == "ok")
+        let items = (1...3).map { i in
+            LateItem.encode(LateMessage(message: SequencedMessage(kind: .ret, tail: Array(",\"id\":\(i)}".utf8)), run: nil), runner: "a")
+        }
+        let owner = try await client.send([ClusterScripts.pushLateScript.evalSHA(arguments: ["s3", "60000"] + items)])
+        #expect(owner.first?.stringValue == "b")
+        let read = try await client.send([ClusterScripts.readLateScript.evalSHA(arguments: ["s3", "b", "1", "1"])])
+        #expect(read.first?.arrayValue?.count == 2, "offset 1: the first was read already")
+        let notOwner = try await client.send([ClusterScripts.readLateScript.evalSHA(arguments: ["s3", "a", "1", "0"])])
+        #expect(notOwner.first == RedisValue.null || notOwner.first?.arrayValue == nil)
+        var consumed = JournalBatch.forTests(session: "s3")
+        consumed.lateConsumed = 2
+        #expect(try await journal(client, consumed, node: "b", epoch: 1) == "ok")
+        let left = try await client.send([RedisCommand("LLEN", "dsb:s:{s3}:late")])
+        #expect(left.first?.integerValue == 1)
+        let none = try await client.send([ClusterScripts.pushLateScript.evalSHA(arguments: ["gone", "60000"] + items)])
+        #expect(none.first?.stringValue == nil, "no record: the items are not kept")
+    }
+}
