@@ -1,8 +1,8 @@
-// SPDX-License-Identifier: MIT
-import RedisTestServer
 import DSBridgeRedis
 import Dispatch
 import Foundation
+// SPDX-License-Identifier: MIT
+import RedisTestServer
 import Synchronization
 import Testing
 

@@ -1,6 +1,6 @@
+import DSBridgeRedis
 // SPDX-License-Identifier: MIT
 import RedisTestServer
-import DSBridgeRedis
 import Testing
 
 @Suite("Lua scripts by SHA-1")

@@ -1,7 +1,7 @@
-// SPDX-License-Identifier: MIT
-import RedisTestServer
 import DSBridgeRedis
 import Foundation
+// SPDX-License-Identifier: MIT
+import RedisTestServer
 import Synchronization
 import Testing
 
