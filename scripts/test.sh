@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Installs everything the tests need (system packages, Chromium, selenium), builds, and
-# runs every test: Swift unit and integration tests, the fault-injection run (random cuts
+# runs every test: Swift unit and integration tests, the cluster integration test (three nodes
+# and Redis: scripts/cluster_test.py), the fault-injection run (random cuts
 # during a mixed workload), the browser end-to-end tests in headless Chromium (also over
 # https/wss, WebViewJavascriptBridge's own pages through wvjb.js: wvjb_browser_test.py, and the
 # WKWebView message-handler pages: webkit_browser_test.py), TLS, HTTP
@@ -42,6 +43,7 @@ swift_tests() {
   timeout -k 10 600 swift test --skip-build --no-parallel
 }
 run swift_tests
+run "$python_bin" scripts/cluster_test.py --daemon "$daemon"
 run "$python_bin" scripts/fault_run.py --daemon "$daemon" --cuts 200 --seed "${FAULT_SEED:-1}"
 run "$python_bin" scripts/fault_browser_test.py --daemon "$daemon"
 run "$python_bin" scripts/browser_test.py --daemon "$daemon"

@@ -3,7 +3,7 @@ import DSBridge
 import DSBridgeRedis
 import DSBridgeServer
 
-/// The admin API across nodes (``AdminCluster``): the same answers as PROTOCOL.md 6 gives
+/// The admin API across nodes (``ClusterRouter``): the same answers as PROTOCOL.md 6 gives
 /// for this node's own sessions; 503 when Redis cannot be reached or the session's node is
 /// down.
 extension ClusterNode {

@@ -31,6 +31,10 @@ extension ClusterNode {
             }
         case .grouped(let req, let results):
             grouped(req: req, results: results)
+        case .sync(let req, let from, let token, let body, let after):
+            runForwardedSync(req: req, from: from, token: token, body: body, after: after)
+        case .synced(let req, let body):
+            syncAnswered(req: req, body: body)
         case .moved(let id):
             bridge.session(id: id)?.moveAway()
         case .late(let id):

@@ -23,7 +23,7 @@ import Synchronization
 /// Threads: every method may be called from any thread; Redis replies and node messages are
 /// handled on the Redis threads without blocking, application code goes to the bridge's
 /// executor.
-public final class ClusterNode: AdminCluster {
+public final class ClusterNode: ClusterRouter {
     /// What a node is made of before its bridge exists: the Redis connections and the journal.
     public struct Parts: Sendable {
         public let nodeID: String
@@ -70,6 +70,7 @@ public final class ClusterNode: AdminCluster {
         var refusals: [Int64: @Sendable (ClusterCallError) -> Void] = [:]
         var lists: [Int64: ListWait] = [:]
         var groups: [Int64: GroupWait] = [:]
+        var syncs: [Int64: @Sendable (ForwardedSyncCall) -> Void] = [:]
     }
 
     struct ListWait: Sendable {

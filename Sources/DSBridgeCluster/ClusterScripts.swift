@@ -152,6 +152,13 @@ enum ClusterScripts {
         return 1
         """#
 
+    /// The owner of the session a token names. ARGV: token. Answers the node, or `false`.
+    static let ownerByToken = #"""
+        local sid = redis.call('GET', 'dsb:tok:' .. redis.sha1hex(ARGV[1]))
+        if not sid then return false end
+        return redis.call('HGET', 'dsb:s:{' .. sid .. '}', 'node')
+        """#
+
     /// Renews the expiry of sessions a node owns (idle ones get no journal writes).
     /// ARGV: node, ttl, sids. Answers the sids this node no longer owns.
     static let renew = #"""
@@ -179,6 +186,9 @@ extension ClusterScripts {
     static let readLateScript = RedisScript(readLate)
     static let endScript = RedisScript(end)
     static let renewScript = RedisScript(renew)
+    static let ownerByTokenScript = RedisScript(ownerByToken)
     /// Every script, for `SCRIPT LOAD` on each connection.
-    static let all = [journalScript, claimScript, pushLateScript, readLateScript, endScript, renewScript]
+    static let all = [
+        journalScript, claimScript, pushLateScript, readLateScript, endScript, renewScript, ownerByTokenScript,
+    ]
 }

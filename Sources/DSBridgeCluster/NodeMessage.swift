@@ -19,6 +19,11 @@ enum NodeMessage: Sendable, Equatable {
     case group(req: Int64, from: String, sessions: [String], method: String, args: [JSONValue], timeoutMs: Int)
     /// One result per session for group request `req`: `{"session","node","status","body"}`.
     case grouped(req: Int64, results: [JSONValue])
+    /// Run a sync HTTP call (`POST /dsbridge/call`) for request `req` of node `from`: the
+    /// token, the body and `X-DSBridge-After` as the page sent them.
+    case sync(req: Int64, from: String, token: String, body: String, after: String?)
+    /// The answer of sync request `req`: the 200 body, or `nil` for an unknown token.
+    case synced(req: Int64, body: String?)
     /// Session `session` moved to another node.
     case moved(session: String)
     /// Session `session` has late messages.
@@ -58,6 +63,13 @@ enum NodeMessage: Sendable, Equatable {
             ]
         case .grouped(let req, let results):
             o = ["t": "grouped", "req": .integer(req), "results": .array(results)]
+        case .sync(let req, let from, let token, let body, let after):
+            o = [
+                "t": "sync", "req": .integer(req), "from": .string(from), "token": .string(token), "body": .string(body),
+                "after": after.map(JSONValue.string) ?? .null,
+            ]
+        case .synced(let req, let body):
+            o = ["t": "synced", "req": .integer(req), "body": body.map(JSONValue.string) ?? .null]
         case .moved(let session):
             o = ["t": "moved", "session": .string(session)]
         case .late(let session):
@@ -113,6 +125,13 @@ enum NodeMessage: Sendable, Equatable {
         case "grouped":
             guard let req = int("req"), let r = array("results") else { return nil }
             self = .grouped(req: req, results: r)
+        case "sync":
+            guard let req = int("req"), let from = string("from"), let token = string("token"), let body = string("body")
+            else { return nil }
+            self = .sync(req: req, from: from, token: token, body: body, after: string("after"))
+        case "synced":
+            guard let req = int("req") else { return nil }
+            self = .synced(req: req, body: string("body"))
         case "moved":
             guard let s = string("session") else { return nil }
             self = .moved(session: s)

@@ -14,6 +14,8 @@ extension RedisJournal {
     /// The items of a round, filled when the client's thread builds it.
     final class Round: Sendable {
         let items = Mutex<[RoundItem]>([])
+        /// Whether the client built it (a send that fails at once never does).
+        let built = Atomic<Bool>(false)
     }
 
     /// Queues a round with the client: it is built when the client's thread is about to
@@ -25,6 +27,7 @@ extension RedisJournal {
 
     /// Client thread: takes the dirty sessions' batches and the late lists to read.
     private func build(_ round: Round) -> [RedisCommand]? {
+        round.built.store(true, ordering: .releasing)
         let (sessions, lateDue) = state.withLock { s -> ([BridgeSession], Set<String>) in
             s.roundQueued = false
             defer {
@@ -60,6 +63,9 @@ extension RedisJournal {
 
     /// Client thread: the round's replies (or why there are none).
     private func finish(_ round: Round, _ result: Result<[RedisValue], RedisClientError>) {
+        // A send that failed at once (Redis down) was never built: its sessions are still
+        // dirty; take their batches now, so they learn the journal is unavailable.
+        if case .failure = result, !round.built.load(ordering: .acquiring) { _ = build(round) }
         let items = round.items.withLock { $0 }
         let replies: [RedisValue]
         switch result {

@@ -49,7 +49,7 @@ public final class BridgeServer: Sendable {
     /// Renders `/metrics` (Prometheus text); `nil` answers 404 there.
     let metricsRenderer: (@Sendable () -> [UInt8])?
     /// The cluster this node belongs to (docs/CLUSTER.md); `nil`: one node alone.
-    public let cluster: (any AdminCluster)?
+    public let cluster: (any ClusterRouter)?
     let inbox = ServiceInbox()
     /// Whether ``start()`` or ``listen()`` has been called (the server starts once).
     private let launched = Atomic<Bool>(false)
@@ -69,7 +69,7 @@ public final class BridgeServer: Sendable {
     ///   - cluster: the admin API reaches other nodes' sessions through it.
     public init(
         bridge: Bridge, configuration: ServerConfiguration, logger: Logger,
-        metricsRenderer: (@Sendable () -> [UInt8])? = nil, cluster: (any AdminCluster)? = nil
+        metricsRenderer: (@Sendable () -> [UInt8])? = nil, cluster: (any ClusterRouter)? = nil
     ) {
         self.bridge = bridge
         self.configuration = configuration

@@ -36,7 +36,9 @@ extension ServiceLoop {
         }
         switch exchange.path {
         case "/dsbridge/call":
-            guard let token = exchange.headers["x-dsbridge-token"], bridge.session(token: token) != nil else {
+            // In a cluster another node may hold the session: the body is read and passed on.
+            guard let token = exchange.headers["x-dsbridge-token"], server.cluster != nil || bridge.session(token: token) != nil
+            else {
                 return respond(exchange, closing(.text(401, "unknown or missing X-DSBridge-Token")))
             }
             expectBody(exchange) { [self] exchange in
@@ -74,7 +76,15 @@ extension ServiceLoop {
         let call: Bridge.SyncCallContinuation
         switch bridge.startSyncCall(token: token, request: request) {
         case .unknownToken:
-            return respond(exchange, .text(401, "unknown X-DSBridge-Token"))
+            guard let cluster = server.cluster else { return respond(exchange, .text(401, "unknown X-DSBridge-Token")) }
+            let reply = respondLater(exchange)
+            return cluster.forwardSyncCall(token: token, body: exchange.body, afterHeader: exchange.headers["x-dsbridge-after"]) {
+                switch $0 {
+                case .answered(let body): reply(.json(200, bytes: body))
+                case .unknownToken: reply(.text(401, "unknown X-DSBridge-Token"))
+                case .unavailable(let why): reply(.text(503, why))
+                }
+            }
         case .answered(let result):
             return respond(exchange, .json(200, bytes: SyncCallRequest.answerBody(result)))
         case .later(let answer):

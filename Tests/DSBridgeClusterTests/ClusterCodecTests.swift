@@ -48,6 +48,10 @@ struct ClusterCodecTests {
             .listed(req: 1, node: "a", sessions: [["session": "s"]]),
             .group(req: 2, from: "b", sessions: ["s", "t"], method: "m", args: [], timeoutMs: 10),
             .grouped(req: 2, results: [["session": "s", "node": "a", "status": 200, "body": ["data": 1]]]),
+            .sync(req: 3, from: "b", token: "t", body: #"{"method":"m"}"#, after: "7"),
+            .sync(req: 3, from: "b", token: "t", body: "{}", after: nil),
+            .synced(req: 3, body: #"{"code":0,"data":1}"#),
+            .synced(req: 3, body: nil),
             .moved(session: "s"),
             .late(session: "s"),
         ]

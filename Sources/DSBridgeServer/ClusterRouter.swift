@@ -12,10 +12,20 @@ public struct AdminReply: Sendable, Equatable {
     }
 }
 
-/// What the admin listener asks of a cluster (docs/CLUSTER.md, "Admin API and groups
-/// across nodes"); a server without one serves its own sessions only. Every method answers
-/// once, on any thread, and never blocks its caller.
-public protocol AdminCluster: Sendable {
+/// How a sync HTTP call forwarded to another node ended.
+public enum ForwardedSyncCall: Sendable, Equatable {
+    /// The owner answered: the 200 body (`{"code":…,"data":…}`).
+    case answered([UInt8])
+    /// No node has a session with this token (401).
+    case unknownToken
+    /// The cluster could not carry the call (Redis unreachable, the owner down or silent): 503.
+    case unavailable(String)
+}
+
+/// What the server asks of a cluster (docs/CLUSTER.md): the admin API across nodes, and
+/// sync HTTP calls for sessions another node holds. A server without one serves its own
+/// sessions only. Every method answers once, on any thread, and never blocks its caller.
+public protocol ClusterRouter: Sendable {
     /// This node's name (the `node` field of listings).
     var nodeID: String { get }
     /// Said by `/healthz` after `ok` when the cluster is degraded (`redis unavailable`);
@@ -28,6 +38,10 @@ public protocol AdminCluster: Sendable {
     /// the body as read: a malformed one is 400 once the session is known (404 first).
     func callSession(
         id: String, request: Result<AdminCallRequest, ProtocolViolation>, answer: @escaping @Sendable (AdminReply) -> Void)
+    /// `POST /dsbridge/call` with a token no session of this node has: the call runs on the
+    /// node that holds the session (its body and `X-DSBridge-After` as received).
+    func forwardSyncCall(
+        token: String, body: [UInt8], afterHeader: String?, answer: @escaping @Sendable (ForwardedSyncCall) -> Void)
     /// `POST /admin/groups/TAG/call`: every tagged session on every node.
     func callGroup(tag: String, request: AdminCallRequest, answer: @escaping @Sendable (AdminReply) -> Void)
 }

@@ -1,0 +1,310 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Cluster integration test (issue 16, docs/CLUSTER.md): three dsbridged nodes and one Redis
+on loopback, started and stopped by this script.
+
+Cases, each a PASS/FAIL line:
+  - every node serves and says ok on /healthz;
+  - GET /admin/sessions on any node lists every node's sessions with their `node`;
+  - POST /admin/sessions/ID/call from another node reaches the page (progress, result, the
+    page's error as 422), 404 for an unknown session, 400 for a bad body of a remote one;
+  - POST /admin/groups/TAG/call reaches every tagged session on every node;
+  - POST /dsbridge/call (sync HTTP) with a token of another node's session runs there;
+  - a page resumes on another node: replay after its ack, in order, lastCall kept;
+  - a node killed (SIGKILL) while a call runs: the page resumes elsewhere and the call gets
+    exactly one final error naming the lost node; what it had not acknowledged is replayed;
+  - a drained node (SIGTERM): a call still running there finishes and its result reaches
+    the page through the node it resumed on;
+  - Redis restarted empty: nodes say so on /healthz, go on serving their own sessions,
+    cross-node calls answer 503 meanwhile; once Redis is back every session is listed and
+    reachable across nodes again.
+
+    scripts/cluster_test.py [--daemon .build/debug/dsbridged]
+"""
+
+import argparse
+import json
+import os
+import sys
+import threading
+import time
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from dsbtest.checks import Checks  # noqa: E402
+from dsbtest.daemon import Daemon, binary_path, demo_args  # noqa: E402
+from dsbtest.page import WS, return_value  # noqa: E402
+from dsbtest.redis import RedisServer  # noqa: E402
+
+NAMES = ["n1", "n2", "n3"]
+
+
+def start_node(binary, name, redis_url, port=0, admin_port=0):
+    extra = ["--redis", redis_url, "--node-id", name, "--grace-ms", "30000", "--drain-ms", "8000"]
+    args = demo_args(extra=extra)
+    args[args.index("--port") + 1] = str(port)
+    if admin_port:
+        args += ["--admin-port", str(admin_port)]
+    return Daemon(binary, args, name=name)
+
+
+def until(pred, timeout=10.0, step=0.05):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = pred()
+        if value:
+            return value
+        time.sleep(step)
+    return pred()
+
+
+class Page:
+    """One page session on a node: a WS with its token, and what it received."""
+
+    def __init__(self, node):
+        self.ws = WS(node.port)
+        self.welcome = self.ws.session()
+        self.token = self.welcome["token"]
+        self.id = self.welcome["session"]
+        self.next_id = 1
+        self.seen_seq = 0
+
+    def call(self, method, data, stub=None):
+        cid = self.next_id
+        self.next_id += 1
+        self.ws.call(cid, method, data, stub=stub)
+        return cid
+
+    def ret(self, cid, timeout=10):
+        m = self.ws.expect_ret(cid, timeout)
+        if m is not None:
+            self.seen_seq = max(self.seen_seq, m.get("seq", 0))
+        return m
+
+    def ready(self):
+        return self.ret(self.call("_dsb.dsinit", None))
+
+    def answer_invokes(self, count=1, error=None, timeout=10):
+        """Answers `count` invokes: a progress value then the result (or `error`)."""
+        def run():
+            for _ in range(count):
+                m = self.ws.next_message(timeout, lambda m: isinstance(m, dict) and m.get("t") == "invoke")
+                if m is None:
+                    return
+                cb = m["callbackId"]
+                if error:
+                    self.ws.call(self.next_id, "_dsb.returnValue", return_value(cb, error=error))
+                    self.next_id += 1
+                    continue
+                self.ws.call(self.next_id, "_dsb.returnValue", return_value(cb, "p", complete=False))
+                self.ws.call(self.next_id + 1, "_dsb.returnValue", return_value(cb, {"got": m["args"]}))
+                self.next_id += 2
+        t = threading.Thread(target=run, daemon=True)
+        t.start()
+        return t
+
+
+def sync_http(port, token, method, data):
+    body = json.dumps({"method": method, "arg": json.dumps({"data": data})}).encode()
+    req = urllib.request.Request("http://127.0.0.1:%d/dsbridge/call" % port, data=body, method="POST",
+                                 headers={"Content-Type": "application/json", "X-DSBridge-Token": token})
+    try:
+        with urllib.request.urlopen(req, timeout=20) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode("utf-8", "replace")
+
+
+def messages_until(ws, pred, timeout):
+    """Messages (batches split) until one satisfies pred; returns them all."""
+    got = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        m = ws.next_message(max(0.01, deadline - time.monotonic()))
+        if m is None:
+            continue
+        got.append(m)
+        if pred(m):
+            break
+    return got
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--daemon", default=None)
+    args = ap.parse_args()
+    binary = binary_path(args.daemon)
+    c = Checks()
+    redis = RedisServer()
+    nodes = {}
+    try:
+        for name in NAMES:
+            nodes[name] = start_node(binary, name, redis.url)
+        n1, n2, n3 = (nodes[n] for n in NAMES)
+
+        c.check(until(lambda: all(n.healthz().body == b"ok\n" for n in nodes.values())), "every node serves and says ok",
+                [n.healthz().body for n in nodes.values()])
+
+        pages = {name: Page(nodes[name]) for name in NAMES}
+        for p in pages.values():
+            p.ready()
+        tagged = [pages["n1"], pages["n3"]]
+        for p in tagged:
+            p.ret(p.call("test.setTags", ["room:7"]))
+
+        def listed(node):
+            status, body = node.admin("GET", "/admin/sessions")
+            return status, {s["session"]: s for s in body} if status == 200 else body
+
+        status, listing = listed(n2)
+        ok = status == 200 and all(listing.get(pages[n].id, {}).get("node") == n for n in NAMES)
+        c.check(ok, "GET /admin/sessions on any node lists every node's sessions with their node", listing)
+
+        # Admin call across nodes.
+        t = pages["n3"].answer_invokes()
+        status, body = n1.admin("POST", "/admin/sessions/%s/call" % pages["n3"].id,
+                                {"method": "echo", "args": [1, "a"], "timeoutMs": 10000})
+        t.join(2)
+        c.check(status == 200 and body == {"data": {"got": [1, "a"]}, "progress": ["p"]},
+                "an admin call from n1 reaches the page of n3 (progress, result)", (status, body))
+        t = pages["n2"].answer_invokes(error="no such function")
+        status, body = n3.admin("POST", "/admin/sessions/%s/call" % pages["n2"].id, {"method": "nope", "timeoutMs": 10000})
+        t.join(2)
+        c.check(status == 422 and body.get("error") == "no such function", "the page's error comes back as 422 across nodes",
+                (status, body))
+        status, body = n1.admin("POST", "/admin/sessions/ffffffffffffffff/call", {"method": "x"})
+        c.check(status == 404 and body == {"error": "unknown session"}, "an unknown session is 404 on any node", (status, body))
+        status, body = n1.admin("POST", "/admin/sessions/%s/call" % pages["n2"].id, {"method": 5})
+        c.check(status == 400, "a bad body for another node's session is 400", (status, body))
+
+        # Groups.
+        threads = [p.answer_invokes() for p in tagged]
+        status, body = n2.admin("POST", "/admin/groups/room:7/call", {"method": "echo", "args": ["g"], "timeoutMs": 10000})
+        for t in threads:
+            t.join(2)
+        results = {r["session"]: r for r in body.get("results", [])} if status == 200 else {}
+        ok = (status == 200 and set(results) == {p.id for p in tagged}
+              and all(r["status"] == 200 and r["body"]["data"] == {"got": ["g"]} for r in results.values())
+              and {r["node"] for r in results.values()} == {"n1", "n3"})
+        c.check(ok, "a group call from n2 reaches the tagged sessions on n1 and n3, one result each", (status, body))
+        status, body = n2.admin("POST", "/admin/groups/nobody/call", {"method": "echo"})
+        c.check(status == 200 and body == {"results": []}, "a group with no session answers an empty list", (status, body))
+
+        # Sync HTTP call with a token of another node's session.
+        status, body = sync_http(n2.port, pages["n1"].token, "echo.syn", {"x": 1})
+        c.check(status == 200 and body == {"code": 0, "data": {"x": 1}}, "POST /dsbridge/call on n2 runs the call of n1's session",
+                (status, body))
+        status, _ = sync_http(n2.port, "not-a-token", "echo.syn", 1)
+        c.check(status == 401, "POST /dsbridge/call with an unknown token is 401", status)
+
+        # Resume on another node (n1's page moves to n2).
+        p = pages["n1"]
+        cids = [p.call("echo.syn", i) for i in range(5)]
+        rets = [p.ret(cid) for cid in cids]
+        p.ws.ack(rets[1]["seq"])
+        time.sleep(0.3)
+        p.ws.close()
+        ws = WS(n2.port)
+        w = ws.session(token=p.token, ack=rets[1]["seq"])
+        replay = messages_until(ws, lambda m: m.get("t") == "ret" and m.get("id") == cids[-1], 5)
+        seqs = [m["seq"] for m in replay]
+        ok = (w.get("resumed") is True and w.get("lastCall") == cids[-1]
+              and seqs == list(range(rets[1]["seq"] + 1, rets[-1]["seq"] + 1))
+              and [m["data"] for m in replay] == [2, 3, 4])
+        c.check(ok, "a page resumes on another node: welcome resumed, lastCall kept, replay after its ack in order",
+                (w, seqs))
+        p.ws = ws
+        status, listing = listed(n3)
+        c.check(status == 200 and listing.get(p.id, {}).get("node") == "n2", "the moved session is listed on its new node",
+                listing.get(p.id))
+
+        # Kill the node of a page while a call runs there.
+        q = pages["n3"]
+        unacked = q.ret(q.call("echo.syn", "before-kill"))
+        running = q.call("test.sleepSyn", 3000)
+        time.sleep(0.3)
+        n3.kill()
+        t0 = time.monotonic()
+        ws = WS(n1.port)
+        w = ws.session(token=q.token, ack=unacked["seq"] - 1)
+        got = messages_until(ws, lambda m: m.get("t") == "ret" and m.get("id") == running, 8)
+        took = time.monotonic() - t0
+        final = [m for m in got if m.get("t") == "ret" and m.get("id") == running]
+        replayed = [m for m in got if m.get("t") == "ret" and m.get("id") == unacked["id"]]
+        ok = (w.get("resumed") is True and len(final) == 1 and final[0]["code"] == -1
+              and final[0]["error"]["message"] == "node n3 was lost while the call ran" and len(replayed) == 1)
+        c.check(ok, "a page whose node was killed resumes elsewhere; its running call gets one final error naming n3",
+                "%s; %.2f s" % ([(m.get("t"), m.get("id"), m.get("code")) for m in got], took))
+        extra = ws.next_message(1.5, lambda m: m.get("t") == "ret" and m.get("id") == running)
+        c.check(extra is None, "the running call's final answer comes once", extra)
+        q.ws = ws
+        nodes["n3"] = n3 = start_node(binary, "n3", redis.url)
+
+        # Drain: a call still running on the drained node finishes through the new owner.
+        r = pages["n2"]
+        running = r.call("test.sleepSyn", 1500)
+        time.sleep(0.2)
+        n2.proc.send_signal(15)
+        closed = r.ws.wait_close(5)
+        ws = WS(n1.port)
+        w = ws.session(token=r.token, ack=r.seen_seq)
+        got = messages_until(ws, lambda m: m.get("t") == "ret" and m.get("id") == running, 8)
+        final = [m for m in got if m.get("t") == "ret" and m.get("id") == running]
+        ok = closed and r.ws.close_code == 1001 and w.get("resumed") is True and len(final) == 1 and final[0]["data"] == 1500
+        c.check(ok, "a call running on a drained node finishes and its result reaches the page on its new node",
+                (r.ws.close_code, [(m.get("t"), m.get("id"), m.get("data")) for m in got]))
+        r.ws = ws
+        # The other page of the drained node (moved there above) resumes too, on n3.
+        p.ws.wait_close(5)
+        ws = WS(n3.port)
+        w = ws.session(token=p.token, ack=p.seen_seq)
+        p.ws = ws
+        m = p.ret(p.call("echo.syn", "after-drain"))
+        c.check(w.get("resumed") is True and m is not None and m["data"] == "after-drain",
+                "the drained node's other page resumes on n3 and goes on calling", (w, m))
+        c.check(until(lambda: not n2.alive(), 12) and n2.exit_code in (0, None), "the drained node exits 0", n2.proc.returncode)
+        n2.stop()
+        nodes["n2"] = n2 = start_node(binary, "n2", redis.url)
+
+        # Redis restarts empty.
+        redis.stop()
+        c.check(until(lambda: n1.healthz().body == b"ok (redis unavailable)\n", 5), "without Redis /healthz says so",
+                n1.healthz().body)
+        local = r  # on n1 since the drain; q on n1 since the kill, p on n3
+        m = local.ret(local.call("echo.syn", "no-redis"))
+        c.check(m is not None and m["data"] == "no-redis", "without Redis a node still serves its own sessions", m)
+        status, body = n3.admin("POST", "/admin/sessions/%s/call" % local.id, {"method": "echo", "timeoutMs": 2000})
+        c.check(status == 503, "without Redis a call into another node's session is 503 at once", (status, body))
+        redis.start()
+        c.check(until(lambda: all(n.healthz().body == b"ok\n" for n in (n1, n2, n3)), 10), "with Redis back /healthz is ok again")
+
+        def everyone_listed():
+            st, li = listed(n3)
+            return st == 200 and all(li.get(x.id, {}).get("node") == n for x, n in ((r, "n1"), (q, "n1"), (p, "n3"))) and (st, li)
+        got = until(everyone_listed, 10)
+        c.check(bool(got), "after Redis restarted empty every session is listed across nodes again",
+                got or listed(n3))
+        t = local.answer_invokes()
+        status, body = n3.admin("POST", "/admin/sessions/%s/call" % local.id, {"method": "echo", "args": [9], "timeoutMs": 10000})
+        t.join(2)
+        c.check(status == 200 and body.get("data") == {"got": [9]}, "after Redis is back a cross-node call works again",
+                (status, body))
+        m = local.ret(local.call("echo.syn", "after"))
+        c.check(m is not None and m["data"] == "after", "calls keep working after Redis came back", m)
+    except Exception as e:  # noqa: BLE001 - a crash is a failure with its reason
+        import traceback
+        traceback.print_exc()
+        c.check(False, "the test ran to its end", repr(e))
+    finally:
+        for n in nodes.values():
+            n.stop()
+        redis.close()
+        if c.failed:
+            for name, n in nodes.items():
+                print("--- %s log tail" % name)
+                print(n.log_tail(2500))
+    return c.summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
