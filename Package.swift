@@ -85,6 +85,7 @@ let package = Package(
                 "DSBridgeServer",
                 "DSBridgeRedis",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
         .target(

@@ -11,8 +11,9 @@ Cases, each a PASS/FAIL line:
   - POST /admin/groups/TAG/call reaches every tagged session on every node;
   - POST /dsbridge/call (sync HTTP) with a token of another node's session runs there;
   - a page resumes on another node: replay after its ack, in order, lastCall kept;
-  - a node killed (SIGKILL) while a call runs: the page resumes elsewhere and the call gets
-    exactly one final error naming the lost node; what it had not acknowledged is replayed;
+  - a node killed (SIGKILL) while a call runs, and started again under its name before the
+    page comes back: the page resumes elsewhere and the call gets exactly one final error
+    naming the lost node; what it had not acknowledged is replayed;
   - a drained node (SIGTERM): a call still running there finishes and its result reaches
     the page through the node it resumed on;
   - Redis restarted empty: nodes say so on /healthz, go on serving their own sessions,
@@ -224,6 +225,10 @@ def main():
         running = q.call("test.sleepSyn", 3000)
         time.sleep(0.3)
         n3.kill()
+        n3.stop()
+        # Started again under its name before the page comes back: another incarnation,
+        # which never ran the call.
+        nodes["n3"] = n3 = start_node(binary, "n3", redis.url)
         t0 = time.monotonic()
         ws = WS(n1.port)
         w = ws.session(token=q.token, ack=unacked["seq"] - 1)
@@ -238,7 +243,6 @@ def main():
         extra = ws.next_message(1.5, lambda m: m.get("t") == "ret" and m.get("id") == running)
         c.check(extra is None, "the running call's final answer comes once", extra)
         q.ws = ws
-        nodes["n3"] = n3 = start_node(binary, "n3", redis.url)
 
         # Drain: a call still running on the drained node finishes through the new owner.
         r = pages["n2"]

@@ -79,7 +79,9 @@ extension BridgeSession {
     }
 
     private func sendFinalErrors(_ calls: [(id: Int64, entry: RunEntry)], node: String) {
-        let failure = CallFailure(.failed, "node \(node) was lost while the call ran")
+        // A runner id may carry its node's incarnation (`NAME#INC`): the page is told the name.
+        let name = node.split(separator: "#", maxSplits: 1).first.map(String.init) ?? node
+        let failure = CallFailure(.failed, "node \(name) was lost while the call ran")
         for (id, entry) in calls {
             switch entry {
             case .needsReturn:

@@ -7,7 +7,9 @@ import Synchronization
 /// final event, whichever way it came (the page, a timeout, the session's end).
 final class NativeCallOrigins: Sendable {
     private struct State: Sendable {
-        var next: Int64 = 1
+        /// Starts at a random number: answers meant for a former process of this node (a
+        /// node started again under its name) find no handler instead of another call's.
+        var next = Int64.random(in: 1...(1 << 52))
         var handlers: [Int64: NativeCallHandler] = [:]
     }
     private let state = Mutex(State())

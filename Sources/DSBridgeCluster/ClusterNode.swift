@@ -32,8 +32,15 @@ public final class ClusterNode: ClusterRouter {
         public let journal: RedisJournal
 
         /// - Parameter redisURL: `redis://HOST:PORT[/DB]` or `unix:///path` (``RedisEndpoint``).
-        public init(nodeID: String, redisURL: String, graceMs: Int, logger: Logger) throws(RedisEndpointError) {
-            endpoint = try RedisEndpoint(parsing: redisURL)
+        public init(nodeID: String, redisURL: String, graceMs: Int, logger: Logger) throws(ClusterSetupError) {
+            if nodeID.isEmpty || nodeID.contains(where: { "|# ".contains($0) || $0.isNewline }) {
+                throw .invalidNodeID(nodeID)
+            }
+            do {
+                endpoint = try RedisEndpoint(parsing: redisURL)
+            } catch {
+                throw .invalidRedisURL(error)
+            }
             self.nodeID = nodeID
             client = RedisClient(endpoint: endpoint, name: "dsb-redis", logger: logger)
             journal = RedisJournal(nodeID: nodeID, client: client, graceMs: graceMs, logger: logger)
@@ -89,8 +96,6 @@ public final class ClusterNode: ClusterRouter {
     private let stopped = Atomic<Bool>(false)
     let queue = DispatchQueue(label: "dsbridge-cluster")
     private let beats = Atomic<Int>(0)
-    /// Whether the last beat reached Redis.
-    let redisUp = Atomic<Bool>(false)
 
     /// - Parameters:
     ///   - address: where pages reach this node (`HOST:PORT`), for the node's record.
@@ -118,14 +123,12 @@ public final class ClusterNode: ClusterRouter {
     public func start() {
         client.onConnected = { [self] connection in
             _ = try connection.send(ClusterScripts.all.map(\.loadCommand) + beatCommands())
-            redisUp.store(true, ordering: .releasing)
             logger.notice("cluster: connected to Redis \(client.endpoint) as node \(nodeID)")
             // After this handler the client takes batches: every session writes a snapshot
             // (Redis may have restarted empty, or missed writes while it was away).
             queue.asyncAfter(deadline: .now() + .milliseconds(20)) { [self] in resync() }
         }
         client.onDisconnected = { [self] error in
-            redisUp.store(false, ordering: .releasing)
             logger.warning("cluster: lost Redis (\(error)); serving this node's sessions only until it is back")
         }
         relay.set { [self] payload in receive(payload) }
@@ -161,7 +164,8 @@ public final class ClusterNode: ClusterRouter {
         let key = ClusterKeys.node(nodeID)
         return [
             RedisCommand(
-                "HSET", key, "addr", address, "started", String(startedMs), "draining", isDraining() ? "1" : "0"),
+                "HSET", key, "addr", address, "started", String(startedMs), "inc", journal.incarnation, "draining",
+                isDraining() ? "1" : "0"),
             RedisCommand("PEXPIRE", key, String(Self.recordTTLMs)),
             RedisCommand("SADD", ClusterKeys.nodes, nodeID),
         ]
@@ -170,9 +174,8 @@ public final class ClusterNode: ClusterRouter {
     /// Every beat: the node's record, late messages to retry, lost nodes among those still
     /// running calls of this node's sessions, and (every `graceMs`/3) the sessions' expiry.
     private func beat() {
-        client.send(beatCommands()) { [self] result in
-            if case .success = result { redisUp.store(true, ordering: .releasing) }
-        }
+        client.send(beatCommands()) { _ in }
+        journal.metrics.redisUp.record(client.isConnected ? 1 : 0)
         journal.retryPendingLate()
         checkWatchedNodes()
         let n = beats.add(1, ordering: .relaxed).newValue
@@ -195,13 +198,15 @@ public final class ClusterNode: ClusterRouter {
         }
     }
 
-    /// Fails the calls of nodes that died while running calls of sessions this node owns.
+    /// Fails the calls of nodes that died (or were started again: another incarnation)
+    /// while running calls of sessions this node owns.
     private func checkWatchedNodes() {
-        let nodes = journal.watchedNodes()
-        guard !nodes.isEmpty else { return }
-        client.send(nodes.map { RedisCommand("EXISTS", ClusterKeys.node($0)) }) { [self] result in
+        let runners = journal.watchedNodes()
+        guard !runners.isEmpty else { return }
+        let parsed = runners.map(RunnerID.split)
+        client.send(parsed.map { RedisCommand("HGET", ClusterKeys.node($0.name), "inc") }) { [self] result in
             guard case .success(let replies) = result else { return }
-            for (node, reply) in zip(nodes, replies) where reply.integerValue == 0 {
+            for ((node, runner), reply) in zip(zip(runners, parsed), replies) where reply.stringValue != runner.incarnation {
                 let lost = journal.takeWatched(node: node)
                 logger.warning("cluster: node \(node) is lost; failing its \(lost.count) sessions' running calls")
                 bridge.executor.execute { [self] in

@@ -6,7 +6,8 @@ import DSBridgeRedis
 /// derived from the session id inside the scripts (standalone Redis; the `{SID}` hash tags
 /// keep a session's keys in one slot for a later move to Redis Cluster).
 enum ClusterScripts {
-    /// One session's journal batch (``JournalArguments``). Answers `ok`, `moved` (another
+    /// One session's journal batch (``JournalArguments``; ARGV[17] is the writing node's
+    /// runner id, `NAME#INCARNATION`, stored in the run-table entries it makes). Answers `ok`, `moved` (another
     /// node or a newer epoch owns the session) or `gone` (no record and not a creation).
     static let journal = #"""
         local node, epoch, ttl, sid, flags = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5]
@@ -28,7 +29,8 @@ enum ClusterScripts {
           return 'gone'
         end
         if snapshot then redis.call('DEL', logk, runk, nck, heldk) end
-        local i = 17
+        local runner = ARGV[17]
+        local i = 18
         local n = tonumber(ARGV[i]); i = i + 1
         for _ = 1, n do
           redis.call('ZADD', logk, ARGV[i], ARGV[i + 1])
@@ -39,7 +41,7 @@ enum ClusterScripts {
           i = i + 4
         end
         n = tonumber(ARGV[i]); i = i + 1
-        for _ = 1, n do redis.call('HSET', runk, ARGV[i], node .. '|r'); i = i + 1 end
+        for _ = 1, n do redis.call('HSET', runk, ARGV[i], runner .. '|r'); i = i + 1 end
         n = tonumber(ARGV[i]); i = i + 1
         for _ = 1, n do
           if ARGV[i + 1] == '' then redis.call('HDEL', nck, ARGV[i]) else redis.call('HSET', nck, ARGV[i], ARGV[i + 1]) end
@@ -79,8 +81,9 @@ enum ClusterScripts {
     /// Takes a session over (docs/CLUSTER.md, "Taking a session over"). ARGV: token, node,
     /// the page's ack, ttl. Answers `{'none'}` (no such session), `{'stale'}` (the page saw
     /// a `seq` the journal lacks) or `{'ok', sid, record, log, run, nc, held, late, epoch,
-    /// previous node, lost nodes}`: the log above the journal's ack with scores, the hashes
-    /// flat, the late list in order, and which nodes of the run table have no record.
+    /// previous node, lost runners}`: the log above the journal's ack with scores, the hashes
+    /// flat, the late list in order, and which runners of the run table (`NAME#INCARNATION`)
+    /// are gone: no record of NAME, or a record of another incarnation (a restarted node).
     static let claim = #"""
         local h = redis.sha1hex(ARGV[1])
         local sid = redis.call('GET', 'dsb:tok:' .. h)
@@ -102,10 +105,13 @@ enum ClusterScripts {
         local run = redis.call('HGETALL', s .. ':run')
         local lost, seen = {}, {}
         for i = 2, #run, 2 do
-          local n = string.match(run[i], '^([^|]*)|')
-          if n and not seen[n] then
-            seen[n] = true
-            if redis.call('EXISTS', 'dsb:node:' .. n) == 0 then table.insert(lost, n) end
+          local r = string.match(run[i], '^([^|]*)|')
+          if r and not seen[r] then
+            seen[r] = true
+            local name, inc = string.match(r, '^(.*)#([^#]*)$')
+            if not name then name, inc = r, nil end
+            local live = redis.call('HGET', 'dsb:node:' .. name, 'inc')
+            if not live or (inc and live ~= inc) then table.insert(lost, r) end
           end
         end
         local nc = redis.call('HGETALL', s .. ':nc')

@@ -8,8 +8,9 @@ import DSBridge
 enum JournalArguments {
     /// - Parameters:
     ///   - node: the writing node; `epoch`: its epoch of the session.
+    ///   - runner: the writing node's runner id (`NAME#INCARNATION`) for its run-table entries.
     ///   - ttlMs: the records' time to live.
-    static func make(_ batch: JournalBatch, node: String, epoch: Int, ttlMs: Int) -> [[UInt8]] {
+    static func make(_ batch: JournalBatch, node: String, runner: String, epoch: Int, ttlMs: Int) -> [[UInt8]] {
         var a: [[UInt8]] = []
         a.reserveCapacity(20 + batch.messages.count * 4 + batch.accepted.count)
         func add(_ s: String) { a.append(Array(s.utf8)) }
@@ -34,13 +35,14 @@ enum JournalArguments {
         } else {
             a.append(contentsOf: [[], [], [], []])
         }
+        add(runner)
         add(String(batch.messages.count))
         for m in batch.messages {
             add(m.seq)
             a.append(m.bytes)
             if let run = m.run {
                 add(run.id)
-                add(run.entry.map { runValue($0, runner: run.runner ?? node) } ?? "")
+                add(run.entry.map { runValue($0, runner: run.runner ?? runner) } ?? "")
             } else {
                 a.append(contentsOf: [[], []])
             }
@@ -60,12 +62,13 @@ enum JournalArguments {
         add(String(batch.runTable.count))
         for r in batch.runTable {
             add(r.id)
-            add(runValue(r.entry, runner: r.runner ?? node))
+            add(runValue(r.entry, runner: r.runner ?? runner))
         }
         return a
     }
 
-    /// How a run-table entry is stored: `NODE|r` or `NODE|c|STUB`.
+    /// How a run-table entry is stored: `RUNNER|r` or `RUNNER|c|STUB`, the runner being the
+    /// node running the call (`NAME#INCARNATION`).
     static func runValue(_ entry: RunEntry, runner: String) -> String {
         switch entry {
         case .needsReturn: return "\(runner)|r"

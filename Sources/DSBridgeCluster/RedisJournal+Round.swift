@@ -48,7 +48,7 @@ extension RedisJournal {
                 s.epochs[batch.session] = 1  // made here
                 return 1
             }
-            let arguments = JournalArguments.make(batch, node: nodeID, epoch: epoch, ttlMs: ttlMs)
+            let arguments = JournalArguments.make(batch, node: nodeID, runner: runnerID, epoch: epoch, ttlMs: ttlMs)
             commands.append(RedisCommand(arguments: [Array("EVALSHA".utf8), Array(ClusterScripts.journalScript.sha1.utf8), [48]] + arguments))
             items.append(.batch(session, batch))
         }
@@ -89,6 +89,7 @@ extension RedisJournal {
                     if let reply, RedisScript.isNoScript(reply) { reloadScripts = true }
                     if let message = reply?.errorMessage { logger.error("journal write refused: \(message)") }
                     outcome = .unavailable
+                    metrics.journalFailures.increment()
                 }
                 session.journalWritten(batch, outcome: outcome)
             case .late(let id):

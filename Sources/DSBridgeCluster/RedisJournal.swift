@@ -14,6 +14,11 @@ import Synchronization
 /// executor.
 public final class RedisJournal: SessionJournal {
     public let nodeID: String
+    /// This process as the runner of calls: `NAME#INCARNATION`, the incarnation new at each
+    /// start, so that calls of a node killed and started again under its name are seen lost.
+    public let runnerID: String
+    /// The incarnation part of ``runnerID`` (the node's record says it too).
+    public let incarnation: String
     let client: RedisClient
     let logger: Logger
     /// The records' time to live: the grace period plus a margin.
@@ -36,11 +41,14 @@ public final class RedisJournal: SessionJournal {
         var latePending: [(session: String, items: [[UInt8]])] = []
     }
     let state = Mutex(State())
+    let metrics = ClusterMetrics()
 
     /// - Parameters:
     ///   - graceMs: the bridge's grace period; records live this long plus 10 s without a write.
     public init(nodeID: String, client: RedisClient, graceMs: Int, logger: Logger) {
         self.nodeID = nodeID
+        incarnation = String(UInt32.random(in: 1...UInt32.max), radix: 16)
+        runnerID = "\(nodeID)#\(incarnation)"
         self.client = client
         self.logger = logger
         ttlMs = graceMs + 10_000
@@ -69,6 +77,10 @@ public final class RedisJournal: SessionJournal {
         guard
             let epoch = state.withLock({ s -> Int? in
                 s.untrimmedLate.removeValue(forKey: session.id)
+                for runner in Array(s.watched.keys) {
+                    s.watched[runner]?.removeValue(forKey: session.id)
+                    if s.watched[runner]?.isEmpty == true { s.watched.removeValue(forKey: runner) }
+                }
                 return s.epochs.removeValue(forKey: session.id)
             })
         else { return }
@@ -81,7 +93,8 @@ public final class RedisJournal: SessionJournal {
 
     public func passLate(_ messages: [LateMessage], of session: BridgeSession) {
         state.withLock { _ = $0.epochs.removeValue(forKey: session.id) }
-        pushLate(session: session.id, items: messages.map { LateItem.encode($0, runner: nodeID) })
+        metrics.lateMessages.increment(by: Int64(messages.count))
+        pushLate(session: session.id, items: messages.map { LateItem.encode($0, runner: runnerID) })
     }
 
     /// Pushes late items to the session's list and nudges its owner; retried every 500 ms
@@ -152,7 +165,7 @@ public final class RedisJournal: SessionJournal {
         state.withLock { s in
             s.epochs[parts.id] = claimed.epoch
             s.untrimmedLate[parts.id] = parts.late.count
-            for r in parts.run where r.node != nodeID && !parts.lostNodes.contains(r.node) {
+            for r in parts.run where r.node != runnerID && !parts.lostNodes.contains(r.node) {
                 s.watched[r.node, default: [:]][parts.id, default: []].append((r.id, r.entry))
             }
         }
@@ -166,6 +179,7 @@ public final class RedisJournal: SessionJournal {
                 _ = state.withLock { $0.epochs.removeValue(forKey: parts.id) }
                 return completion(.failure(SessionRefusal(code: 4004, reason: "unknown session")))
             }
+            metrics.takeovers.increment()
             completion(.success(session))
         }
     }
@@ -197,10 +211,11 @@ public final class RedisJournal: SessionJournal {
         if queue { queueRound() }
     }
 
-    /// Nodes running calls of sessions this node owns (the beat checks they live).
+    /// Runners (`NAME#INCARNATION`) of calls of sessions this node owns (the beat checks
+    /// they live).
     func watchedNodes() -> [String] { state.withLock { Array($0.watched.keys) } }
 
-    /// Stops watching `node` (it is lost). - Returns: its open calls, by session.
+    /// Stops watching runner `node` (it is lost). - Returns: its open calls, by session.
     func takeWatched(node: String) -> [String: [(id: Int64, entry: RunEntry)]] {
         state.withLock { $0.watched.removeValue(forKey: node) ?? [:] }
     }

@@ -28,7 +28,7 @@ struct ClusterScriptsTests {
     }
 
     func journal(_ client: RedisClient, _ batch: JournalBatch, node: String, epoch: Int) async throws -> String? {
-        let args = JournalArguments.make(batch, node: node, epoch: epoch, ttlMs: 60_000)
+        let args = JournalArguments.make(batch, node: node, runner: node + "#1", epoch: epoch, ttlMs: 60_000)
         return try await client.send([ClusterScripts.journalScript.evalSHA(arguments: args)]).first?.stringValue
     }
 
@@ -67,8 +67,8 @@ struct ClusterScriptsTests {
         #expect(c.epoch == 2 && c.previousNode == "a")
         #expect(c.snapshot.lastCall == 2 && c.snapshot.lastSeq == 2 && c.snapshot.acked == 0)
         #expect(c.snapshot.messages.map(\.seq) == [1, 2])
-        #expect(c.snapshot.run == [ClaimReply.RunRecord(id: 2, node: "a", entry: .needsCompletion(stub: "dscb2"))])
-        #expect(c.snapshot.lostNodes == ["a"], "node a has no record: lost")
+        #expect(c.snapshot.run == [ClaimReply.RunRecord(id: 2, node: "a#1", entry: .needsCompletion(stub: "dscb2"))])
+        #expect(c.snapshot.lostNodes == ["a#1"], "node a has no record: lost")
         #expect(c.snapshot.nativeCalls == [ClaimReply.NativeCallRecord(callbackId: 1, origin: "a|5")])
         #expect(c.snapshot.tags == ["room:7"] && c.snapshot.origin == "http://o" && c.snapshot.createdAtMs == 1_000)
         // The old owner is fenced; the new one writes.
@@ -79,6 +79,30 @@ struct ClusterScriptsTests {
         let members = try await client.send([RedisCommand("SMEMBERS", "dsb:nodesessions:b"), RedisCommand("SMEMBERS", "dsb:nodesessions:a")])
         #expect(members[0].arrayValue?.compactMap(\.stringValue) == ["s1"])
         #expect(members[1].arrayValue?.isEmpty == true)
+    }
+
+    @Test("a node started again under its name is another incarnation: the calls of the old one count as lost")
+    func incarnations() async throws {
+        let server = try RedisServerProcess.start()
+        defer { server.stop() }
+        let client = try await Self.client(server)
+        defer { client.stop() }
+        var batch = Self.created("s4", token: "W")
+        batch.accepted = [1]
+        batch.lastCall = 1
+        #expect(try await journal(client, batch, node: "a", epoch: 1) == "ok")  // runner a#1
+        _ = try await client.send([RedisCommand("HSET", "dsb:node:a", "inc", "1")])
+        guard case .claimed(let alive) = try await claim(client, token: "W", node: "b", ack: 0) else {
+            Issue.record("not claimed")
+            return
+        }
+        #expect(alive.snapshot.lostNodes.isEmpty, "a#1 still runs")
+        _ = try await client.send([RedisCommand("HSET", "dsb:node:a", "inc", "2")])
+        guard case .claimed(let restarted) = try await claim(client, token: "W", node: "c", ack: 0) else {
+            Issue.record("not claimed")
+            return
+        }
+        #expect(restarted.snapshot.lostNodes == ["a#1"], "a was started again: its former calls are lost")
     }
 
     @Test("acknowledgements trim the log; the end of a session deletes its keys, token and tags")
