@@ -42,6 +42,10 @@
 #                                     (run with it); the C echo on lws' poll loop and on
 #                                     libuv, the lower of the two counts (best of 2 rounds
 #                                     in a full run; --smoke: the poll loop only)
+#                         cluster     issue 16: 64 x 8 echo.syn with cluster mode on (one node,
+#                                     a Redis of its own on loopback) and off, alternating twice;
+#                                     cross-node admin call and resume-elsewhere latency
+#                                     (scripts/cluster_bench.py, two nodes)
 #   --no-build          use the binaries already built
 # Everything started here listens on 127.0.0.1 only, runs under `timeout`, and is stopped
 # on exit.
@@ -59,7 +63,7 @@ held_list=""
 paced_sessions=""
 daemon_override=""
 baseline_daemon=""
-only="main budget idle held paced efficiency"
+only="main budget idle held paced efficiency cluster"
 build=1
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -266,6 +270,33 @@ for round in $(seq 1 "$budget_rounds"); do
   run "syn-budget-$round" "$daemon_port" "$daemon_pid" syn --sessions "$sessions" --inflight 8 --payload 64
   stop_server "$daemon_pid"
 done
+fi
+
+# Cluster mode (issue 16): the same 64 x 8 load with --redis (one node, a Redis of its own on
+# loopback, started and stopped here) and without, alternating; then the cluster's latency
+# figures from scripts/cluster_bench.py (two nodes), kept as cluster-bench.json.
+if wants cluster; then
+  redis_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  redis_dir=$(mktemp -d /tmp/dsbridge-load-redis.XXXXXX)
+  timeout 3600 /usr/bin/redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --dir "$redis_dir" \
+    >"$results/redis.log" 2>&1 &
+  started_pids+=("$!")
+  sleep 0.5
+  for round in 1 2; do
+    start_daemon "daemon-cluster-off-$round"
+    run "syn-cluster-off-$round" "$daemon_port" "$daemon_pid" syn --sessions "$sessions" --inflight 8 --payload 64
+    stop_server "$daemon_pid"
+    start_daemon "daemon-cluster-on-$round" --redis "redis://127.0.0.1:$redis_port" --node-id "load-$round"
+    run "syn-cluster-on-$round" "$daemon_port" "$daemon_pid" syn --sessions "$sessions" --inflight 8 --payload 64
+    stop_server "$daemon_pid"
+  done
+  calls=300; resumes=100
+  if [ "$mode" = smoke ]; then calls=40; resumes=10; fi
+  if ! timeout 300 python3 scripts/cluster_bench.py --daemon "$daemon_bin" --calls "$calls" --resumes "$resumes" \
+      --json "$results/cluster-bench.json"; then
+    echo "load-test: FAILED: cluster-bench" >&2
+    failures=$((failures + 1))
+  fi
 fi
 
 # Idle sessions: a fresh daemon (RSS before = an unused daemon), and the echo server.
@@ -610,6 +641,31 @@ if eff_rounds > 0 or get("paced") is not None or get("echo-paced") is not None:
     echo_notes = [f"{load[:3]} {others}" for load, b, e, loop, others, key in eff_rows if others]
     print("C echo: bench/lws-echo.c, the lower of its loops per load" + (f" (the other: {'; '.join(echo_notes)})" if echo_notes else ""))
     print("  (a) 100-byte frames; (b) the bridge's call request, answered with its body; (c) 100-byte frames, on libuv")
+
+# Issue 16: cluster mode on vs off (one node, same run, best of the alternating rounds), and
+# the cluster's latency figures.
+def throughput(name):
+    j = load(name)
+    return j.get("throughput") if j else None
+on = max([v for v in (throughput(f"syn-cluster-on-{i}") for i in (1, 2)) if v is not None], default=None)
+off = max([v for v in (throughput(f"syn-cluster-off-{i}") for i in (1, 2)) if v is not None], default=None)
+bench_path = os.path.join(results, "cluster-bench.json")
+cluster_bench = json.load(open(bench_path)) if os.path.exists(bench_path) else {}
+if on is not None or off is not None or cluster_bench:
+    print()
+    print("Issue 16: cluster mode (one Redis on loopback)")
+    ro = ratio(on, off)
+    verdict = "-" if ro is None else ("PASS" if ro >= 0.8 else "MISS")
+    if verdict == "MISS": misses.append("issue 16 cluster on/off")
+    print(f"  64x8 echo.syn round trips/s, one node: cluster on {fmt(on)}, off {fmt(off)}, ratio "
+          f"{(f'{ro:.2f}x' if ro is not None else '-')} (goal >= 0.80x): {verdict}")
+    for name, f in cluster_bench.items():
+        goal = ""
+        if name == "cross-node admin call":
+            goal = " (goal p50 <= 1 ms): " + ("PASS" if f["p50"] <= 1.0 else "MISS")
+            if f["p50"] > 1.0: misses.append("issue 16 cross-node admin call p50")
+        print(f"  {name}: p50 {f['p50']:.2f} ms, p99 {f['p99']:.2f} ms (n {f['n']}){goal}")
+    print("  cross-node invokes per second: not measured yet (needs a bench mode with answering pages on another node)")
 
 missing = [n for n, j in r.items() if j is None]
 print()

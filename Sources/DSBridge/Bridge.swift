@@ -276,6 +276,8 @@ public final class Bridge: Sendable {
         guard kept else { return nil }
         logger.info("session taken over", metadata: ["bridge.session": "\(session.id)"])
         metrics.sessionOpened()
+        // Like a session made without a socket: it expires unless one attaches.
+        session.scheduleExpiry(generation: 0)
         session.finishRestoring(snapshot)
         return session
     }

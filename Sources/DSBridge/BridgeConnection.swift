@@ -286,11 +286,7 @@ public final class BridgeConnection: Sendable {
                 }
                 if !journalChecked, let s = current, bridge.journal != nil {
                     journalChecked = true
-                    switch gate(messages[index...], session: s) {
-                    case .open: break
-                    case .moved: return .done
-                    case .wait: return .waiting
-                    }
+                    if case .stop(let stop) = gate(messages[index...], session: s) { return stop }
                 }
                 current?.receiveCall(call, from: self, site: site, route: inlineRoutes.flatMap { $0.isEmpty ? nil : $0[index] })
                 ranInline = site.isNetworkThread
@@ -309,14 +305,66 @@ public final class BridgeConnection: Sendable {
     /// they must wait, the dispatch of `rest` continues on a worker when the journal
     /// answers (or `rest` is dropped, when the session moved: the page resends its calls to
     /// the new owner); the socket stays `processing` meanwhile, so frames keep their order.
-    private func gate(_ rest: ArraySlice<PageMessage>, session: BridgeSession) -> SessionJournalState.CallGate {
-        let ids = rest.compactMap { message -> Int64? in if case .call(let c) = message { c.id } else { nil } }
-        return session.gateCalls(ids) { [self] gate in
-            bridge.executor.execute { [self] in
-                let stop: DispatchStop = gate == .open ? dispatch(rest, session: session, checkRate: false, journalChecked: true) : .done
-                if proceed(stop) { processInbox() }
+    /// When they must wait, the frames queued behind are taken too and their calls accepted
+    /// in the same journal write: a page with many calls in flight waits one round trip for
+    /// all of them, not one per frame.
+    private func gate(_ rest: ArraySlice<PageMessage>, session: BridgeSession) -> GateResult {
+        let ids = Self.callIDs(rest)
+        if session.isAcceptanceDurable(ids) { return .proceed }
+        let more = takeQueuedMessages()
+        let all = more.isEmpty ? ids : ids + Self.callIDs(more[...])
+        let gate = session.gateCalls(all) { [self] gate in
+            bridge.executor.execute { [self] in continueAfterGate(gate, rest, more, session: session) }
+        }
+        switch gate {
+        case .moved: return .stop(.done)
+        case .wait: return .stop(.waiting)
+        case .open:
+            if more.isEmpty { return .proceed }
+            bridge.executor.execute { [self] in continueAfterGate(.open, rest, more, session: session) }
+            return .stop(.waiting)
+        }
+    }
+
+    /// How the journal gate left a dispatch.
+    private enum GateResult {
+        /// Go on with the messages here.
+        case proceed
+        /// Stop here: the gate carries on (or dropped them).
+        case stop(DispatchStop)
+    }
+
+    private static func callIDs(_ messages: ArraySlice<PageMessage>) -> [Int64] {
+        messages.compactMap { message -> Int64? in if case .call(let c) = message { c.id } else { nil } }
+    }
+
+    /// Runs what waited at the gate, in order (or drops it when the session moved: the page
+    /// resends its calls to the new owner), then goes on with the inbox.
+    private func continueAfterGate(
+        _ gate: SessionJournalState.CallGate, _ rest: ArraySlice<PageMessage>, _ more: [PageMessage], session: BridgeSession
+    ) {
+        if gate == .open {
+            guard proceed(dispatch(rest, session: session, checkRate: false, journalChecked: true)) else { return }
+            if !more.isEmpty {
+                guard proceed(dispatch(more[...], session: session, checkRate: true, journalChecked: true)) else { return }
             }
         }
+        processInbox()
+    }
+
+    /// The frames queued behind the one being processed, decoded (at most 64 frames or
+    /// 256 KiB); a frame that is not valid closes the socket and ends the taking.
+    private func takeQueuedMessages() -> [PageMessage] {
+        var messages: [PageMessage] = []
+        var bytes = 0
+        for _ in 0..<64 {
+            guard bytes < 256 << 10, let next = state.withLock({ $0.takeQueuedFrame() }) else { break }
+            if next.resumeReads { waker.wake() }
+            bytes += next.frame.count
+            guard let decoded = decode(next.frame, helloSeen: next.helloSeen) else { break }
+            messages += decoded
+        }
+        return messages
     }
 
     /// A `hello` names a token this node does not hold: after the authenticator, the

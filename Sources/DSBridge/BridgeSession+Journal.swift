@@ -42,6 +42,12 @@ extension BridgeSession {
         if let report = state.withLock({ $0.moveAway() }) { carryOut(report) }
     }
 
+    /// Whether calls `ids` may run without waiting for the journal (their acceptance is
+    /// durable, they ran already, or the journal is unreachable).
+    func isAcceptanceDurable(_ ids: [Int64]) -> Bool {
+        state.withLock { $0.isAcceptanceDurable(ids) }
+    }
+
     /// Journaled sessions: a frame brings socket calls `ids`; see
     /// ``SessionState/gateCalls(_:resume:)``.
     func gateCalls(_ ids: [Int64], resume: @escaping SessionJournalState.CallWaiter) -> SessionJournalState.CallGate {

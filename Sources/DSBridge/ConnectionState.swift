@@ -121,6 +121,21 @@ struct ConnectionState<Session: AnyObject & Sendable>: Sendable {
         return NextFrame(frame: frame, helloSeen: helloSeen, session: session, resumeReads: resume)
     }
 
+    /// Takes the next queued frame for the thread already processing (a journaled session
+    /// accepts the calls of frames queued behind one that waits); unlike ``takeFrame()`` it
+    /// leaves `processing` as it is when none is left.
+    mutating func takeQueuedFrame() -> NextFrame? {
+        guard isOpen, !pausedForCalls, let frame = inbox.popFirst() else { return nil }
+        inboxBytes -= frame.count
+        memory.add(-frame.count)
+        var resume = false
+        if pausedForInbox, inbox.isEmpty {
+            pausedForInbox = false
+            resume = !readsPaused
+        }
+        return NextFrame(frame: frame, helloSeen: helloSeen, session: session, resumeReads: resume)
+    }
+
     /// Ends a stretch of processing the calling thread did itself.
     mutating func finishProcessing() {
         processing = false

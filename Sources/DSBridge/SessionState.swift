@@ -365,6 +365,18 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
         return (gate, journal?.needsRegistration() ?? false)
     }
 
+    /// Whether calls `ids` may run without waiting for the journal.
+    func isAcceptanceDurable(_ ids: [Int64]) -> Bool {
+        guard let journal, !ended else { return true }
+        switch journal.mode {
+        case .unjournaled: return true
+        case .moved: return false
+        case .journaled:
+            let highest = ids.max() ?? 0
+            return highest <= lastCall || highest <= journal.durableCall
+        }
+    }
+
     /// Counts `count` calls against the rate of `perSecond` at `now` (milliseconds).
     /// - Returns: milliseconds they must wait before they run; 0 means at once.
     mutating func takeCallTokens(_ count: Int, perSecond: Int, now: Int64) -> Int {

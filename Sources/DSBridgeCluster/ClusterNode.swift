@@ -181,6 +181,22 @@ public final class ClusterNode: ClusterRouter {
         let n = beats.add(1, ordering: .relaxed).newValue
         let every = max(1, bridge.configuration.graceMs / 3 / Self.beatMs)
         if n % every == 0 { renewSessions() }
+        if n % 10 == 0 { reapDeadNodes() }
+    }
+
+    /// Every 5 s: the keys of dead nodes' sessions get an expiry (docs/CLUSTER.md, expiry).
+    private func reapDeadNodes() {
+        client.send([RedisCommand("SMEMBERS", ClusterKeys.nodes)]) { [self] result in
+            guard case .success(let r) = result, let names = r.first?.arrayValue?.compactMap(\.stringValue) else { return }
+            let others = names.filter { $0 != nodeID }
+            guard !others.isEmpty else { return }
+            client.send(others.map { RedisCommand("EXISTS", ClusterKeys.node($0)) }) { [self] result in
+                guard case .success(let alive) = result else { return }
+                let dead = zip(others, alive).filter { $0.1.integerValue == 0 }.map(\.0)
+                guard !dead.isEmpty else { return }
+                client.send(dead.map { ClusterScripts.reapScript.evalSHA(arguments: [$0, String(journal.ttlMs)]) }) { _ in }
+            }
+        }
     }
 
     /// Sessions this node owns whose records another node took: they let go.

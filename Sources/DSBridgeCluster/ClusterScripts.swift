@@ -6,76 +6,130 @@ import DSBridgeRedis
 /// derived from the session id inside the scripts (standalone Redis; the `{SID}` hash tags
 /// keep a session's keys in one slot for a later move to Redis Cluster).
 enum ClusterScripts {
-    /// One session's journal batch (``JournalArguments``; ARGV[17] is the writing node's
-    /// runner id, `NAME#INCARNATION`, stored in the run-table entries it makes). Answers `ok`, `moved` (another
-    /// node or a newer epoch owns the session) or `gone` (no record and not a creation).
+    /// One round of the journal: the batches of several sessions (``JournalArguments``).
+    /// ARGV: node, runner id (`NAME#INCARNATION`, stored in the run-table entries it makes),
+    /// ttl, the count of batches, then each batch. Answers one status per batch: `ok`,
+    /// `moved` (another node or a newer epoch owns the session: nothing of it is written) or
+    /// `gone` (no record, and the batch does not create one). Expiry is set when a session
+    /// is created and by the owner's renewal pass (and, for sessions of dead nodes, by the
+    /// reaper), not on every write: a round stays a few commands per call.
     static let journal = #"""
-        local node, epoch, ttl, sid, flags = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5]
-        local s = 'dsb:s:{' .. sid .. '}'
-        local logk, runk, nck, heldk, latek = s .. ':log', s .. ':run', s .. ':nc', s .. ':held', s .. ':late'
-        local created = string.find(flags, 'c', 1, true) ~= nil
-        local snapshot = string.find(flags, 's', 1, true) ~= nil
-        local cur = redis.call('HMGET', s, 'node', 'epoch')
-        if cur[1] then
-          if cur[1] ~= node or cur[2] ~= epoch then return 'moved' end
-        elseif created then
-          local h = redis.sha1hex(ARGV[13])
-          redis.call('HSET', s, 'node', node, 'epoch', epoch, 'tok', h, 'origin', ARGV[14], 'peer', ARGV[15],
-            'since', ARGV[16], 'tags', '[]', 'ready', '0', 'lastCall', '0', 'lastSeq', '0', 'acked', '0', 'nextCb', '1')
-          redis.call('SET', 'dsb:tok:' .. h, sid, 'PX', ttl)
-          redis.call('SADD', 'dsb:nodesessions:' .. node, sid)
-          redis.call('SADD', 'dsb:nodes', node)
-        else
-          return 'gone'
-        end
-        if snapshot then redis.call('DEL', logk, runk, nck, heldk) end
-        local runner = ARGV[17]
-        local i = 18
-        local n = tonumber(ARGV[i]); i = i + 1
-        for _ = 1, n do
-          redis.call('ZADD', logk, ARGV[i], ARGV[i + 1])
-          local rid, rval = ARGV[i + 2], ARGV[i + 3]
-          if rid ~= '' then
-            if rval == '' then redis.call('HDEL', runk, rid) else redis.call('HSET', runk, rid, rval) end
+        local node, runner, ttl = ARGV[1], ARGV[2], tonumber(ARGV[3])
+        local out = {}
+        local i = 5
+        for b = 1, tonumber(ARGV[4]) do
+          local sid, epoch, flags = ARGV[i], ARGV[i + 1], ARGV[i + 2]
+          local lastSeq, lastCall, acked, ready, nextCb, tags, lateConsumed =
+            ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6], ARGV[i + 7], ARGV[i + 8], tonumber(ARGV[i + 9])
+          local token, origin, peer, since = ARGV[i + 10], ARGV[i + 11], ARGV[i + 12], ARGV[i + 13]
+          i = i + 14
+          local s = 'dsb:s:{' .. sid .. '}'
+          local logk, runk, nck, heldk = s .. ':log', s .. ':run', s .. ':nc', s .. ':held'
+          local snapshot = string.find(flags, 's', 1, true) ~= nil
+          local cur = redis.call('HMGET', s, 'node', 'epoch')
+          local status = 'ok'
+          if cur[1] then
+            if cur[1] ~= node or cur[2] ~= epoch then status = 'moved' end
+          elseif string.find(flags, 'c', 1, true) then
+            local h = redis.sha1hex(token)
+            redis.call('HSET', s, 'node', node, 'epoch', epoch, 'tok', h, 'origin', origin, 'peer', peer,
+              'since', since, 'tags', '[]', 'ready', '0', 'lastCall', '0', 'lastSeq', '0', 'acked', '0', 'nextCb', '1')
+            redis.call('PEXPIRE', s, ttl)
+            redis.call('SET', 'dsb:tok:' .. h, sid, 'PX', ttl)
+            redis.call('SADD', 'dsb:nodesessions:' .. node, sid)
+            redis.call('SADD', 'dsb:nodes', node)
+          else
+            status = 'gone'
           end
-          i = i + 4
+          local write = status == 'ok'
+          if write and snapshot then redis.call('DEL', logk, runk, nck, heldk) end
+          local n = tonumber(ARGV[i]); i = i + 1
+          for _ = 1, n do
+            if write then
+              redis.call('ZADD', logk, ARGV[i], ARGV[i + 1])
+              local rid, rval = ARGV[i + 2], ARGV[i + 3]
+              if rid ~= '' then
+                if rval == '' then redis.call('HDEL', runk, rid) else redis.call('HSET', runk, rid, rval) end
+              end
+            end
+            i = i + 4
+          end
+          n = tonumber(ARGV[i]); i = i + 1
+          for _ = 1, n do
+            if write then redis.call('HSET', runk, ARGV[i], runner .. '|r') end
+            i = i + 1
+          end
+          n = tonumber(ARGV[i]); i = i + 1
+          for _ = 1, n do
+            if write then
+              if ARGV[i + 1] == '' then redis.call('HDEL', nck, ARGV[i]) else redis.call('HSET', nck, ARGV[i], ARGV[i + 1]) end
+            end
+            i = i + 2
+          end
+          n = tonumber(ARGV[i]); i = i + 1
+          for _ = 1, n do
+            if write then
+              if ARGV[i + 1] == '' then redis.call('HDEL', heldk, ARGV[i]) else redis.call('HSET', heldk, ARGV[i], ARGV[i + 1]) end
+            end
+            i = i + 2
+          end
+          n = tonumber(ARGV[i]); i = i + 1
+          for _ = 1, n do
+            if write then redis.call('HSET', runk, ARGV[i], ARGV[i + 1]) end
+            i = i + 2
+          end
+          if write then
+            -- Only the owner writes (fenced above), so its numbers only grow.
+            local fields = {'lastSeq', lastSeq}
+            if lastCall ~= '' then table.insert(fields, 'lastCall'); table.insert(fields, lastCall) end
+            if acked ~= '' then
+              table.insert(fields, 'acked'); table.insert(fields, acked)
+              redis.call('ZREMRANGEBYSCORE', logk, '-inf', acked)
+            end
+            if ready ~= '' then table.insert(fields, 'ready'); table.insert(fields, ready) end
+            if nextCb ~= '' then table.insert(fields, 'nextCb'); table.insert(fields, nextCb) end
+            if tags ~= '' then
+              local old = cjson.decode(redis.call('HGET', s, 'tags') or '[]')
+              for _, t in ipairs(old) do redis.call('SREM', 'dsb:tag:' .. t, sid) end
+              for _, t in ipairs(cjson.decode(tags)) do redis.call('SADD', 'dsb:tag:' .. t, sid) end
+              table.insert(fields, 'tags'); table.insert(fields, tags)
+            end
+            if lateConsumed > 0 then redis.call('LTRIM', s .. ':late', lateConsumed, -1) end
+            redis.call('HSET', s, unpack(fields))
+            if snapshot then
+              local tok = redis.call('HGET', s, 'tok')
+              for _, k in ipairs({s, logk, runk, nck, heldk, s .. ':late', 'dsb:tok:' .. tok}) do redis.call('PEXPIRE', k, ttl) end
+            end
+          end
+          out[b] = status
         end
-        n = tonumber(ARGV[i]); i = i + 1
-        for _ = 1, n do redis.call('HSET', runk, ARGV[i], runner .. '|r'); i = i + 1 end
-        n = tonumber(ARGV[i]); i = i + 1
-        for _ = 1, n do
-          if ARGV[i + 1] == '' then redis.call('HDEL', nck, ARGV[i]) else redis.call('HSET', nck, ARGV[i], ARGV[i + 1]) end
-          i = i + 2
+        return out
+        """#
+
+    /// Gives the keys of a dead node's sessions an expiry (a key made after the node's last
+    /// renewal pass has none), and forgets the node once none of its sessions is left.
+    /// ARGV: the dead node, ttl. Answers the number of sessions left.
+    static let reap = #"""
+        local ttl = tonumber(ARGV[2])
+        local set = 'dsb:nodesessions:' .. ARGV[1]
+        local left = 0
+        for _, sid in ipairs(redis.call('SMEMBERS', set)) do
+          local s = 'dsb:s:{' .. sid .. '}'
+          local cur = redis.call('HMGET', s, 'node', 'tok')
+          if cur[1] ~= ARGV[1] then
+            redis.call('SREM', set, sid)
+          else
+            left = left + 1
+            for _, k in ipairs({s, s .. ':log', s .. ':run', s .. ':nc', s .. ':held', s .. ':late', 'dsb:tok:' .. (cur[2] or '')}) do
+              if redis.call('PTTL', k) == -1 then redis.call('PEXPIRE', k, ttl) end
+            end
+          end
         end
-        n = tonumber(ARGV[i]); i = i + 1
-        for _ = 1, n do
-          if ARGV[i + 1] == '' then redis.call('HDEL', heldk, ARGV[i]) else redis.call('HSET', heldk, ARGV[i], ARGV[i + 1]) end
-          i = i + 2
+        if left == 0 then
+          redis.call('DEL', set)
+          if redis.call('EXISTS', 'dsb:node:' .. ARGV[1]) == 0 then redis.call('SREM', 'dsb:nodes', ARGV[1]) end
         end
-        n = tonumber(ARGV[i]); i = i + 1
-        for _ = 1, n do redis.call('HSET', runk, ARGV[i], ARGV[i + 1]); i = i + 2 end
-        local fields = {'lastSeq', ARGV[6]}
-        if ARGV[7] ~= '' then
-          local lc = tonumber(redis.call('HGET', s, 'lastCall') or '0')
-          if snapshot or tonumber(ARGV[7]) > lc then table.insert(fields, 'lastCall'); table.insert(fields, ARGV[7]) end
-        end
-        if ARGV[8] ~= '' then
-          table.insert(fields, 'acked'); table.insert(fields, ARGV[8])
-          redis.call('ZREMRANGEBYSCORE', logk, '-inf', ARGV[8])
-        end
-        if ARGV[9] ~= '' then table.insert(fields, 'ready'); table.insert(fields, ARGV[9]) end
-        if ARGV[10] ~= '' then table.insert(fields, 'nextCb'); table.insert(fields, ARGV[10]) end
-        if ARGV[11] ~= '' then
-          local old = cjson.decode(redis.call('HGET', s, 'tags') or '[]')
-          for _, t in ipairs(old) do redis.call('SREM', 'dsb:tag:' .. t, sid) end
-          for _, t in ipairs(cjson.decode(ARGV[11])) do redis.call('SADD', 'dsb:tag:' .. t, sid) end
-          table.insert(fields, 'tags'); table.insert(fields, ARGV[11])
-        end
-        if tonumber(ARGV[12]) > 0 then redis.call('LTRIM', latek, tonumber(ARGV[12]), -1) end
-        redis.call('HSET', s, unpack(fields))
-        local tok = redis.call('HGET', s, 'tok')
-        for _, k in ipairs({s, logk, runk, nck, heldk, latek, 'dsb:tok:' .. tok}) do redis.call('PEXPIRE', k, ttl) end
-        return 'ok'
+        return left
         """#
 
     /// Takes a session over (docs/CLUSTER.md, "Taking a session over"). ARGV: token, node,
@@ -192,9 +246,11 @@ extension ClusterScripts {
     static let readLateScript = RedisScript(readLate)
     static let endScript = RedisScript(end)
     static let renewScript = RedisScript(renew)
+    static let reapScript = RedisScript(reap)
     static let ownerByTokenScript = RedisScript(ownerByToken)
     /// Every script, for `SCRIPT LOAD` on each connection.
     static let all = [
         journalScript, claimScript, pushLateScript, readLateScript, endScript, renewScript, ownerByTokenScript,
+        reapScript,
     ]
 }

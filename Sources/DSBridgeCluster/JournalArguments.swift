@@ -1,24 +1,34 @@
 // SPDX-License-Identifier: MIT
 import DSBridge
 
-/// The arguments of ``ClusterScripts/journal`` for one batch: a fixed head, then sections
-/// each preceded by its count (messages: `seq`, bytes, run id, run value; accepted call
-/// ids; native calls: `callbackId`, origin or empty; held invokes: `callbackId`, tail or
-/// empty; a snapshot's run table: id, value). Pure: tested without Redis.
+/// The arguments of ``ClusterScripts/journal`` for one round: a head (node, runner, ttl,
+/// the count of batches), then each batch: 14 fixed fields, then sections each preceded by
+/// its count (messages: `seq`, bytes, run id, run value; accepted call ids; native calls:
+/// `callbackId`, origin or empty; held invokes: `callbackId`, tail or empty; a snapshot's
+/// run table: id, value). Pure: tested without Redis.
 enum JournalArguments {
+    /// The whole round's arguments (after `EVALSHA sha 0`).
     /// - Parameters:
-    ///   - node: the writing node; `epoch`: its epoch of the session.
-    ///   - runner: the writing node's runner id (`NAME#INCARNATION`) for its run-table entries.
-    ///   - ttlMs: the records' time to live.
-    static func make(_ batch: JournalBatch, node: String, runner: String, epoch: Int, ttlMs: Int) -> [[UInt8]] {
+    ///   - node: the writing node; `runner`: its runner id (`NAME#INCARNATION`) for its
+    ///     run-table entries; `ttlMs`: the time to live of sessions it creates.
+    ///   - batches: each batch with this node's epoch of its session.
+    static func round(node: String, runner: String, ttlMs: Int, batches: [(batch: JournalBatch, epoch: Int)]) -> [[UInt8]] {
         var a: [[UInt8]] = []
-        a.reserveCapacity(20 + batch.messages.count * 4 + batch.accepted.count)
+        a.reserveCapacity(4 + batches.count * 24)
+        a.append(Array(node.utf8))
+        a.append(Array(runner.utf8))
+        a.append(Array(String(ttlMs).utf8))
+        a.append(Array(String(batches.count).utf8))
+        for (batch, epoch) in batches { append(batch, epoch: epoch, runner: runner, to: &a) }
+        return a
+    }
+
+    /// Appends one batch's part of a round.
+    static func append(_ batch: JournalBatch, epoch: Int, runner: String, to a: inout [[UInt8]]) {
         func add(_ s: String) { a.append(Array(s.utf8)) }
         func add(_ n: Int64?) { a.append(n.map { Array(String($0).utf8) } ?? []) }
-        add(node)
-        add(String(epoch))
-        add(String(ttlMs))
         add(batch.session)
+        add(String(epoch))
         add((batch.created != nil ? "c" : "") + (batch.isSnapshot ? "s" : ""))
         add(batch.lastSeq)
         add(batch.lastCall)
@@ -35,7 +45,6 @@ enum JournalArguments {
         } else {
             a.append(contentsOf: [[], [], [], []])
         }
-        add(runner)
         add(String(batch.messages.count))
         for m in batch.messages {
             add(m.seq)
@@ -64,7 +73,6 @@ enum JournalArguments {
             add(r.id)
             add(runValue(r.entry, runner: r.runner ?? runner))
         }
-        return a
     }
 
     /// How a run-table entry is stored: `RUNNER|r` or `RUNNER|c|STUB`, the runner being the

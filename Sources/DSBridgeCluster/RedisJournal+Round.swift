@@ -5,15 +5,12 @@ import Synchronization
 
 /// Group commit: one round trip writes every session that changed since the last one.
 extension RedisJournal {
-    /// What one command of a round is for, to read its reply.
-    enum RoundItem: Sendable {
-        case batch(BridgeSession, JournalBatch)
-        case late(session: String)
-    }
-
-    /// The items of a round, filled when the client's thread builds it.
+    /// The work of a round, filled when the client's thread builds it.
     final class Round: Sendable {
-        let items = Mutex<[RoundItem]>([])
+        /// The batches written by the round's journal script, in order.
+        let batches = Mutex<[(session: BridgeSession, batch: JournalBatch)]>([])
+        /// The sessions whose late lists the round reads (one command each, after the script).
+        let lateReads = Mutex<[String]>([])
         /// Whether the client built it (a send that fails at once never does).
         let built = Atomic<Bool>(false)
     }
@@ -25,7 +22,8 @@ extension RedisJournal {
         client.send(prepare: { [self] in build(round) }, completion: { [self] result in finish(round, result) })
     }
 
-    /// Client thread: takes the dirty sessions' batches and the late lists to read.
+    /// Client thread: takes the dirty sessions' batches (one script call for all of them)
+    /// and the late lists to read.
     private func build(_ round: Round) -> [RedisCommand]? {
         round.built.store(true, ordering: .releasing)
         let (sessions, lateDue) = state.withLock { s -> ([BridgeSession], Set<String>) in
@@ -36,10 +34,10 @@ extension RedisJournal {
             }
             return (s.dirty, s.lateDue)
         }
-        var commands: [RedisCommand] = []
-        var items: [RoundItem] = []
-        commands.reserveCapacity(sessions.count + lateDue.count)
-        items.reserveCapacity(sessions.count + lateDue.count)
+        var batches: [(session: BridgeSession, batch: JournalBatch)] = []
+        var withEpochs: [(batch: JournalBatch, epoch: Int)] = []
+        batches.reserveCapacity(sessions.count)
+        withEpochs.reserveCapacity(sessions.count)
         for session in sessions {
             guard let batch = session.takeJournalBatch() else { continue }
             let epoch = state.withLock { s -> Int in
@@ -48,58 +46,78 @@ extension RedisJournal {
                 s.epochs[batch.session] = 1  // made here
                 return 1
             }
-            let arguments = JournalArguments.make(batch, node: nodeID, runner: runnerID, epoch: epoch, ttlMs: ttlMs)
-            commands.append(RedisCommand(arguments: [Array("EVALSHA".utf8), Array(ClusterScripts.journalScript.sha1.utf8), [48]] + arguments))
-            items.append(.batch(session, batch))
+            batches.append((session, batch))
+            withEpochs.append((batch, epoch))
         }
+        var commands: [RedisCommand] = []
+        if !withEpochs.isEmpty {
+            let arguments = JournalArguments.round(node: nodeID, runner: runnerID, ttlMs: ttlMs, batches: withEpochs)
+            commands.append(RedisCommand(arguments: Self.evalJournalHead + arguments))
+        }
+        var reads: [String] = []
         for id in lateDue {
             guard let (epoch, offset) = state.withLock({ s in s.epochs[id].map { ($0, s.untrimmedLate[id] ?? 0) } }) else { continue }
             commands.append(ClusterScripts.readLateScript.evalSHA(arguments: [id, nodeID, String(epoch), String(offset)]))
-            items.append(.late(session: id))
+            reads.append(id)
         }
-        round.items.withLock { $0 = items }
+        round.batches.withLock { $0 = batches }
+        round.lateReads.withLock { $0 = reads }
         return commands
     }
+
+    /// `EVALSHA <journal script> 0`.
+    private static let evalJournalHead: [[UInt8]] = [
+        Array("EVALSHA".utf8), Array(ClusterScripts.journalScript.sha1.utf8), Array("0".utf8),
+    ]
 
     /// Client thread: the round's replies (or why there are none).
     private func finish(_ round: Round, _ result: Result<[RedisValue], RedisClientError>) {
         // A send that failed at once (Redis down) was never built: its sessions are still
         // dirty; take their batches now, so they learn the journal is unavailable.
         if case .failure = result, !round.built.load(ordering: .acquiring) { _ = build(round) }
-        let items = round.items.withLock { $0 }
-        let replies: [RedisValue]
+        let batches = round.batches.withLock { $0 }
+        let reads = round.lateReads.withLock { $0 }
+        var replies: [RedisValue] = []
         switch result {
         case .success(let r): replies = r
         case .failure(let error):
-            if !items.isEmpty { logger.warning("journal write failed: \(error); sessions go on unjournaled until Redis is back") }
-            replies = []
+            if !batches.isEmpty { logger.warning("journal write failed: \(error); sessions go on unjournaled until Redis is back") }
         }
-        var reloadScripts = false
-        for (index, item) in items.enumerated() {
-            let reply = index < replies.count ? replies[index] : nil
-            switch item {
-            case .batch(let session, let batch):
+        var next = 0
+        if !batches.isEmpty {
+            let statuses = replies.first?.arrayValue ?? []
+            if let reply = replies.first, statuses.isEmpty {
+                if RedisScript.isNoScript(reply) {
+                    // Someone flushed the scripts: load them again, then every session writes a snapshot.
+                    client.send(ClusterScripts.all.map(\.loadCommand)) { [self] _ in
+                        guard let bridge else { return }
+                        bridge.executor.execute { for s in bridge.sessions { s.journalReconnected() } }
+                    }
+                }
+                if let message = reply.errorMessage { logger.error("journal write refused: \(message)") }
+            }
+            for (index, item) in batches.enumerated() {
                 let outcome: JournalOutcome
-                switch reply?.stringValue {
+                switch index < statuses.count ? statuses[index].stringValue : nil {
                 case "ok"?: outcome = .written
                 case "moved"?, "gone"?:
-                    _ = state.withLock { $0.epochs.removeValue(forKey: batch.session) }
+                    _ = state.withLock { $0.epochs.removeValue(forKey: item.batch.session) }
                     outcome = .moved
                 default:
-                    if let reply, RedisScript.isNoScript(reply) { reloadScripts = true }
-                    if let message = reply?.errorMessage { logger.error("journal write refused: \(message)") }
                     outcome = .unavailable
                     metrics.journalFailures.increment()
                 }
-                session.journalWritten(batch, outcome: outcome)
-            case .late(let id):
-                guard let list = reply?.arrayValue else { continue }
-                let messages = list.compactMap { $0.bytesValue.flatMap(LateItem.decode) }
-                guard !messages.isEmpty, let session = bridge?.session(id: id) else { continue }
-                state.withLock { $0.untrimmedLate[id, default: 0] += messages.count }
-                bridge?.executor.execute { session.appendLate(messages) }
+                item.session.journalWritten(item.batch, outcome: outcome)
             }
+            next = 1
         }
-        if reloadScripts { client.send(ClusterScripts.all.map(\.loadCommand)) { _ in } }
+        for (offset, id) in reads.enumerated() {
+            let index = next + offset
+            guard index < replies.count, let list = replies[index].arrayValue else { continue }
+            let messages = list.compactMap { $0.bytesValue.flatMap(LateItem.decode) }
+            guard !messages.isEmpty, let session = bridge?.session(id: id) else { continue }
+            state.withLock { $0.untrimmedLate[id, default: 0] += messages.count }
+            bridge?.executor.execute { session.appendLate(messages) }
+        }
     }
 }

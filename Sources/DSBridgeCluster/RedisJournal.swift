@@ -175,8 +175,9 @@ public final class RedisJournal: SessionJournal {
         }
         bridge.executor.execute { [self] in
             guard let session = bridge.restoreSession(snapshot) else {
-                logger.error("resume refused: the journal's messages of the session are not contiguous")
-                _ = state.withLock { $0.epochs.removeValue(forKey: parts.id) }
+                logger.error("resume refused: the session is here already, or its journal's messages are not contiguous")
+                // Another socket of the page may have restored it here a moment ago: keep its epoch.
+                if bridge.session(id: parts.id) == nil { _ = state.withLock { $0.epochs.removeValue(forKey: parts.id) } }
                 return completion(.failure(SessionRefusal(code: 4004, reason: "unknown session")))
             }
             metrics.takeovers.increment()

@@ -69,10 +69,13 @@ struct ClusterCodecTests {
         batch.accepted = [3]
         batch.lastCall = 3
         batch.tags = ["room:7"]
-        let args = JournalArguments.make(batch, node: "a", runner: "a#9", epoch: 2, ttlMs: 1000).map { String(decoding: $0, as: UTF8.self) }
+        let args = JournalArguments.round(node: "a", runner: "a#9", ttlMs: 1000, batches: [(batch, 2)]).map {
+            String(decoding: $0, as: UTF8.self)
+        }
         #expect(
             args == [
-                "a", "2", "1000", "sid", "c", "1", "3", "", "", "", #"["room:7"]"#, "0", "tok", "", "1.2.3.4", "7", "a#9",
+                "a", "a#9", "1000", "1",
+                "sid", "2", "c", "1", "3", "", "", "", #"["room:7"]"#, "0", "tok", "", "1.2.3.4", "7",
                 "1", "1", "A", "3", "",
                 "1", "3",
                 "0", "0", "0",

@@ -28,8 +28,9 @@ struct ClusterScriptsTests {
     }
 
     func journal(_ client: RedisClient, _ batch: JournalBatch, node: String, epoch: Int) async throws -> String? {
-        let args = JournalArguments.make(batch, node: node, runner: node + "#1", epoch: epoch, ttlMs: 60_000)
-        return try await client.send([ClusterScripts.journalScript.evalSHA(arguments: args)]).first?.stringValue
+        let args = JournalArguments.round(node: node, runner: node + "#1", ttlMs: 60_000, batches: [(batch, epoch)])
+        let reply = try await client.send([ClusterScripts.journalScript.evalSHA(arguments: args)])
+        return reply.first?.arrayValue?.first?.stringValue
     }
 
     func claim(_ client: RedisClient, token: String, node: String, ack: Int64) async throws -> ClaimReply {
@@ -103,6 +104,57 @@ struct ClusterScriptsTests {
             return
         }
         #expect(restarted.snapshot.lostNodes == ["a#1"], "a was started again: its former calls are lost")
+    }
+
+    @Test("one round writes several sessions; a fenced batch is skipped whole, the others are written")
+    func roundOfSeveral() async throws {
+        let server = try RedisServerProcess.start()
+        defer { server.stop() }
+        let client = try await Self.client(server)
+        defer { client.stop() }
+        #expect(try await journal(client, Self.created("f1", token: "X"), node: "a", epoch: 1) == "ok")
+        var fenced = JournalBatch.forTests(session: "f1")
+        fenced.messages = [JournalMessage(seq: 1, bytes: Array("never".utf8))]
+        fenced.accepted = [1]
+        fenced.lastSeq = 1
+        var fresh = Self.created("f2", token: "Y")
+        fresh.messages = [JournalMessage(seq: 1, bytes: Array("m1".utf8), run: RunChange(id: 1, entry: .needsCompletion(stub: "s")))]
+        fresh.lastSeq = 1
+        var unknown = JournalBatch.forTests(session: "f3")
+        unknown.lastSeq = 1
+        let args = JournalArguments.round(node: "a", runner: "a#1", ttlMs: 60_000, batches: [(fenced, 7), (fresh, 1), (unknown, 1)])
+        let reply = try await client.send([ClusterScripts.journalScript.evalSHA(arguments: args)])
+        #expect(reply.first?.arrayValue?.compactMap(\.stringValue) == ["moved", "ok", "gone"])
+        let check = try await client.send([
+            RedisCommand("ZCARD", "dsb:s:{f1}:log"), RedisCommand("HGET", "dsb:s:{f2}:run", "1"),
+            RedisCommand("HGET", "dsb:s:{f1}", "lastSeq"), RedisCommand("EXISTS", "dsb:s:{f3}"),
+        ])
+        #expect(check[0].integerValue == 0)
+        #expect(check[1].stringValue == "a#1|c|s")
+        #expect(check[2].stringValue == "0")
+        #expect(check[3].integerValue == 0)
+    }
+
+    @Test("the reaper gives a dead node's keys an expiry and forgets the node when none is left")
+    func reaper() async throws {
+        let server = try RedisServerProcess.start()
+        defer { server.stop() }
+        let client = try await Self.client(server)
+        defer { client.stop() }
+        var batch = Self.created("r1", token: "Z")
+        batch.accepted = [1]
+        #expect(try await journal(client, batch, node: "dead", epoch: 1) == "ok")
+        #expect(try await client.send([RedisCommand("PTTL", "dsb:s:{r1}:run")]).first?.integerValue == -1)
+        let left = try await client.send([ClusterScripts.reapScript.evalSHA(arguments: ["dead", "5000"])])
+        #expect(left.first?.integerValue == 1)
+        let ttl = try await client.send([RedisCommand("PTTL", "dsb:s:{r1}:run")]).first?.integerValue ?? -1
+        #expect(ttl > 0 && ttl <= 5000)
+        _ = try await client.send([RedisCommand("DEL", "dsb:s:{r1}")])
+        let after = try await client.send([
+            ClusterScripts.reapScript.evalSHA(arguments: ["dead", "5000"]), RedisCommand("SISMEMBER", "dsb:nodes", "dead"),
+        ])
+        #expect(after[0].integerValue == 0)
+        #expect(after[1].integerValue == 0)
     }
 
     @Test("acknowledgements trim the log; the end of a session deletes its keys, token and tags")
