@@ -25,6 +25,30 @@ extension ClusterNode {
             session.callJavaScript(method, args: args, timeout: timeout, handler: handler)
             return
         }
+        // The owner last seen: one round trip less. A refusal (the session moved or ended) or
+        // a node that is down is asked about again, once.
+        if let owner = owners.owner(of: id) {
+            callRemote(
+                id, owner: owner, method: method, args: args, timeoutMs: timeoutMs, handler: handler,
+                refused: { [self] error in
+                    owners.forget(id)
+                    switch error {
+                    case .unknownSession, .nodeDown:
+                        lookUpAndCall(id, method: method, args: args, timeout: timeout, handler: handler, refused: refused)
+                    default: refused(error)
+                    }
+                })
+            return
+        }
+        lookUpAndCall(id, method: method, args: args, timeout: timeout, handler: handler, refused: refused)
+    }
+
+    /// Reads the session's owner from Redis, then calls there.
+    private func lookUpAndCall(
+        _ id: String, method: String, args: [JSONValue], timeout: Duration,
+        handler: @escaping NativeCallHandler, refused: @escaping @Sendable (ClusterCallError) -> Void
+    ) {
+        let timeoutMs = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         client.send([RedisCommand("HGET", ClusterKeys.session(id), "node")]) { [self] result in
             let owner: String
             switch result {
@@ -40,6 +64,7 @@ extension ClusterNode {
                 session.callJavaScript(method, args: args, timeout: timeout, handler: handler)
                 return
             }
+            owners.remember(owner, of: id)
             callRemote(id, owner: owner, method: method, args: args, timeoutMs: timeoutMs, handler: handler, refused: refused)
         }
     }

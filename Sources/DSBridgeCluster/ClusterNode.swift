@@ -93,6 +93,9 @@ public final class ClusterNode: ClusterRouter {
     }
 
     let pending = Mutex(Pending())
+    /// Owners of sessions on other nodes, as last read from Redis (a hint: a refusal is
+    /// asked about again).
+    let owners = OwnerCache()
     private let stopped = Atomic<Bool>(false)
     let queue = DispatchQueue(label: "dsbridge-cluster")
     private let beats = Atomic<Int>(0)
