@@ -304,6 +304,10 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
         if ended { return Appended() }
         if journal?.mode == .moved { return Appended(late: [late]) }
         if consumed { journal?.recordLateConsumed(1) }
+        // A message of a call that is not open any more is dropped: the call got its final
+        // answer here already (its node was taken for lost while it still ran, or the
+        // message came twice).
+        if let run = late.run, journal?.openCalls[run.id] == nil { return journaled(Appended(), run: nil, appended: false) }
         do throws(OutboundLog.AppendError) {
             _ = try log.append { late.message.bytes(seq: $0) }
             return journaled(Appended(wake: connection), run: late.run)
@@ -317,8 +321,14 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
         }
     }
 
-    /// Records the message just appended in the journal, if any.
-    private mutating func journaled(_ appended: Appended, run: RunChange?) -> Appended {
+    /// Records the message just appended in the journal, if any (`appended`: false when
+    /// nothing was appended, only records such as a late message consumed).
+    private mutating func journaled(_ appended: Appended, run: RunChange?, appended didAppend: Bool = true) -> Appended {
+        guard didAppend else {
+            var a = appended
+            a.registerJournal = journal?.needsRegistration() ?? false
+            return a
+        }
         guard journal != nil, let bytes = log.lastBytes else { return appended }
         journal?.record(JournalMessage(seq: log.lastSeq, bytes: bytes, run: run))
         var a = appended

@@ -67,9 +67,11 @@ public final class ClusterNode: ClusterRouter {
     let startedMs = Int64(Date().timeIntervalSince1970 * 1000)
     /// Whether this node is draining (its record says so; sessions whose page left are 503).
     let isDraining: @Sendable () -> Bool
-    /// The beat: 500 ms; a node whose record is older than 3 beats is dead.
+    /// The beat: 500 ms; a node whose record is older than 6 beats (3 s) is dead. The
+    /// margin covers a beat delayed on a busy machine: a live node taken for dead would see
+    /// its running calls failed by another node.
     static let beatMs = 500
-    static let recordTTLMs = 1_500
+    static let recordTTLMs = 3_000
 
     struct Pending: Sendable {
         var nextRequest: Int64 = 1

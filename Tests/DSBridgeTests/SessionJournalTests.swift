@@ -209,6 +209,31 @@ struct SessionJournalTests {
         gate.release.signal()
     }
 
+    @Test("a late result of a call already failed as lost is dropped: the call ends once")
+    func lateAfterLostIsDropped() async throws {
+        let c = Cluster()
+        let gate = GateInterface()
+        c.a.bridge.addInterface(gate, by: "g")
+        let token = try #require(try await c.a.hello()["token"]?.stringValue)
+        c.a.call(1, "g.wait", "slow")
+        c.journalA.flush()
+        c.a.executor.runUntilIdle()
+        #expect(await c.a.eventually { gate.started.load(ordering: .relaxed) == 1 })
+        c.a.connection.socketClosed()
+        c.b.send(["t": "hello", "v": 1, "token": .string(token), "ack": 0])
+        #expect(try await c.b.messages(1)[0]["t"] == "welcome")
+        let session = try #require(c.b.bridge.session(token: token))
+        // A is taken for lost (its beat was late), then its result comes after all.
+        session.failCallsOfLostNode("A", calls: [(1, .needsReturn)])
+        c.journalB.flush()
+        gate.release.signal()
+        #expect(await c.a.eventually { !c.journalA.passed.isEmpty })
+        c.journalB.flush()
+        let got = try await c.b.messages(1)
+        #expect(got.count == 1 && got[0]["code"] == -1, "\(got)")
+        await noMessage(c.b)
+    }
+
     @Test("a write fenced by a newer owner drops the waiting calls unrun and closes the socket 4009")
     func fencedWrite() async throws {
         let c = Cluster()
