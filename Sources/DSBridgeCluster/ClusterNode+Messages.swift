@@ -35,6 +35,17 @@ extension ClusterNode {
             runForwardedSync(req: req, from: from, token: token, body: body, after: after)
         case .synced(let req, let body):
             syncAnswered(req: req, body: body)
+        case .push(let id, let method, let args, let count):
+            for _ in 0..<min(count, 5_000) {
+                callJavaScript(
+                    inSession: id, method, args: args, handler: { [self] event in
+                        switch event {
+                        case .progress: break
+                        case .completed: pushed.record(success: true)
+                        case .failed: pushed.record(success: false)
+                        }
+                    }, refused: { [self] _ in pushed.record(success: false) })
+            }
         case .moved(let id):
             bridge.session(id: id)?.moveAway()
         case .late(let id):

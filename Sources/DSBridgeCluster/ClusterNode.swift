@@ -48,11 +48,14 @@ public final class ClusterNode: ClusterRouter {
     }
 
     /// Passes the subscriber's messages to the node once it exists (the subscriber is made
-    /// in the node's initializer, before `self` may be captured).
+    /// in the node's initializer, before `self` may be captured). Holds the node weakly,
+    /// not a closure: a closure read out of a generic container on every message was
+    /// re-wrapped each time, and calling it grew with the number of messages.
     final class MessageRelay: Sendable {
-        private let target = Mutex<(@Sendable ([UInt8]) -> Void)?>(nil)
-        func set(_ handler: @escaping @Sendable ([UInt8]) -> Void) { target.withLock { $0 = handler } }
-        func deliver(_ payload: [UInt8]) { target.withLock { $0 }?(payload) }
+        private struct Target: Sendable { weak var node: ClusterNode? }
+        private let target = Mutex(Target())
+        func set(_ node: ClusterNode) { target.withLock { $0.node = node } }
+        func deliver(_ payload: [UInt8]) { target.withLock { $0.node }?.receive(payload) }
     }
 
     public let nodeID: String
@@ -98,6 +101,10 @@ public final class ClusterNode: ClusterRouter {
     /// Owners of sessions on other nodes, as last read from Redis (a hint: a refusal is
     /// asked about again).
     let owners = OwnerCache()
+    /// Outcomes of the calls other nodes asked this one to make (``pushInvokes(into:via:method:args:count:)``).
+    public let pushed = PushedCallCounters()
+    /// The other nodes seen alive at the last check (every second).
+    private let liveOthers = Mutex<[String]>([])
     private let stopped = Atomic<Bool>(false)
     let queue = DispatchQueue(label: "dsbridge-cluster")
     private let beats = Atomic<Int>(0)
@@ -136,7 +143,7 @@ public final class ClusterNode: ClusterRouter {
         client.onDisconnected = { [self] error in
             logger.warning("cluster: lost Redis (\(error)); serving this node's sessions only until it is back")
         }
-        relay.set { [self] payload in receive(payload) }
+        relay.set(self)
         client.start()
         subscriber.start()
         scheduleBeat()
@@ -187,6 +194,33 @@ public final class ClusterNode: ClusterRouter {
         let every = max(1, bridge.configuration.graceMs / 3 / Self.beatMs)
         if n % every == 0 { renewSessions() }
         if n % 10 == 0 { reapDeadNodes() }
+        if n % 2 == 0 { refreshLiveNodes() }
+    }
+
+    /// Every second: which other nodes are alive (for ``anyOtherNode()``).
+    private func refreshLiveNodes() {
+        client.send([RedisCommand("SMEMBERS", ClusterKeys.nodes)]) { [self] result in
+            guard case .success(let r) = result, let names = r.first?.arrayValue?.compactMap(\.stringValue) else { return }
+            let others = names.filter { $0 != nodeID }.sorted()
+            guard !others.isEmpty else { return liveOthers.withLock { $0 = [] } }
+            client.send(others.map { RedisCommand("EXISTS", ClusterKeys.node($0)) }) { [self] result in
+                guard case .success(let alive) = result else { return }
+                let live = zip(others, alive).filter { $0.1.integerValue == 1 }.map(\.0)
+                liveOthers.withLock { $0 = live }
+            }
+        }
+    }
+
+    /// Another live node (the first in name order), if any: where `cluster.pushInvokes`
+    /// sends its work.
+    public func anyOtherNode() -> String? {
+        liveOthers.withLock { $0.first }
+    }
+
+    /// Asks node `via` to make `count` native-initiated calls of `method` into session `id`
+    /// (load tests of calls across nodes; their outcomes are counted in `via`'s ``pushed``).
+    public func pushInvokes(into id: String, via node: String, method: String, args: [JSONValue], count: Int) {
+        publish(.push(session: id, method: method, args: args, count: count), to: node)
     }
 
     /// Every 5 s: the keys of dead nodes' sessions get an expiry (docs/CLUSTER.md, expiry).

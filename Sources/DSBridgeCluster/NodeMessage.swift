@@ -24,6 +24,9 @@ enum NodeMessage: Sendable, Equatable {
     case sync(req: Int64, from: String, token: String, body: String, after: String?)
     /// The answer of sync request `req`: the 200 body, or `nil` for an unknown token.
     case synced(req: Int64, body: String?)
+    /// Make `count` native-initiated calls of `method` into session `session` from the
+    /// receiving node (load tests of calls across nodes: `cluster.pushInvokes`).
+    case push(session: String, method: String, args: [JSONValue], count: Int)
     /// Session `session` moved to another node.
     case moved(session: String)
     /// Session `session` has late messages.
@@ -70,6 +73,11 @@ enum NodeMessage: Sendable, Equatable {
             ]
         case .synced(let req, let body):
             o = ["t": "synced", "req": .integer(req), "body": body.map(JSONValue.string) ?? .null]
+        case .push(let session, let method, let args, let count):
+            o = [
+                "t": "push", "session": .string(session), "method": .string(method), "args": .array(args),
+                "count": .integer(Int64(count)),
+            ]
         case .moved(let session):
             o = ["t": "moved", "session": .string(session)]
         case .late(let session):
@@ -132,6 +140,9 @@ enum NodeMessage: Sendable, Equatable {
         case "synced":
             guard let req = int("req") else { return nil }
             self = .synced(req: req, body: string("body"))
+        case "push":
+            guard let s = string("session"), let m = string("method"), let a = array("args"), let n = int("count") else { return nil }
+            self = .push(session: s, method: m, args: a, count: Int(n))
         case "moved":
             guard let s = string("session") else { return nil }
             self = .moved(session: s)

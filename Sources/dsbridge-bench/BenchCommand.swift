@@ -44,6 +44,11 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Server process id: its CPU and RSS are read from /proc.") var pid: Int32?
     @Option(help: "async: progress completions per call (a final cb follows).") var progressCount = 10
     @Option(help: "invoke: invokes asked for per test.pushInvokes trigger.") var invokeBatch = 32
+    @Option(
+        help:
+            "invoke: the method that makes the invokes (cluster.pushInvokes: another node of a cluster makes them, each crossing nodes)."
+    )
+    var triggerMethod = "test.pushInvokes"
     @Option(help: "syn, http, idle: the method called with the payload, answering it unchanged (echo.syn is @nonblocking; test.echo runs on a worker).")
     var method = "echo.syn"
     @Option(help: "Connections being opened at once, per thread.") var connectConcurrency = 128
@@ -96,6 +101,7 @@ struct BenchCommand: ParsableCommand {
         options.serverPID = pid
         options.progressCount = progressCount
         options.invokeBatch = invokeBatch
+        options.triggerMethod = triggerMethod
         options.coalesce = coalesce
         options.method = method
         options.connectConcurrency = connectConcurrency

@@ -76,6 +76,8 @@ struct BenchOptions: Sendable {
     var method = "echo.syn"
     /// Invokes per `test.pushInvokes` trigger.
     var invokeBatch = 32
+    /// The method the `invoke` trigger calls (`cluster.pushInvokes`: made by another node).
+    var triggerMethod = "test.pushInvokes"
     /// Send everything due in one (batch) frame, as web/dsbridge.js does, instead of one
     /// frame per message.
     var coalesce = false

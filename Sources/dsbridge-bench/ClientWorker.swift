@@ -42,6 +42,8 @@ final class ClientWorker {
     let payload: [UInt8]
     /// `"method":"<--method>"` with its JSON-escaped name, for syn and http calls.
     let methodMember: [UInt8]
+    /// `,"method":"test.pushInvokes"` (or the `--trigger-method`).
+    let triggerMember: [UInt8]
     /// Scratch buffer for composing frames, with `pre` bytes of headroom for lws.
     private let scratch: UnsafeMutableRawPointer
     let scratchCapacity: Int
@@ -96,6 +98,7 @@ final class ClientWorker {
             payload = [UInt8(ascii: "\"")] + Array(repeating: UInt8(ascii: "x"), count: options.payloadBytes) + [UInt8(ascii: "\"")]
         }
         methodMember = Array(#","method":"#.utf8) + FrameComposer.jsonQuoted(options.method)
+        triggerMember = Array(#","method":"#.utf8) + FrameComposer.jsonQuoted(options.triggerMethod)
         messageBound = max(payload.count * 2 + methodMember.count + 1024, 4096)
         scratchCapacity = messageBound * (options.coalesce ? Self.coalescedMessages : 1)
         scratch = UnsafeMutableRawPointer.allocate(byteCount: scratchCapacity + Int(CLibWebSockets_pre()), alignment: 16)

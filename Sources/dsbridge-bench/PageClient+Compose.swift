@@ -42,7 +42,8 @@ extension PageClient {
                 c.integer(id)
                 c.literal(#""}}"#)
             case .trigger:
-                c.literal(#","method":"test.pushInvokes","arg":{"data":{"method":"bench.answer","count":"#)
+                c.raw(worker.triggerMember)
+                c.literal(#","arg":{"data":{"method":"bench.answer","count":"#)
                 c.integer(Int64(worker.options.invokeBatch))
                 c.literal(#","args":["#)
                 c.raw(worker.payload)

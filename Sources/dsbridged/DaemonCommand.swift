@@ -83,6 +83,7 @@ struct DaemonCommand: AsyncParsableCommand {
             bridge: bridge, configuration: settings.server, logger: logger,
             metricsRenderer: { registry.emitToBuffer() }, cluster: cluster)
         serverBox.server = server
+        if settings.demo, let cluster { bridge.addInterface(ClusterTestAPI(node: cluster), by: "cluster") }
         cluster?.start()
         defer { cluster?.stop() }
         // Started before the group, so a start that fails exits 1 with its reason.
