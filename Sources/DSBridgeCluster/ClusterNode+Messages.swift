@@ -38,7 +38,8 @@ extension ClusterNode {
         case .push(let id, let method, let args, let count):
             for _ in 0..<min(count, 5_000) {
                 callJavaScript(
-                    inSession: id, method, args: args, handler: { [self] event in
+                    inSession: id, method, args: args,
+                    handler: { [self] event in
                         switch event {
                         case .progress: break
                         case .completed: pushed.record(success: true)
