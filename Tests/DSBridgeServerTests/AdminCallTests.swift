@@ -44,6 +44,40 @@ struct AdminCallTests {
         #expect(try JSONParser.parse(r.body) == ["data": row.data, "progress": row.progress])
     }
 
+    @Test("a group call reaches every session with the tag on this node, one result each; no tag, no result")
+    func groupCall() throws {
+        let server = try RunningServer()
+        defer { server.stop() }
+        let pages = try (0..<3).map { _ in try ScriptedPage(port: server.port) }
+        for p in pages { p.start() }
+        defer { for p in pages { p.stop() } }
+        for p in pages.prefix(2) { server.bridge.session(id: p.sessionID)?.setTags(["room:7"]) }
+        let r = try TestHTTP.request(
+            port: server.adminPort, method: "POST", path: "/admin/groups/room:7/call",
+            headers: ["Authorization": "Bearer \(RunningServer.adminToken)"],
+            body: Array(#"{"method":"addValue","args":[3,4],"timeoutMs":5000}"#.utf8))
+        #expect(r.status == 200)
+        guard case .object(let body) = try JSONParser.parse(r.body), case .array(let results)? = body["results"] else {
+            Issue.record("answered \(String(decoding: r.body, as: UTF8.self))")
+            return
+        }
+        let bySession = Dictionary(uniqueKeysWithValues: results.compactMap { r in r["session"]?.stringValue.map { ($0, r) } })
+        #expect(Set(bySession.keys) == Set(pages.prefix(2).map(\.sessionID)))
+        for result in bySession.values {
+            #expect(result["status"] == 200 && result["body"] == ["data": 7, "progress": []])
+            #expect(result["node"] == nil, "no node field on a single node")
+        }
+        let none = try TestHTTP.request(
+            port: server.adminPort, method: "POST", path: "/admin/groups/nobody/call",
+            headers: ["Authorization": "Bearer \(RunningServer.adminToken)"], body: Array(#"{"method":"x"}"#.utf8))
+        let noneBody = try JSONParser.parse(none.body)
+        #expect(none.status == 200 && noneBody == ["results": []])
+        let bad = try TestHTTP.request(
+            port: server.adminPort, method: "POST", path: "/admin/groups/room:7/call",
+            headers: ["Authorization": "Bearer \(RunningServer.adminToken)"], body: Array(#"{"method":1}"#.utf8))
+        #expect(bad.status == 400)
+    }
+
     @Test("calls made before dsinit wait and arrive in order after it")
     func startupQueue() throws {
         let server = try RunningServer()

@@ -9,10 +9,25 @@ struct CookieAuthenticator: SessionAuthenticator {
     }
 }
 
+/// Tags each new session with its user, read from the `auth` of the hello.
+struct TaggingAuthenticator: SessionAuthenticator {
+    func authorize(_ request: SessionRequest) -> Bool { request.auth != nil }
+    func tags(for request: SessionRequest) -> [String] { ["user:\(request.auth ?? "")", "room:7", "room:7"] }
+}
+
 @Suite("Authentication at hello")
 struct AuthenticationTests {
     private func harness(_ bridge: Bridge, headers: [String: String] = [:]) -> BridgeHarness {
         BridgeHarness(sharing: bridge, connection: bridge.connect(peerAddress: "127.0.0.1", origin: nil, headers: headers, waker: CountingWaker()))
+    }
+
+    @Test("an authenticator tags the sessions it lets in (sorted, without duplicates)")
+    func authenticatorTags() async throws {
+        let bridge = Bridge(authenticator: TaggingAuthenticator())
+        let h = harness(bridge)
+        h.send(["t": "hello", "v": 1, "auth": "42"])
+        #expect(try await h.messages(1)[0]["t"] == "welcome")
+        #expect(bridge.sessions.first?.tags == ["room:7", "user:42"])
     }
 
     @Test("with a shared secret, hello without it or with a wrong one closes 1008; the right one opens")
