@@ -42,6 +42,12 @@ extension BridgeSession {
         if let report = state.withLock({ $0.moveAway() }) { carryOut(report) }
     }
 
+    /// Calls accepted here that have not given their final answer (journaled sessions; a
+    /// drain waits for them, so their answers reach the page wherever it resumed).
+    public var callsRunningHere: Int {
+        state.withLock { s in s.journal?.openCalls.values.reduce(0) { $0 + ($1.runner == nil ? 1 : 0) } ?? 0 }
+    }
+
     /// Whether calls `ids` may run without waiting for the journal (their acceptance is
     /// durable, they ran already, or the journal is unreachable).
     func isAcceptanceDurable(_ ids: [Int64]) -> Bool {
@@ -63,6 +69,7 @@ extension BridgeSession {
         guard let late = report.late else { return }
         logger.info("session moved to another node", metadata: ["bridge.session": "\(id)"])
         bridge.forgetMoved(self)
+        bridge.journal?.sessionMovedAway(self)
         report.closeMoved?.requestClose(code: 4009, reason: "session moved to another node")
         if !late.isEmpty { bridge.journal?.passLate(late, of: self) }
     }

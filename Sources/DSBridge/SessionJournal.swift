@@ -20,6 +20,10 @@ public protocol SessionJournal: Sendable {
     /// session that moved to another node.
     func sessionEnded(_ session: BridgeSession)
 
+    /// `session` moved to another node: it only finishes the calls still running here (their
+    /// messages come through ``passLate(_:of:)``). A drain waits for them.
+    func sessionMovedAway(_ session: BridgeSession)
+
     /// `session` moved to another node, and these messages were produced for it here
     /// afterwards (or were not durable when it moved): pass them to its owner, in order.
     func passLate(_ messages: [LateMessage], of session: BridgeSession)

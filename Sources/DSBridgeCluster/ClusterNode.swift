@@ -106,6 +106,9 @@ public final class ClusterNode: ClusterRouter {
     /// The other nodes seen alive at the last check (every second).
     private let liveOthers = Mutex<[String]>([])
     private let stopped = Atomic<Bool>(false)
+    /// ``RedisJournal/hasWorkInFlight()``, kept up to date every 100 ms while draining.
+    private let busy = Atomic<Bool>(false)
+    private let watchingDrain = Atomic<Bool>(false)
     let queue = DispatchQueue(label: "dsbridge-cluster")
     private let beats = Atomic<Int>(0)
 
@@ -165,6 +168,13 @@ public final class ClusterNode: ClusterRouter {
         client.stop()
     }
 
+    /// Asked by a drain (on the network thread): the first question starts the watch and
+    /// answers busy until the watch has looked.
+    public var isBusy: Bool {
+        watchWorkWhileDraining()
+        return busy.load(ordering: .acquiring)
+    }
+
     public var healthNote: String? {
         client.isConnected ? nil : "redis unavailable"
     }
@@ -190,6 +200,7 @@ public final class ClusterNode: ClusterRouter {
         journal.metrics.redisUp.record(client.isConnected ? 1 : 0)
         journal.retryPendingLate()
         checkWatchedNodes()
+        if isDraining() { watchWorkWhileDraining() }
         let n = beats.add(1, ordering: .relaxed).newValue
         let every = max(1, bridge.configuration.graceMs / 3 / Self.beatMs)
         if n % every == 0 { renewSessions() }
@@ -221,6 +232,20 @@ public final class ClusterNode: ClusterRouter {
     /// (load tests of calls across nodes; their outcomes are counted in `via`'s ``pushed``).
     public func pushInvokes(into id: String, via node: String, method: String, args: [JSONValue], count: Int) {
         publish(.push(session: id, method: method, args: args, count: count), to: node)
+    }
+
+    /// While draining: whether work must still reach other nodes, every 100 ms, for the
+    /// drain to wait on (``isBusy``). Starts once.
+    private func watchWorkWhileDraining() {
+        guard !watchingDrain.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        busy.store(true, ordering: .releasing)  // until the first check says otherwise
+        queue.async { [self] in checkWork() }
+    }
+
+    private func checkWork() {
+        busy.store(journal.hasWorkInFlight(), ordering: .releasing)
+        guard !stopped.load(ordering: .acquiring) else { return }
+        queue.asyncAfter(deadline: .now() + .milliseconds(100)) { [self] in checkWork() }
     }
 
     /// Every 5 s: the keys of dead nodes' sessions get an expiry (docs/CLUSTER.md, expiry).

@@ -39,6 +39,10 @@ public final class RedisJournal: SessionJournal {
         var watched: [String: [String: [(id: Int64, entry: RunEntry)]]] = [:]
         /// Late messages that could not be passed on yet (Redis unreachable), retried.
         var latePending: [(session: String, items: [[UInt8]])] = []
+        /// Pushes of late messages sent and not answered yet.
+        var pushesInFlight = 0
+        /// Sessions that moved away with calls still running here.
+        var moved: [String: BridgeSession] = [:]
     }
     let state = Mutex(State())
     let metrics = ClusterMetrics()
@@ -91,6 +95,22 @@ public final class RedisJournal: SessionJournal {
         }
     }
 
+    public func sessionMovedAway(_ session: BridgeSession) {
+        state.withLock { $0.moved[session.id] = session }
+    }
+
+    /// Whether anything of this node must still reach other nodes: calls running here for
+    /// sessions that moved or may move, late messages not passed on, journal writes queued.
+    /// Looks at every session: call it off the network thread (``ClusterNode`` keeps a flag).
+    func hasWorkInFlight() -> Bool {
+        let (moved, pushes, queued) = state.withLock { s -> ([BridgeSession], Int, Bool) in
+            s.moved = s.moved.filter { $0.value.callsRunningHere > 0 }
+            return (Array(s.moved.values), s.pushesInFlight + s.latePending.count, s.roundQueued || !s.dirty.isEmpty)
+        }
+        if !moved.isEmpty || pushes > 0 || queued { return true }
+        return bridge?.sessions.contains { $0.callsRunningHere > 0 } ?? false
+    }
+
     public func passLate(_ messages: [LateMessage], of session: BridgeSession) {
         state.withLock { _ = $0.epochs.removeValue(forKey: session.id) }
         metrics.lateMessages.increment(by: Int64(messages.count))
@@ -101,7 +121,9 @@ public final class RedisJournal: SessionJournal {
     /// while Redis is unreachable, so a result made after a move is never dropped here.
     func pushLate(session: String, items: [[UInt8]]) {
         let command = ClusterScripts.pushLateScript.evalSHA(arguments: [session, String(ttlMs)] + items)
+        state.withLock { $0.pushesInFlight += 1 }
         client.send([command]) { [self] result in
+            state.withLock { $0.pushesInFlight -= 1 }
             switch result {
             case .success(let replies):
                 guard let owner = replies.first?.stringValue else {

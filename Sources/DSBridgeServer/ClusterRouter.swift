@@ -31,6 +31,10 @@ public protocol ClusterRouter: Sendable {
     /// Said by `/healthz` after `ok` when the cluster is degraded (`redis unavailable`);
     /// `nil` when all is well.
     var healthNote: String? { get }
+    /// Whether a drain should wait (until `drainMs`) before the node exits: calls still
+    /// running here whose answers must reach pages that moved to other nodes, or writes not
+    /// yet done. Read on the network thread: cheap (a flag kept up to date elsewhere).
+    var isBusy: Bool { get }
     /// `GET /admin/sessions`: `local` is this node's listing (each entry with `node`); the
     /// answer adds every other node's.
     func listSessions(local: [JSONValue], answer: @escaping @Sendable (AdminReply) -> Void)

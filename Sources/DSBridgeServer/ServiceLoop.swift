@@ -393,7 +393,10 @@ final class ServiceLoop {
             for socket in sockets.values { closeDraining(socket) }
         }
         let httpBusy = exchanges.values.contains { $0.answer != nil || $0.awaitingAnswer }
-        if (sockets.isEmpty && !httpBusy) || now >= deadline + 500 {
+        // In a cluster, calls still running here finish first: their answers reach the pages
+        // on the nodes they moved to (docs/CLUSTER.md, drain).
+        let clusterBusy = server.cluster?.isBusy ?? false
+        if (sockets.isEmpty && !httpBusy && (!clusterBusy || drainCut)) || now >= deadline + 500 {
             finish()
             return
         }

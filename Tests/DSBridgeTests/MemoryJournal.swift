@@ -120,6 +120,8 @@ final class MemoryJournal: SessionJournal {
         store.records.withLock { _ = $0.removeValue(forKey: session.id) }
     }
 
+    func sessionMovedAway(_ session: BridgeSession) {}
+
     func passLate(_ messages: [LateMessage], of session: BridgeSession) {
         // Recorded last: a test that sees it may flush the owner's journal at once.
         defer { state.withLock { $0.passed.append((session.id, messages)) } }
