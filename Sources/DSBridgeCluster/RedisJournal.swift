@@ -43,6 +43,16 @@ public final class RedisJournal: SessionJournal {
         var pushesInFlight = 0
         /// Sessions that moved away with calls still running here.
         var moved: [String: BridgeSession] = [:]
+
+        /// Forgets what this node kept about owning session `id` (it ended or moved away).
+        mutating func forgetOwned(_ id: String) {
+            epochs.removeValue(forKey: id)
+            untrimmedLate.removeValue(forKey: id)
+            for runner in Array(watched.keys) {
+                watched[runner]?.removeValue(forKey: id)
+                if watched[runner]?.isEmpty == true { watched.removeValue(forKey: runner) }
+            }
+        }
     }
     let state = Mutex(State())
     let metrics = ClusterMetrics()
@@ -80,12 +90,8 @@ public final class RedisJournal: SessionJournal {
     public func sessionEnded(_ session: BridgeSession) {
         guard
             let epoch = state.withLock({ s -> Int? in
-                s.untrimmedLate.removeValue(forKey: session.id)
-                for runner in Array(s.watched.keys) {
-                    s.watched[runner]?.removeValue(forKey: session.id)
-                    if s.watched[runner]?.isEmpty == true { s.watched.removeValue(forKey: runner) }
-                }
-                return s.epochs.removeValue(forKey: session.id)
+                defer { s.forgetOwned(session.id) }
+                return s.epochs[session.id]
             })
         else { return }
         client.send([ClusterScripts.endScript.evalSHA(arguments: [session.id, nodeID, String(epoch)])]) { [logger] result in
@@ -96,7 +102,10 @@ public final class RedisJournal: SessionJournal {
     }
 
     public func sessionMovedAway(_ session: BridgeSession) {
-        state.withLock { $0.moved[session.id] = session }
+        state.withLock { s in
+            s.moved[session.id] = session
+            s.forgetOwned(session.id)
+        }
     }
 
     /// Whether anything of this node must still reach other nodes: calls running here for
