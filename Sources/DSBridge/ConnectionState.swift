@@ -107,18 +107,11 @@ struct ConnectionState<Session: AnyObject & Sendable>: Sendable {
     /// Takes the next frame to process; `nil` ends the processing stretch (the inbox is
     /// empty, the socket is closing, or the session has `maxCallsPending` pending calls).
     mutating func takeFrame() -> NextFrame? {
-        guard isOpen, !pausedForCalls, let frame = inbox.popFirst() else {
+        guard let next = takeQueuedFrame() else {
             processing = false
             return nil
         }
-        inboxBytes -= frame.count
-        memory.add(-frame.count)
-        var resume = false
-        if pausedForInbox, inbox.isEmpty {
-            pausedForInbox = false
-            resume = !readsPaused
-        }
-        return NextFrame(frame: frame, helloSeen: helloSeen, session: session, resumeReads: resume)
+        return next
     }
 
     /// Takes the next queued frame for the thread already processing (a journaled session

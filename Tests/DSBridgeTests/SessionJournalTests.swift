@@ -155,21 +155,30 @@ struct SessionJournalTests {
         gate.release.signal()
     }
 
-    @Test("a drained node's call finishes after the move: its result reaches the page through the new owner")
-    func lateResultAfterMove() async throws {
-        let c = Cluster()
-        let gate = GateInterface()
+    /// Call 1 of a session runs on A (a `g.wait` held by `gate`) when its page moves to B
+    /// (A is alive: draining, or the page reconnected elsewhere). Returns the token and A's
+    /// copy of the session.
+    private func movedWithRunningCall(_ c: Cluster, _ gate: GateInterface, data: JSONValue) async throws -> (
+        token: String, old: BridgeSession
+    ) {
         c.a.bridge.addInterface(gate, by: "g")
         let token = try #require(try await c.a.hello()["token"]?.stringValue)
-        c.a.call(1, "g.wait", "late")
+        c.a.call(1, "g.wait", data)
         c.journalA.flush()
         c.a.executor.runUntilIdle()
         #expect(await c.a.eventually { gate.started.load(ordering: .relaxed) == 1 })
         let old = try #require(c.a.bridge.session(token: token))
         c.a.connection.socketClosed()
-        // A is alive (draining): B takes over, A lets go.
         c.b.send(["t": "hello", "v": 1, "token": .string(token), "ack": 0])
         #expect(try await c.b.messages(1)[0]["t"] == "welcome")
+        return (token, old)
+    }
+
+    @Test("a drained node's call finishes after the move: its result reaches the page through the new owner")
+    func lateResultAfterMove() async throws {
+        let c = Cluster()
+        let gate = GateInterface()
+        let (token, old) = try await movedWithRunningCall(c, gate, data: "late")
         #expect(old.hasMoved)
         #expect(c.a.bridge.session(token: token) == nil)
         gate.release.signal()
@@ -187,15 +196,7 @@ struct SessionJournalTests {
     func movedFromNodeLostLater() async throws {
         let c = Cluster()
         let gate = GateInterface()
-        c.a.bridge.addInterface(gate, by: "g")
-        let token = try #require(try await c.a.hello()["token"]?.stringValue)
-        c.a.call(1, "g.wait", "x")
-        c.journalA.flush()
-        c.a.executor.runUntilIdle()
-        #expect(await c.a.eventually { gate.started.load(ordering: .relaxed) == 1 })
-        c.a.connection.socketClosed()
-        c.b.send(["t": "hello", "v": 1, "token": .string(token), "ack": 0])
-        #expect(try await c.b.messages(1)[0]["t"] == "welcome")
+        let (token, _) = try await movedWithRunningCall(c, gate, data: "x")
         let session = try #require(c.b.bridge.session(token: token))
         #expect(c.store.record(session.id)?.run[1]?.node == "A", "A still runs call 1")
         // A dies before it finishes: its entry fails, once (a second report changes nothing).
@@ -213,15 +214,7 @@ struct SessionJournalTests {
     func lateAfterLostIsDropped() async throws {
         let c = Cluster()
         let gate = GateInterface()
-        c.a.bridge.addInterface(gate, by: "g")
-        let token = try #require(try await c.a.hello()["token"]?.stringValue)
-        c.a.call(1, "g.wait", "slow")
-        c.journalA.flush()
-        c.a.executor.runUntilIdle()
-        #expect(await c.a.eventually { gate.started.load(ordering: .relaxed) == 1 })
-        c.a.connection.socketClosed()
-        c.b.send(["t": "hello", "v": 1, "token": .string(token), "ack": 0])
-        #expect(try await c.b.messages(1)[0]["t"] == "welcome")
+        let (token, _) = try await movedWithRunningCall(c, gate, data: "slow")
         let session = try #require(c.b.bridge.session(token: token))
         // A is taken for lost (its beat was late), then its result comes after all.
         session.failCallsOfLostNode("A", calls: [(1, .needsReturn)])
