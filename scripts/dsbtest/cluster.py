@@ -16,6 +16,7 @@ rendered by dsbtest.haproxy. Every node gets --allowed-origin of the balancer's 
 
 import os
 import signal
+import socket
 import subprocess
 import tempfile
 import threading
@@ -23,7 +24,21 @@ import time
 
 from .daemon import Daemon
 from .haproxy import HAProxy
-from .redis import RedisServer, free_port
+from .redis import RedisServer
+
+
+def free_ports(n):
+    """n distinct free loopback ports (all bound at once, so none is handed out twice)."""
+    socks = []
+    try:
+        for _ in range(n):
+            s = socket.socket()
+            s.bind(("127.0.0.1", 0))
+            socks.append(s)
+        return [s.getsockname()[1] for s in socks]
+    finally:
+        for s in socks:
+            s.close()
 
 ADMIN_TOKEN = "t"
 
@@ -31,11 +46,11 @@ ADMIN_TOKEN = "t"
 class Node:
     """One node: its fixed name and ports, the running Daemon (or None) and its history."""
 
-    def __init__(self, cluster, name):
+    def __init__(self, cluster, name, port, admin_port):
         self.cluster = cluster
         self.name = name
-        self.port = free_port()
-        self.admin_port = free_port()
+        self.port = port
+        self.admin_port = admin_port
         self.daemon = None
         self.incarnation = 0
         self.epoch = 0          # +1 each time the node is taken down (kill or drain)
@@ -97,14 +112,26 @@ class Cluster:
         self.lock = threading.Lock()
         self.redis = None
         self.balancer = None
-        self.balancer_port = free_port()
+        names = names or ["node%d" % (i + 1) for i in range(nodes)]
+        ports = free_ports(2 + 2 * len(names))
+        self.balancer_port = ports[0]
         self.nodes = {}
         try:
-            self.redis = RedisServer()
-            for name in names or ["node%d" % (i + 1) for i in range(nodes)]:
-                self.nodes[name] = Node(self, name)
+            self.redis = RedisServer(port=ports[1])
+            for i, name in enumerate(names):
+                self.nodes[name] = Node(self, name, ports[2 + 2 * i], ports[3 + 2 * i])
             for node in self.nodes.values():
-                node.start()
+                try:
+                    node.start(timeout=5)
+                except RuntimeError:
+                    # A port taken by another process since it was picked: new ones (the
+                    # balancer is configured only below), once.
+                    if "in use" not in node.log_tail(400).lower():
+                        raise
+                    node.port, node.admin_port = free_ports(2)
+                    node.incarnation = 0
+                    node.logs = []
+                    node.start()
             self.balancer = HAProxy([(n.name, n.port, n.admin_port) for n in self.nodes.values()],
                                     port=self.balancer_port, affinity=affinity,
                                     log_path=os.path.join(self.log_dir, "haproxy.log"),
