@@ -60,7 +60,8 @@ The counts, exactly:
                 `welcome resumed:true` (p50/p90/p99/max); outage: from the moment the page saw
                 its socket end to that welcome (includes the reconnect pause and refused tries).
 
-Other answers are checked too (echo data, progress values, admin answers); any wrong value is
+Other answers are checked too (echo data, progress values, admin answers; at the end, that no
+run-table entry, i.e. no call still counted as running, is left in Redis); any wrong value is
 a problem. Exits non-zero when lost, duplicated, out-of-order or double-executed is not 0,
 fewer than --kills kills or --drains drains happened, a session was lost or did not finish, a
 drained node did not exit 0, or any other problem was found; then prints the daemons' log
@@ -137,6 +138,17 @@ class ClusterPage(fault_run.PageSession):
         self.answer_calls = {}      # call id of a _dsb.returnValue -> callbackId it answers
         self.record_calls = {}      # call id -> value of a test.record call
         self.finished_admin = threading.Event()
+        self.sent_at = {}           # call id -> seconds into the run when it was issued
+
+    def call(self, method, data, stub_expect=None, expect=NOCHECK, kind="work"):
+        c = super().call(method, data, stub_expect, expect, kind)
+        self.sent_at[c.id] = time.monotonic() - self.run_.start
+        return c
+
+    def open_calls(self, n=8):
+        """The first calls without a ret: `id method (issued at T s)`."""
+        return ", ".join("%d %s (issued at %.1f s)" % (i, self.unreturned[i].method, self.sent_at.get(i, -1))
+                         for i in sorted(self.unreturned)[:n])
 
     # Connection: timing of takeovers ---------------------------------------------------------
 
@@ -343,8 +355,8 @@ class ClusterPage(fault_run.PageSession):
         next_round = 0.0
         while True:
             if time.monotonic() > self.run_.deadline:
-                raise SessionFatal("time limit reached before the workload finished (%d calls without ret: %s, "
-                                   "%d open stubs)" % (len(self.unreturned), sorted(self.unreturned)[:8], self.open_stubs))
+                raise SessionFatal("time limit reached before the workload finished (%d calls without ret: %s; "
+                                   "%d open stubs)" % (len(self.unreturned), self.open_calls(), self.open_stubs))
             if self.ws is None:
                 try:
                     time.sleep(backoff + self.rng.uniform(o.reconnect_min_ms, o.reconnect_max_ms) / 1000.0)
@@ -477,6 +489,7 @@ class Chaos(threading.Thread):
         self.drain_times = []
         self.restart_times = []
         self.errors = []
+        self.faults = []            # (seconds into the run, "kill node1" / "drain node2")
         self.done = threading.Event()
 
     def say(self, text):
@@ -508,6 +521,7 @@ class Chaos(threading.Thread):
                 self.errors.append("HAProxy does not see every node up before fault %d: %s" % (i + 1, c.balancer.states()))
                 return
             name = self.rng.choice(names)
+            self.faults.append((time.monotonic() - self.run_.start, "%s %s" % (action, name)))
             if action == "kill":
                 c.kill(name)
                 self.kills += 1
@@ -812,6 +826,8 @@ def main():
         print("drains: SIGTERM -> exit p50 %s, max %s; restarts (start -> HAProxy sees it up) p50 %s, max %s"
               % (ms(percentile(chaos.drain_times, 50)), ms(max(chaos.drain_times)),
                  ms(percentile(chaos.restart_times, 50)), ms(max(chaos.restart_times) if chaos.restart_times else None)))
+    if chaos is not None:
+        print("faults (seconds into the run): %s" % ", ".join("%.1f %s" % f for f in chaos.faults))
     print("node exit codes at the end: %s; logs: %s; %.1f s" % (codes, log_dir, elapsed))
     problems = list(run.stats.problems)
     if problems:
