@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Installs dsbridged: binary, web root, systemd unit, config (deploy/README.md).
+# Installs dsbridged: binary, web root, systemd units, config (deploy/README.md).
 #
 #   deploy/install.sh [--root DIR] [--binary PATH] [--web-source DIR]
 #
@@ -8,10 +8,11 @@
 #   --binary PATH    the daemon to install (default .build/release/dsbridged)
 #   --web-source DIR static files to install (default web/ of this checkout)
 #
-# Idempotent: a second run refreshes the binary, dsbridge.js, dsbridge.d.ts, the unit and
-# the example config, and keeps everything an operator owns: the config (and its admin
-# token) and any page in the web root. Only with the real root (/) does it create the
-# system user, chown the config to it and run `systemctl daemon-reload`.
+# Idempotent: a second run refreshes the binary, dsbridge.js, dsbridge.d.ts, the units
+# (dsbridged.service, and dsbridged@.service for cluster nodes) and the example configs, and
+# keeps everything an operator owns: the configs (and their admin tokens) and any page in the
+# web root. Only with the real root (/) does it create the system user, chown the configs to
+# it and run `systemctl daemon-reload`.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -32,7 +33,7 @@ while [ $# -gt 0 ]; do
         --binary=*) binary="${1#*=}"; shift ;;
         --web-source) [ $# -ge 2 ] || die "--web-source needs a directory"; web_source="$2"; shift 2 ;;
         --web-source=*) web_source="${1#*=}"; shift ;;
-        -h|--help) sed -n '3,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '3,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) die "unknown argument $1 (see --help)" ;;
     esac
 done
@@ -92,8 +93,11 @@ put "$binary" "$bin_dir/dsbridged" 0755
 say "installed $bin_dir/dsbridged"
 put "$here/dsbridged.service" "$unit_dir/dsbridged.service" 0644
 say "installed $unit_dir/dsbridged.service"
+put "$here/dsbridged@.service" "$unit_dir/dsbridged@.service" 0644
+say "installed $unit_dir/dsbridged@.service (cluster nodes: dsbridged@N reads $conf_dir/N.json)"
 put "$here/README.md" "$doc_dir/README.md" 0644
 put "$here/nginx-dsbridged.conf" "$doc_dir/nginx-dsbridged.conf" 0644
+put "$here/haproxy-dsbridged.cfg" "$doc_dir/haproxy-dsbridged.cfg" 0644
 
 # 4. Web root: the bridge script and its typings always follow the daemon; every other
 #    file (the demo page) is installed only when absent, so the operator's pages stay.
@@ -110,8 +114,10 @@ while IFS= read -r f; do
 done
 say "installed web root $web_dir"
 
-# 5. Config: never overwritten. A new one gets a random admin token.
+# 5. Config: never overwritten. A new one gets a random admin token. The cluster node's
+#    example (copy it to N.json for dsbridged@N, README section 10) is only an example.
 put "$here/dsbridged.json" "$conf_dir/dsbridged.json.example" 0640
+put "$here/dsbridged-node.json" "$conf_dir/node.json.example" 0640
 if [ -e "$conf" ]; then
     say "kept existing $conf"
     case "$(stat -c %a "$conf")" in
@@ -129,24 +135,28 @@ else
     say "wrote $conf with a new random admin-token (edit allowed-origin before starting)"
 fi
 if [ -n "$group" ]; then
-    chgrp "$group" "$conf_dir/dsbridged.json.example"
+    chgrp "$group" "$conf_dir/dsbridged.json.example" "$conf_dir/node.json.example"
     # An existing config must stay readable by the service (root:dsbridged 0640).
     [ "$(stat -c %G "$conf")" = "$group" ] || warn "$conf is not group $group: chgrp $group $conf && chmod 0640 $conf"
 fi
 
 # 6. Runtime libraries the binary needs on this host.
 if command -v dpkg-query >/dev/null; then
-    if [ "$(dpkg-query -W -f='${Status}' libwebsockets17 2>/dev/null)" != "install ok installed" ]; then
-        warn "libwebsockets17 is not installed; install it with: apt-get install -y libwebsockets17"
-    else
-        say "libwebsockets17 is installed"
-    fi
+    # libwebsockets and its libuv event-loop plugin (loaded at run time, so ldd does not see
+    # it), hiredis for cluster mode (linked in any case).
+    for pkg in libwebsockets17 libwebsockets-evlib-uv libhiredis0.14; do
+        if [ "$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null)" != "install ok installed" ]; then
+            warn "$pkg is not installed; install it with: apt-get install -y $pkg"
+        else
+            say "$pkg is installed"
+        fi
+    done
 fi
 if command -v ldd >/dev/null; then
     missing="$(ldd "$bin_dir/dsbridged" 2>/dev/null | awk '/not found/ {print $1}' | tr '\n' ' ')"
     if [ -n "$missing" ]; then
         warn "the binary cannot find: $missing"
-        warn "(libswift*/libFoundation*: build with --static-swift-stdlib; libwebsockets: apt-get install libwebsockets17)"
+        warn "(libswift*/libFoundation*: build with --static-swift-stdlib; libwebsockets: apt-get install libwebsockets17; libhiredis: apt-get install libhiredis0.14)"
     fi
     if ldd "$bin_dir/dsbridged" 2>/dev/null | grep -q 'libswiftCore.so'; then
         warn "the binary links the Swift runtime dynamically ($(ldd "$bin_dir/dsbridged" | awk '/libswiftCore/ {print $3}'));"
@@ -163,6 +173,7 @@ if [ "$real_root" = yes ] && [ -d /run/systemd/system ] && command -v systemctl 
     else
         say "next: edit $conf (allowed-origin), then: systemctl enable --now dsbridged"
     fi
+    say "cluster nodes instead (README section 10): $conf_dir/N.json from node.json.example, then systemctl enable --now dsbridged@N"
     say "check: systemctl status dsbridged; journalctl -u dsbridged; curl -s http://127.0.0.1:8081/healthz"
 else
     say "not the running system's root (or no systemd): no daemon-reload"

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Test of deploy/: the systemd unit (systemd-analyze verify and security), install.sh into
-# a temporary root (files, modes, idempotence, config kept) and the installed daemon
-# started with the installed config (listening line, /healthz, admin token, static files,
-# notify protocol, drain on SIGTERM). One line per check, then "N passed, M failed".
+# Test of deploy/: the systemd units (dsbridged.service and the cluster node template
+# dsbridged@.service: required directives, the same hardening, systemd-analyze verify and
+# security), install.sh into a temporary root (files, modes, idempotence, config kept), the
+# installed daemon started with the installed config (listening line, /healthz, admin token,
+# static files, notify protocol, drain on SIGTERM), a cluster node started with the node
+# example against a redis-server of its own (where Debian's redis-server is installed), and
+# the HAProxy and nginx examples (haproxy -c / nginx -t, where installed). One line per
+# check, then "N passed, M failed".
 #
 #   scripts/check-deploy.sh            # uses $DSBRIDGED or .build/debug/dsbridged
 #
@@ -33,9 +37,11 @@ check() { # check DESCRIPTION COMMAND...: ok when the command succeeds
 work="$(mktemp -d /tmp/check-deploy.XXXXXX)"
 daemon_pid=""
 helper_pid=""
+redis_pid=""
 cleanup() {
     [ -n "$daemon_pid" ] && kill -KILL "$daemon_pid" 2>/dev/null
     [ -n "$helper_pid" ] && kill -KILL "$helper_pid" 2>/dev/null
+    [ -n "$redis_pid" ] && kill -KILL "$redis_pid" 2>/dev/null
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -58,7 +64,8 @@ if ! command -v systemd-analyze >/dev/null 2>&1; then
 fi
 check "systemd-analyze available" have systemd-analyze
 check "binary $binary exists" test -x "$binary"
-for f in deploy/dsbridged.service deploy/dsbridged.json deploy/nginx-dsbridged.conf deploy/install.sh deploy/README.md; do
+for f in deploy/dsbridged.service deploy/dsbridged.json deploy/nginx-dsbridged.conf deploy/install.sh deploy/README.md \
+         deploy/dsbridged@.service deploy/dsbridged-node.json deploy/haproxy-dsbridged.cfg; do
     check "$f present" test -s "$f"
 done
 check "install.sh parses (bash -n)" bash -n deploy/install.sh
@@ -84,7 +91,9 @@ mkdir -p "$root"
 bin="$root/usr/local/bin/dsbridged"
 web="$root/usr/local/share/dsbridged/web"
 unit="$root/etc/systemd/system/dsbridged.service"
+unit_template="$root/etc/systemd/system/dsbridged@.service"
 conf="$root/etc/dsbridged/dsbridged.json"
+node_example="$root/etc/dsbridged/node.json.example"
 if timeout 60 deploy/install.sh --root "$root" --binary "$binary" >"$work/install1.log" 2>&1; then
     ok "install.sh --root (first run)"
 else
@@ -96,12 +105,15 @@ mode_is() { # mode_is PATH MODE
 }
 for spec in "$bin 755" "$web 755" "$web/dsbridge.js 644" "$web/dsbridge.d.ts 644" "$web/index.html 644" \
             "$unit 644" "$root/etc/dsbridged 750" "$conf 640" "$root/etc/dsbridged/dsbridged.json.example 640" \
-            "$root/usr/local/share/doc/dsbridged/README.md 644"; do
+            "$root/usr/local/share/doc/dsbridged/README.md 644" "$unit_template 644" "$node_example 640" \
+            "$root/usr/local/share/doc/dsbridged/haproxy-dsbridged.cfg 644"; do
     set -- $spec
     check "installed ${1#$root} mode $2" mode_is "$1" "$2"
 done
 check "installed binary is the given one" cmp -s "$binary" "$bin"
 check "installed unit is deploy/dsbridged.service" cmp -s deploy/dsbridged.service "$unit"
+check "installed unit template is deploy/dsbridged@.service" cmp -s deploy/dsbridged@.service "$unit_template"
+check "installed node example is deploy/dsbridged-node.json" cmp -s deploy/dsbridged-node.json "$node_example"
 check "web root has no test pages" test ! -e "$web/tests"
 
 token_of() { sed -n 's/^ *"admin-token": *"\([^"]*\)".*/\1/p' "$1"; }
@@ -137,45 +149,69 @@ else
 fi
 
 # ---------------------------------------------------------------------------------------
-# 2. The unit: required directives, systemd-analyze verify and security.
-directive() { grep -qx "$1" deploy/dsbridged.service; }
-missing=""
-for d in "Type=notify" "NotifyAccess=main" "ExecStart=/usr/local/bin/dsbridged --config /etc/dsbridged/dsbridged.json" \
-         "WatchdogSec=30" "TimeoutStopSec=20" "KillSignal=SIGTERM" "Restart=on-failure" "LimitNOFILE=262144" \
-         "NoNewPrivileges=yes" "ProtectSystem=strict" "ProtectHome=yes" "PrivateTmp=yes" "PrivateDevices=yes" \
-         "RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX" "CapabilityBoundingSet=" "SystemCallFilter=@system-service" \
-         "SystemCallArchitectures=native" "MemoryDenyWriteExecute=yes" "UMask=0077" "SyslogIdentifier=dsbridged"; do
-    directive "$d" || missing="$missing [$d]"
+# 2. The units: required directives, systemd-analyze verify and security.
+hardening_directives=("NoNewPrivileges=yes" "ProtectSystem=strict" "ProtectHome=yes" "PrivateTmp=yes" "PrivateDevices=yes"
+    "RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX" "CapabilityBoundingSet=" "SystemCallFilter=@system-service"
+    "SystemCallArchitectures=native" "MemoryDenyWriteExecute=yes" "UMask=0077")
+unit_directives() { # unit_directives FILE EXECSTART SYSLOG-IDENTIFIER: ok when every required line is there
+    local file="$1" missing="" d
+    for d in "Type=notify" "NotifyAccess=main" "ExecStart=$2" "WatchdogSec=30" "TimeoutStopSec=20" "KillSignal=SIGTERM" \
+             "Restart=on-failure" "LimitNOFILE=262144" "${hardening_directives[@]}" "SyslogIdentifier=$3"; do
+        grep -qx -- "$d" "$file" || missing="$missing [$d]"
+    done
+    if [ -z "$missing" ]; then ok "$(basename "$file") has the required directives"; else bad "$(basename "$file") lacks:$missing"; fi
+}
+unit_directives deploy/dsbridged.service "/usr/local/bin/dsbridged --config /etc/dsbridged/dsbridged.json" dsbridged
+unit_directives deploy/dsbridged@.service "/usr/local/bin/dsbridged --config /etc/dsbridged/%i.json --node-id %H-%i" "dsbridged@%i"
+# The template keeps every sandbox and limit line of dsbridged.service (from User= to the end
+# of [Service]): only the description, ordering, ExecStart and log identifier differ.
+sandbox() { sed -n '/^User=/,/^\[Install\]/p' "$1" | grep -v '^#' | grep -v '^SyslogIdentifier=' | grep -v '^$'; }
+if diff <(sandbox deploy/dsbridged.service) <(sandbox deploy/dsbridged@.service) >"$work/sandbox.diff"; then
+    ok "dsbridged@.service keeps dsbridged.service's user, limits and sandbox ($(sandbox deploy/dsbridged.service | wc -l) lines)"
+else
+    bad "dsbridged@.service differs from dsbridged.service in user, limits or sandbox:"
+    sed 's/^/     /' "$work/sandbox.diff"
+fi
+# TimeoutStopSec must exceed the examples' drain-ms.
+for pair in "deploy/dsbridged.json deploy/dsbridged.service" "deploy/dsbridged-node.json deploy/dsbridged@.service"; do
+    set -- $pair
+    drain_ms="$(sed -n 's/^ *"drain-ms": *\([0-9]*\).*/\1/p' "$1")"
+    stop_s="$(sed -n 's/^TimeoutStopSec=\([0-9]*\)$/\1/p' "$2")"
+    check "$(basename "$2"): TimeoutStopSec (${stop_s:-?} s) > drain-ms of $(basename "$1") (${drain_ms:-?} ms)" \
+        test "$((${stop_s:-0} * 1000))" -gt "${drain_ms:-99999999}"
 done
-if [ -z "$missing" ]; then ok "unit has the required directives"; else bad "unit lacks:$missing"; fi
-# TimeoutStopSec must exceed the example's drain-ms.
-drain_ms="$(sed -n 's/^ *"drain-ms": *\([0-9]*\).*/\1/p' deploy/dsbridged.json)"
-stop_s="$(sed -n 's/^TimeoutStopSec=\([0-9]*\)$/\1/p' deploy/dsbridged.service)"
-check "TimeoutStopSec (${stop_s:-?} s) > drain-ms (${drain_ms:-?} ms)" test "$((${stop_s:-0} * 1000))" -gt "${drain_ms:-99999999}"
 
-# verify needs the ExecStart binary: a copy of the unit pointing into the temporary root.
+# verify needs the ExecStart binary: copies of the units pointing into the temporary root. A
+# template is verified as an instance (dsbridged@1.service next to dsbridged@.service).
 mkdir -p "$work/unit"
-sed -e "s#/usr/local/bin/dsbridged#$bin#g" -e "s#/etc/dsbridged/#$root/etc/dsbridged/#g" \
-    deploy/dsbridged.service >"$work/unit/dsbridged.service"
-timeout 60 systemd-analyze verify "$work/unit/dsbridged.service" >"$work/verify.log" 2>&1
-verify_rc=$?
-if [ "$verify_rc" -eq 0 ] && ! grep -E -q 'Failed|Unknown|ignoring|Invalid' "$work/verify.log"; then
-    ok "systemd-analyze verify: clean"
-else
-    bad "systemd-analyze verify (exit $verify_rc):"
-    sed 's/^/     /' "$work/verify.log"
-fi
+scores=()
+for u in dsbridged.service dsbridged@.service; do
+    sed -e "s#/usr/local/bin/dsbridged#$bin#g" -e "s#/etc/dsbridged/#$root/etc/dsbridged/#g" "deploy/$u" >"$work/unit/$u"
+    target="$work/unit/${u/@./@1.}"
+    name="$(basename "$target")"
+    timeout 60 systemd-analyze verify "$target" >"$work/verify-$name.log" 2>&1
+    verify_rc=$?
+    if [ "$verify_rc" -eq 0 ] && ! grep -E -q 'Failed|Unknown|ignoring|Invalid' "$work/verify-$name.log"; then
+        ok "systemd-analyze verify $name: clean"
+    else
+        bad "systemd-analyze verify $name (exit $verify_rc):"
+        sed 's/^/     /' "$work/verify-$name.log"
+    fi
 
-timeout 60 systemd-analyze security --offline=yes "$work/unit/dsbridged.service" >"$work/security.log" 2>&1
-score_line="$(grep -a 'Overall exposure level' "$work/security.log" | tail -1)"
-score="$(echo "$score_line" | grep -o '[0-9][0-9]*\.[0-9]' | head -1)"
-echo "     $score_line"
-if [ -n "$score" ] && awk -v s="$score" -v m="$max_exposure" 'BEGIN { exit !(s <= m) }'; then
-    ok "systemd-analyze security: exposure $score <= $max_exposure"
-else
-    bad "systemd-analyze security: exposure ${score:-unknown} (want <= $max_exposure)"
-    grep -a '^✗' "$work/security.log" | sed 's/^/     /' | head -30
-fi
+    timeout 60 systemd-analyze security --offline=yes "$target" >"$work/security-$name.log" 2>&1
+    score_line="$(grep -a 'Overall exposure level' "$work/security-$name.log" | tail -1)"
+    score="$(echo "$score_line" | grep -o '[0-9][0-9]*\.[0-9]' | head -1)"
+    scores+=("${score:-99}")
+    echo "     $score_line"
+    if [ -n "$score" ] && awk -v s="$score" -v m="$max_exposure" 'BEGIN { exit !(s <= m) }'; then
+        ok "systemd-analyze security $name: exposure $score <= $max_exposure"
+    else
+        bad "systemd-analyze security $name: exposure ${score:-unknown} (want <= $max_exposure)"
+        grep -a '^✗' "$work/security-$name.log" | sed 's/^/     /' | head -30
+    fi
+done
+check "dsbridged@1.service exposure (${scores[1]}) not worse than dsbridged.service's (${scores[0]})" \
+    awk -v t="${scores[1]}" -v s="${scores[0]}" 'BEGIN { exit !(t <= s) }'
 
 # ---------------------------------------------------------------------------------------
 # 3. The installed daemon with the installed config (ports overridden to free ones).
@@ -265,7 +301,95 @@ else
 fi
 
 # ---------------------------------------------------------------------------------------
-# 4. The nginx example parses (only where nginx is installed; it is not needed otherwise).
+# 3b. A cluster node as dsbridged@1 would run it: the installed node example (an admin token
+#     filled in), --node-id HOSTNAME-1, against a redis-server of its own on a free port.
+if [ -x /usr/bin/redis-server ] && [ -n "$python" ] && command -v redis-cli >/dev/null 2>&1; then
+    node_conf="$work/1.json"
+    sed 's/@ADMIN_TOKEN@/node-token-of-the-deploy-check/' "$node_example" >"$node_conf"
+    node_id="$(hostname)-1"
+    if "$bin" --config "$node_conf" --web-root "$web" --node-id "$node_id" --check-config >"$work/node-check-config.log" 2>&1 \
+        && grep -q '^configuration ok' "$work/node-check-config.log" && grep -q "^  redis  *redis://127.0.0.1:6379" "$work/node-check-config.log"; then
+        ok "dsbridged --check-config accepts the node example (redis, node-id)"
+    else
+        bad "dsbridged --check-config with the node example: $(head -3 "$work/node-check-config.log" | tr '\n' ' ')"
+    fi
+    redis_port="$("$python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+    /usr/bin/redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --dir "$work" \
+        >"$work/redis.log" 2>&1 &
+    redis_pid=$!
+    for _ in $(seq 100); do [ "$(redis-cli -p "$redis_port" ping 2>/dev/null)" = PONG ] && break; sleep 0.1; done
+    timeout 60 "$bin" --config "$node_conf" --port 0 --admin-port 0 --web-root "$web" \
+        --redis "redis://127.0.0.1:$redis_port" --node-id "$node_id" >"$work/node.out" 2>"$work/node.err" &
+    daemon_pid=$!
+    line=""
+    for _ in $(seq 150); do
+        line="$(head -1 "$work/node.out" 2>/dev/null)"
+        [ -n "$line" ] && break
+        kill -0 "$daemon_pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    if [[ "$line" =~ ^listening\ port=([0-9]+)\ admin-port=([0-9]+)$ ]]; then
+        port="${BASH_REMATCH[1]}"
+        admin="${BASH_REMATCH[2]}"
+        ok "cluster node started with the node example: $line"
+        check "node: admin /healthz answers ok" test "$(curl -s -m 5 "http://127.0.0.1:$admin/healthz")" = "ok"
+        for _ in $(seq 50); do [ "$(redis-cli -p "$redis_port" exists "dsb:node:$node_id")" = 1 ] && break; sleep 0.1; done
+        check "node: joined the cluster as $node_id (dsb:node:$node_id in Redis)" \
+            test "$(redis-cli -p "$redis_port" exists "dsb:node:$node_id")" = 1
+        check "node: admin /admin/sessions lists the cluster (200)" \
+            test "$(curl -s -m 5 -o /dev/null -w '%{http_code}' -H 'Authorization: Bearer node-token-of-the-deploy-check' "http://127.0.0.1:$admin/admin/sessions")" = "200"
+        kill -TERM "$daemon_pid"
+        rc=""
+        for _ in $(seq 200); do
+            kill -0 "$daemon_pid" 2>/dev/null || { wait "$daemon_pid"; rc=$?; break; }
+            sleep 0.1
+        done
+        daemon_pid=""
+        check "node: SIGTERM: exits 0 within 20 s (TimeoutStopSec)" test "$rc" = "0"
+    else
+        bad "cluster node with the node example did not start; stdout: '$line'; stderr: $(tail -5 "$work/node.err" | tr '\n' ' ')"
+        kill -KILL "$daemon_pid" 2>/dev/null
+        daemon_pid=""
+    fi
+    kill -TERM "$redis_pid" 2>/dev/null; wait "$redis_pid" 2>/dev/null; redis_pid=""
+else
+    skip "cluster node (needs /usr/bin/redis-server and redis-cli: scripts/install-test-deps.sh)"
+fi
+
+# ---------------------------------------------------------------------------------------
+# 4. The HAProxy example parses, as shipped (a throwaway certificate in place of its crt
+#    path) and as the cluster tests render it (scripts/dsbtest/haproxy.py), with and without
+#    the affinity line. Only where HAProxy is installed.
+if command -v haproxy >/dev/null 2>&1 && command -v openssl >/dev/null 2>&1 && [ -n "$python" ]; then
+    hap="$work/haproxy"
+    mkdir -p "$hap"
+    timeout 30 openssl req -x509 -newkey rsa:2048 -nodes -keyout "$hap/key.pem" -out "$hap/cert.pem" \
+        -days 1 -subj /CN=app.example.com >/dev/null 2>&1
+    cat "$hap/cert.pem" "$hap/key.pem" >"$hap/app.pem"
+    sed "s#/etc/haproxy/certs/app.example.com.pem#$hap/app.pem#" deploy/haproxy-dsbridged.cfg >"$hap/example.cfg"
+    if timeout 30 haproxy -c -q -f "$hap/example.cfg" >"$hap/c.log" 2>&1; then
+        ok "haproxy -c accepts deploy/haproxy-dsbridged.cfg"
+    else
+        bad "haproxy -c: $(grep -v '^$' "$hap/c.log" | head -3 | tr '\n' ' ')"
+    fi
+    for affinity in "" --affinity; do
+        if "$python" scripts/dsbtest/haproxy.py render --port 18080 --node n1:18101:18201 --node n2:18102:18202 \
+                $affinity --stats-socket "$hap/s.sock" >"$hap/rendered.cfg" 2>"$hap/r.log" \
+            && timeout 30 haproxy -c -q -f "$hap/rendered.cfg" >"$hap/c.log" 2>&1; then
+            ok "the cluster tests' rendering of it (${affinity:-no affinity}) passes haproxy -c"
+        else
+            bad "rendered (${affinity:-no affinity}): $(cat "$hap/r.log" "$hap/c.log" | grep -v '^$' | head -3 | tr '\n' ' ')"
+        fi
+    done
+    if [ -n "$affinity" ]; then
+        check "the rendering with --affinity enables the example's cookie line" grep -q '^    cookie DSBNODE ' "$hap/rendered.cfg"
+    fi
+else
+    skip "haproxy -c (haproxy not installed)"
+fi
+
+# ---------------------------------------------------------------------------------------
+# 5. The nginx example parses (only where nginx is installed; it is not needed otherwise).
 if command -v nginx >/dev/null 2>&1 && command -v openssl >/dev/null 2>&1; then
     ngx="$work/nginx"
     mkdir -p "$ngx"

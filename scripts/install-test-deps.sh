@@ -6,7 +6,10 @@
 # never downloads a driver: the tests run with SE_OFFLINE=true and /usr/bin/chromedriver).
 # Writes the venv's interpreter path to .venv-test/python-path for scripts/test.sh.
 # Also Debian's redis-server: the DSBridgeRedis tests run /usr/bin/redis-server themselves, on a
-# free port of 127.0.0.1 (the package's own service on 6379, if it runs, is not used).
+# free port of 127.0.0.1 (the package's own service on 6379, if it runs, is not used); and
+# Debian's haproxy (2.6): the cluster tests (cluster_fault_run.py, cluster_browser_test.py,
+# cluster-demo.sh --check, check-deploy.sh) run /usr/sbin/haproxy in front of their nodes, on
+# free loopback ports (the package's own service, if it runs, is not used).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,7 +17,7 @@ SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
 # 1. System packages (skip apt entirely when everything is already there).
-packages=(chromium chromium-driver python3 python3-venv python3-pip openssl redis-server)
+packages=(chromium chromium-driver python3 python3-venv python3-pip openssl redis-server haproxy)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -27,6 +30,7 @@ fi
 test -x /usr/bin/chromium || { echo "error: /usr/bin/chromium missing" >&2; exit 1; }
 test -x /usr/bin/chromedriver || { echo "error: /usr/bin/chromedriver missing" >&2; exit 1; }
 test -x /usr/bin/redis-server || { echo "error: /usr/bin/redis-server missing" >&2; exit 1; }
+test -x /usr/sbin/haproxy || { echo "error: /usr/sbin/haproxy missing" >&2; exit 1; }
 
 # 2. selenium in .venv-test/, made with the first python3 on PATH (pyenv or system). A python
 #    that cannot make a venv (no ensurepip) falls back to Debian's /usr/bin/python3.

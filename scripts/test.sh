@@ -10,7 +10,9 @@
 # daemon, the daemon under a 512-descriptor limit with 1,000 pages (overload_test.py), the
 # daemon under a 64 MiB memory budget with abusive sessions (memory_budget_test.py), the
 # systemd watchdog with a stopped network thread (watchdog_test.py), the deploy kit check,
-# and a
+# the cluster (Redis, three nodes behind HAProxy): its fault run with 20 node kills and 20
+# drains under load (cluster_fault_run.py), the demo page surviving its node's SIGKILL in
+# Chromium (cluster_browser_test.py) and scripts/cluster-demo.sh --check, and a
 # smoke run of the load
 # test (the full one is scripts/load-test.sh), 60 s of libFuzzer over the decoder, the
 # micro-benchmarks' guard on mallocs, retains and releases per call (scripts/microbench.sh
@@ -58,6 +60,9 @@ run "$python_bin" scripts/overload_test.py --daemon "$daemon"
 run "$python_bin" scripts/memory_budget_test.py --daemon "$daemon"
 run "$python_bin" scripts/watchdog_test.py --daemon "$daemon"
 run scripts/check-deploy.sh
+run "$python_bin" scripts/cluster_fault_run.py --daemon "$daemon" --seed "${FAULT_SEED:-1}"
+run "$python_bin" scripts/cluster_browser_test.py --daemon "$daemon"
+run scripts/cluster-demo.sh --check
 run scripts/load-test.sh --smoke
 run scripts/fuzz.sh 60
 run scripts/microbench.sh --check

@@ -141,8 +141,15 @@ class WS:
         if status != 101:
             body = bytearray(rest)
             self.sock.settimeout(0.5)
+            length = None
+            for line in self.head.split("\r\n")[1:]:
+                name, _, value = line.partition(":")
+                if name.strip().lower() == "content-length" and value.strip().isdigit():
+                    length = int(value.strip())
             try:
-                while len(body) < 65536:
+                # Until the body is complete (a proxy keeps the connection open after an
+                # error answer with a Content-Length), or the server closes, or 0.5 s.
+                while len(body) < 65536 and (length is None or len(body) < length):
                     chunk = self.sock.recv(65536)
                     if not chunk:
                         break

@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Browser test of the cluster: the demo page through HAProxy survives the loss of its node.
+
+Starts Redis, three dsbridged nodes (--demo, --redis) and HAProxy in front of them
+(deploy/haproxy-dsbridged.cfg rendered for loopback, with its cookie affinity enabled: the demo
+page makes sync calls, which only the session's node answers for now). Headless Chromium
+(Debian's chromium and chromedriver, offline) opens the demo page through HAProxy and waits
+until every row passes. Then:
+
+  1. the node holding the page's session (GET /admin/sessions -> "node") is SIGKILLed;
+  2. the page must resume on another node: a `connected` event with resumed:true, and the
+     admin API (asked on a live node) lists the session on another node, connected;
+  3. calls made after the kill complete: `echo.asyn` with a callback (over the WebSocket),
+     `echo.syn` (a sync call, POST /dsbridge/call) and a native -> JS call of the page's
+     `addValue` through the admin API of a node that is not the new owner;
+  4. no page error: no `sessionLost` event, no uncaught error or unhandled rejection in the
+     page, the demo rows still all pass, and no SEVERE console line but the connection
+     failure of the killed node's socket.
+
+Prints one line per check, then `N passed, M failed`; exits non-zero on any failure. Every
+process it starts is stopped at the end.
+
+    scripts/cluster_browser_test.py [--daemon .build/debug/dsbridged] [--screenshot PATH]
+"""
+
+import argparse
+import json
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from dsbtest.browser import console_errors, make_driver, quit_driver, row_states, run_js, summary_of, wait_for  # noqa: E402
+from dsbtest.checks import Checks  # noqa: E402
+from dsbtest.cluster import Cluster  # noqa: E402
+from dsbtest.daemon import binary_path, hard_limit  # noqa: E402
+
+PAGE = "/index.html?tick=100"
+PAGE_TIMEOUT_S = 90
+
+WATCH = """
+window.__ev = window.__ev || [];
+window.__errors = window.__errors || [];
+if (!window.__watching) {
+  window.__watching = true;
+  ['connected', 'disconnected', 'sessionLost', 'callFailed'].forEach(function (name) {
+    dsBridge.on(name, function (d) { window.__ev.push({name: name, detail: d || null, at: Date.now()}); });
+  });
+  window.addEventListener('error', function (e) { window.__errors.push('error: ' + (e.message || e)); });
+  window.addEventListener('unhandledrejection', function (e) {
+    window.__errors.push('unhandled rejection: ' + (e.reason && e.reason.message || e.reason));
+  });
+}
+"""
+
+
+def events(driver, name=None):
+    return [e for e in driver.execute_script("return window.__ev || []") if name is None or e["name"] == name]
+
+
+def run(driver, cluster, checks, screenshot):
+    url = cluster.url(PAGE)
+    driver.get(url)
+    summary = wait_for(lambda: summary_of(driver), PAGE_TIMEOUT_S, 0.2)
+    if not checks.check(bool(summary), "the demo page finishes through HAProxy (%s)" % url,
+                        "" if summary else "rows: %s" % row_states(driver)):
+        return
+    bad = [r for r in summary["rows"] if r["status"] != "pass"]
+    checks.check(not bad and summary["passed"] > 0, "every row of the demo page passes",
+                 "%d passed, %d failed: %s" % (summary["passed"], summary["failed"], bad[:3]))
+    driver.execute_script(WATCH)
+    session = driver.execute_script("return dsBridge.session")
+    owner, listed = cluster.owner_of(session)
+    if not checks.check(owner in cluster.nodes and listed.get("connected"),
+                        "the admin API lists the page's session %s on a node, connected" % session,
+                        "owner %s, %s" % (owner, listed)):
+        return
+    print("  session %s is on %s; killing it" % (session, owner), flush=True)
+
+    # 1. Kill the node holding the session.
+    connected_before = len(events(driver, "connected"))
+    killed_at = time.monotonic()
+    cluster.kill(owner)
+    live = [n for n in cluster.nodes if n != owner]
+
+    # 2. The page resumes on another node.
+    resumed = wait_for(lambda: [e for e in events(driver, "connected")[connected_before:] if e["detail"].get("resumed")], 20)
+    took = time.monotonic() - killed_at
+    checks.check(bool(resumed) and resumed[0]["detail"].get("session") == session,
+                 "the page resumes its session after the kill (connected, resumed:true)",
+                 "after %.2f s: %s" % (took, resumed[:1] or events(driver)))
+
+    def moved():
+        node, entry = cluster.owner_of(session, node=live[0])
+        return (node, entry) if node in live and entry.get("connected") else None
+
+    found = wait_for(moved, 20, 0.2)
+    new_owner = found[0] if found else None
+    checks.check(bool(found), "the admin API (asked on %s) lists the session on another node, connected" % live[0],
+                 "on %s" % new_owner if found else "listed: %s" % (cluster.owner_of(session, node=live[0]),))
+
+    # 3. Calls after the kill.
+    value = {"after": "kill", "n": 1}
+    got = run_js(driver, "dsBridge.call('echo.asyn', %s, function (v) { done(v); });" % json.dumps(value), timeout=20)
+    checks.check(got == value, "echo.asyn with a callback after the kill completes", "got %s" % json.dumps(got))
+    got = run_js(driver, "done(dsBridge.call('echo.syn', 'sync after kill'));", timeout=20)
+    checks.check(got == "sync after kill", "echo.syn (sync, POST /dsbridge/call) after the kill answers", "got %s" % json.dumps(got))
+    other = [n for n in live if n != new_owner] or live
+    status, answer = cluster.admin("POST", "/admin/sessions/%s/call" % session,
+                                   {"method": "addValue", "args": [3, 4], "timeoutMs": 10000}, node=other[0])
+    checks.check(status == 200 and answer == {"data": 7, "progress": []},
+                 "native -> JS addValue(3, 4) through the admin API of %s reaches the page" % other[0],
+                 "HTTP %s %s" % (status, json.dumps(answer)))
+
+    # 4. No page error.
+    lost = events(driver, "sessionLost")
+    checks.check(not lost, "no sessionLost event", "%s" % lost)
+    failed = events(driver, "callFailed")
+    checks.check(not failed, "no callFailed event", "%s" % failed)
+    errors = driver.execute_script("return window.__errors")
+    checks.check(not errors, "no uncaught error or unhandled rejection in the page", "%s" % errors)
+    summary = summary_of(driver)
+    checks.check(summary and summary["failed"] == 0, "the demo rows still all pass",
+                 "%s failed" % (summary and summary["failed"]))
+    severe = [m for m in console_errors(driver) if "WebSocket" not in m and "ERR_CONNECTION" not in m]
+    checks.check(not severe, "no SEVERE console line (but the killed socket's)", "%s" % severe[:5])
+    print("  resumed %.2f s after the kill, on %s; connection events: %s"
+          % (took, new_owner, [(e["name"], e["detail"].get("resumed") if e["detail"] else None) for e in events(driver)]),
+          flush=True)
+    if screenshot:
+        driver.save_screenshot(screenshot)
+        print("  screenshot saved to %s" % screenshot)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--daemon", default=os.environ.get("DSBRIDGED", ".build/debug/dsbridged"))
+    parser.add_argument("--screenshot", metavar="PATH")
+    parser.add_argument("--log-dir", default="/tmp/dsbridged-cluster-browser-test")
+    parser.add_argument("--max-seconds", type=float, default=240)
+    options = parser.parse_args()
+
+    checks = Checks()
+    binary = binary_path(options.daemon)
+    if not os.access(binary, os.X_OK):
+        checks.check(False, "error: no daemon binary at %s (build it, or pass --daemon / DSBRIDGED)" % binary)
+        return checks.summary()
+
+    cluster = None
+    driver = None
+    state = {}
+
+    def stop_all():
+        quit_driver(state.get("driver"))
+        if state.get("cluster") is not None:
+            state["cluster"].close()
+    limit = hard_limit(options.max_seconds, stop_all)
+    try:
+        import shutil
+        shutil.rmtree(options.log_dir, ignore_errors=True)
+        cluster = Cluster(binary, nodes=3, log_dir=options.log_dir, affinity=True,
+                          extra=["--demo", "--demo-tick-ms", "50", "--grace-ms", "60000"])
+        state["cluster"] = cluster
+        print("cluster: HAProxy port %d, nodes %s; logs in %s"
+              % (cluster.port, ", ".join("%s %d/%d" % (n.name, n.port, n.admin_port) for n in cluster.nodes.values()),
+                 options.log_dir), flush=True)
+        driver = make_driver()
+        state["driver"] = driver
+        run(driver, cluster, checks, options.screenshot)
+    except Exception as e:  # noqa: BLE001 - any setup failure is a test failure
+        checks.check(False, "test run aborted: %s: %s" % (type(e).__name__, e))
+    finally:
+        if driver is not None and checks.failed:
+            for message in console_errors(driver, ("SEVERE", "WARNING")):
+                print("    console: %s" % message)
+        quit_driver(driver)
+        tails = cluster.log_tails(1200) if cluster is not None and checks.failed else ""
+        if cluster is not None:
+            codes = cluster.close()
+            print("cluster stopped (node exit codes %s)" % codes)
+        limit.set()
+    code = checks.summary()
+    if tails:
+        print("---- log tails")
+        print(tails)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
