@@ -16,6 +16,9 @@ Cases, each a PASS/FAIL line:
     naming the lost node; what it had not acknowledged is replayed;
   - a drained node (SIGTERM): a call still running there finishes and its result reaches
     the page through the node it resumed on;
+  - a page that never called anything, whose node is killed and started again under its
+    name: its session is listed (not connected), calls into it are 503, and it resumes on
+    another node;
   - Redis restarted empty: nodes say so on /healthz, go on serving their own sessions,
     cross-node calls answer 503 meanwhile; once Redis is back every session is listed and
     reachable across nodes again.
@@ -277,6 +280,37 @@ def main():
         n2.stop()
         nodes["n2"] = n2 = start_node(binary, "n2", redis.url)
 
+        # A page that never called anything, its node killed and started again under its name
+        # before the page comes back: the session is listed (waiting), calls into it are 503,
+        # and the page resumes on another node.
+        x = Page(n3)
+        time.sleep(0.3)  # its record is written at creation, not with a first call
+        n3.kill()
+        n3.stop()
+        nodes["n3"] = n3 = start_node(binary, "n3", redis.url)
+        time.sleep(0.5)
+        status, listing = listed(n1)
+        entry = listing.get(x.id, {}) if status == 200 else {}
+        c.check(entry.get("node") == "n3" and entry.get("connected") is False,
+                "a session left by a node's former process is listed, not connected", entry)
+        status, body = n1.admin("POST", "/admin/sessions/%s/call" % x.id, {"method": "echo", "timeoutMs": 2000})
+        c.check(status == 503 and "started again" in body.get("error", ""),
+                "a call into it answers 503 (it waits for its page), not 404", (status, body))
+        x.ws.wait_close(2)
+        ws = WS(n1.port)
+        w = ws.session(token=x.token, ack=0)
+        c.check(w.get("resumed") is True and w.get("lastCall") == 0,
+                "a page that had not called anything resumes on another node after its node was killed", w)
+        x.ws = ws
+        # p was on n3 too: it resumes on n1.
+        p.ws.wait_close(2)
+        ws = WS(n1.port)
+        w = ws.session(token=p.token, ack=p.seen_seq)
+        p.ws = ws
+        m = p.ret(p.call("echo.syn", "after-kill"))
+        c.check(w.get("resumed") is True and m is not None and m["data"] == "after-kill",
+                "the killed node's other page resumes on n1 and goes on calling", (w, m))
+
         # Redis restarts empty.
         redis.stop()
         c.check(until(lambda: n1.healthz().body == b"ok (redis unavailable)\n", 5), "without Redis /healthz says so",
@@ -291,10 +325,14 @@ def main():
 
         def everyone_listed():
             st, li = listed(n3)
-            return st == 200 and all(li.get(x.id, {}).get("node") == n for x, n in ((r, "n1"), (q, "n1"), (p, "n3"))) and (st, li)
+            return st == 200 and all(li.get(x.id, {}).get("node") == n for x, n in ((r, "n1"), (q, "n1"), (p, "n1"))) and (st, li)
         got = until(everyone_listed, 10)
         c.check(bool(got), "after Redis restarted empty every session is listed across nodes again",
                 got or listed(n3))
+        # Each node writes its sessions again once it is back with Redis (a round trip or two
+        # after its reconnection, which backs off up to 5 s).
+        c.check(until(lambda: redis.command("EXISTS", "dsb:s:{%s}" % local.id) == 1, 10),
+                "after Redis restarted empty every node writes its sessions again")
         t = local.answer_invokes()
         status, body = n3.admin("POST", "/admin/sessions/%s/call" % local.id, {"method": "echo", "args": [9], "timeoutMs": 10000})
         t.join(2)

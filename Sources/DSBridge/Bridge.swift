@@ -166,6 +166,9 @@ public final class Bridge: Sendable {
         }
         if let refusal { throw refusal }
         if !tags.isEmpty { session.setTags(tags) }
+        // Cluster mode: the session's record is written at once (not with its first call), so
+        // a page whose node dies before it called anything can still resume elsewhere.
+        session.journalSessionCreated()
         logger.debug("session opened", metadata: ["bridge.session": "\(session.id)", "bridge.peer": "\(address)"])
         metrics.sessionOpened()
         lifecycle.opened?(session)

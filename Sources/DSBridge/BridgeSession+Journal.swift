@@ -18,6 +18,11 @@ extension BridgeSession {
         if state.withLock({ $0.setTags(unique) }) { bridge.journal?.sessionNeedsWrite(self) }
     }
 
+    /// A new session's record is due (its first write).
+    func journalSessionCreated() {
+        if state.withLock({ $0.journalNeedsRegistration() }) { bridge.journal?.sessionNeedsWrite(self) }
+    }
+
     /// Journal thread: what to write now (`nil`: nothing, or a write is out).
     public func takeJournalBatch() -> JournalBatch? {
         state.withLock { $0.takeJournalBatch() }

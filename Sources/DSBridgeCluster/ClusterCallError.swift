@@ -7,6 +7,9 @@ public enum ClusterCallError: Error, Sendable, Equatable, CustomStringConvertibl
     case unknownSession
     /// The session's node is down; the session waits for its page to reconnect elsewhere.
     case nodeDown(String)
+    /// The session's node was started again (the process that held the session is gone); the
+    /// session waits for its page to reconnect, to any node.
+    case awaitingPage(String)
     /// The session's node is draining and its page has gone (PROTOCOL.md 6: 503).
     case draining
     /// Redis cannot be reached: only this node's own sessions can be called.
@@ -19,6 +22,8 @@ public enum ClusterCallError: Error, Sendable, Equatable, CustomStringConvertibl
         switch self {
         case .unknownSession: return "unknown session"
         case .nodeDown(let node): return "node \(node) is down; the session waits for its page to reconnect to another node"
+        case .awaitingPage(let node):
+            return "node \(node) was started again since it held the session; the session waits for its page to reconnect"
         case .draining: return "draining"
         case .clusterUnavailable(let why): return "cluster unavailable: \(why)"
         case .call(let e): return e.description

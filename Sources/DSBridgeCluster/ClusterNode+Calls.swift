@@ -33,7 +33,7 @@ extension ClusterNode {
                 refused: { [self] error in
                     owners.forget(id)
                     switch error {
-                    case .unknownSession, .nodeDown:
+                    case .unknownSession, .nodeDown, .awaitingPage:
                         lookUpAndCall(id, method: method, args: args, timeout: timeout, handler: handler, refused: refused)
                     default: refused(error)
                     }
@@ -58,9 +58,10 @@ extension ClusterNode {
                 owner = node
             }
             if owner == nodeID {
-                // The record names this node but the session is not here (it ended, or a
-                // takeover is finishing): ask the bridge once more.
-                guard let session = bridge.session(id: id), !session.hasMoved else { return refused(.unknownSession) }
+                // The record names this node but the session is not here: a takeover is
+                // finishing (ask the bridge once more), or it is a session of this node's
+                // former process, waiting for its page.
+                guard let session = bridge.session(id: id), !session.hasMoved else { return refused(.awaitingPage(nodeID)) }
                 session.callJavaScript(method, args: args, timeout: timeout, handler: handler)
                 return
             }
@@ -77,7 +78,11 @@ extension ClusterNode {
         let bridge = self.bridge
         let registered = bridge.registerNativeCallHandler(handler)
         let ref = registered.ref
-        pending.withLock { $0.refusals[ref] = refused }
+        pending.withLock {
+            $0.refusals[ref] = { error in
+                if case .awaitingPage = error { refused(.awaitingPage(owner)) } else { refused(error) }
+            }
+        }
         let message = NodeMessage.call(
             session: id, method: method, args: args, timeoutMs: timeoutMs, origin: "\(nodeID)|\(ref)")
         publish(message, to: owner) { [self] delivered in
@@ -187,36 +192,46 @@ extension ClusterNode {
         }
     }
 
+    /// The whole cluster's listing: this node's (`local`, plus its sessions waiting in Redis
+    /// for their page: a node started again under its name), every node that listens on its
+    /// channel answering for itself (at most 2 s), and the sessions of nodes that do not
+    /// (dead, or not subscribed) read from Redis, not connected.
     func listSessions(local: [JSONValue], done: @escaping @Sendable (Result<[JSONValue], ClusterCallError>) -> Void) {
         client.send([RedisCommand("SMEMBERS", ClusterKeys.nodes)]) { [self] result in
             guard case .success(let r) = result, let members = r.first?.arrayValue else {
                 return done(.failure(.clusterUnavailable("\(result)")))
             }
             let others = members.compactMap(\.stringValue).filter { $0 != nodeID }
-            guard !others.isEmpty else { return done(.success(local)) }
-            client.send(others.map { RedisCommand("EXISTS", ClusterKeys.node($0)) }) { [self] result in
-                guard case .success(let alive) = result, alive.count == others.count else {
-                    return done(.failure(.clusterUnavailable("\(result)")))
-                }
-                let live = zip(others, alive).filter { $0.1.integerValue == 1 }.map(\.0)
-                let dead = zip(others, alive).filter { $0.1.integerValue != 1 }.map(\.0)
-                let parts = Collector<[JSONValue]>(expecting: 2) { done(.success(local + $0.flatMap { $0 })) }
-                listLive(live) { parts.add($0) }
-                listDead(dead) { parts.add($0) }
+            let parts = Collector<[JSONValue]>(expecting: 2) { done(.success($0.flatMap { $0 })) }
+            withWaiting(local) { parts.add($0) }
+            askOthers(others) { [self] answered, silent in
+                listFromRedis(silent) { parts.add(answered + $0) }
             }
         }
     }
 
-    /// Asks every live node for its sessions; waits at most 2 s.
-    private func listLive(_ nodes: [String], done: @escaping @Sendable ([JSONValue]) -> Void) {
-        guard !nodes.isEmpty else { return done([]) }
+    /// This node's listing: `local`, plus the sessions Redis says it owns that it does not
+    /// hold (left by its former process), not connected.
+    func withWaiting(_ local: [JSONValue], done: @escaping @Sendable ([JSONValue]) -> Void) {
+        let held = Set(local.compactMap { $0["session"]?.stringValue })
+        listFromRedis([nodeID], excluding: held) { done(local + $0) }
+    }
+
+    /// Asks `nodes` for their listings; `done` gets what came (within 2 s) and the nodes
+    /// nobody listened for.
+    private func askOthers(_ nodes: [String], done: @escaping @Sendable ([JSONValue], [String]) -> Void) {
+        guard !nodes.isEmpty else { return done([], []) }
         let req = nextRequest()
+        let silent = Mutex<[String]>([])
         let once = Atomic<Bool>(false)
-        let finish: @Sendable ([JSONValue]) -> Void = { s in if !once.exchange(true, ordering: .acquiringAndReleasing) { done(s) } }
+        let finish: @Sendable ([JSONValue]) -> Void = { s in
+            if !once.exchange(true, ordering: .acquiringAndReleasing) { done(s, silent.withLock { $0 }) }
+        }
         pending.withLock { $0.lists[req] = ListWait(waitingFor: Set(nodes), sessions: [], done: finish) }
         for node in nodes {
             publish(.list(req: req, from: nodeID), to: node) { [self] delivered in
                 guard !delivered else { return }
+                silent.withLock { $0.append(node) }
                 let complete = pending.withLock { p -> ListWait? in
                     guard var w = p.lists[req] else { return nil }
                     w.waitingFor.remove(node)
@@ -232,17 +247,17 @@ extension ClusterNode {
         }
     }
 
-    /// Sessions of dead nodes whose records have not expired (their pages may still resume
-    /// elsewhere), from Redis: not connected.
-    private func listDead(_ nodes: [String], done: @escaping @Sendable ([JSONValue]) -> Void) {
+    /// The sessions Redis says `nodes` own (but `excluding`), not connected: nodes that are
+    /// dead or silent, whose sessions wait for their pages to resume elsewhere.
+    private func listFromRedis(
+        _ nodes: [String], excluding: Set<String> = [], done: @escaping @Sendable ([JSONValue]) -> Void
+    ) {
         guard !nodes.isEmpty else { return done([]) }
         client.send(nodes.map { RedisCommand("SMEMBERS", ClusterKeys.nodeSessions($0)) }) { [self] result in
             guard case .success(let sets) = result else { return done([]) }
             var found: [(node: String, id: String)] = []
             for (node, set) in zip(nodes, sets) {
-                let ids = set.arrayValue?.compactMap(\.stringValue) ?? []
-                if ids.isEmpty { client.send([RedisCommand("SREM", ClusterKeys.nodes, node)]) { _ in } }
-                found += ids.map { (node, $0) }
+                found += (set.arrayValue?.compactMap(\.stringValue) ?? []).filter { !excluding.contains($0) }.map { (node, $0) }
             }
             let pairs = found
             guard !pairs.isEmpty else { return done([]) }

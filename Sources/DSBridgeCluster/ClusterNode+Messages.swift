@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import DSBridge
+import DSBridgeRedis
 import DSBridgeServer
 
 /// What other nodes tell this one (docs/CLUSTER.md, "Node messages"). Runs on the
@@ -19,10 +20,13 @@ extension ClusterNode {
         case .refused(let ref, let status):
             guard let refused = pending.withLock({ $0.refusals.removeValue(forKey: ref) }) else { return }
             bridge.forgetNativeCallHandler(ref: ref)
-            refused(status == 503 ? .draining : .unknownSession)
+            switch status {
+            case 503: refused(.draining)
+            case NodeMessage.awaitingPageStatus: refused(.awaitingPage(""))  // the caller names the node
+            default: refused(.unknownSession)
+            }
         case .list(let req, let from):
-            let local = localListing()
-            publish(.listed(req: req, node: nodeID, sessions: local), to: from)
+            withWaiting(localListing()) { [self] all in publish(.listed(req: req, node: nodeID, sessions: all), to: from) }
         case .listed(let req, let node, let sessions):
             listed(req: req, node: node, sessions: sessions)
         case .group(let req, let from, let ids, let method, let args, let timeoutMs):
@@ -62,7 +66,13 @@ extension ClusterNode {
         guard parts.count == 2, let ref = Int64(parts[1]) else { return }
         let from = String(parts[0])
         guard let session = bridge.session(id: id), !session.hasMoved else {
-            return publish(.refused(ref: ref, status: 404), to: from)
+            // Not here: a session of this node's former process (Redis still names this node:
+            // it waits for its page), or none.
+            client.send([RedisCommand("HGET", ClusterKeys.session(id), "node")]) { [self] result in
+                let waiting = (try? result.get())?.first?.stringValue == nodeID
+                publish(.refused(ref: ref, status: waiting ? NodeMessage.awaitingPageStatus : 404), to: from)
+            }
+            return
         }
         if isDraining(), !session.isConnected { return publish(.refused(ref: ref, status: 503), to: from) }
         let forward = journal.forwarder(to: origin)

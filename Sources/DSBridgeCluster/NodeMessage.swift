@@ -9,7 +9,8 @@ enum NodeMessage: Sendable, Equatable {
     /// An answer for the call `ref` of the receiving node.
     case answer(ref: Int64, event: NativeCallEvent)
     /// The call `ref` was not started: the session is not on the sending node (`status`:
-    /// 404 unknown, 503 draining).
+    /// 404 unknown, 503 draining, ``awaitingPageStatus``: a session of the node's former
+    /// process, waiting for its page).
     case refused(ref: Int64, status: Int)
     /// List your sessions for request `req` of node `from`.
     case list(req: Int64, from: String)
@@ -31,6 +32,10 @@ enum NodeMessage: Sendable, Equatable {
     case moved(session: String)
     /// Session `session` has late messages.
     case late(session: String)
+
+    /// The status of a refusal for a session that waits for its page (its node was started
+    /// again since it held it).
+    static let awaitingPageStatus = 409
 
     func encoded() -> [UInt8] {
         var o: JSONObject
