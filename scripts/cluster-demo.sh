@@ -14,9 +14,9 @@
 #             of another node), stop everything; exit 0 when all of that worked, else 1
 #
 # Environment: PORT (balancer, 8080), NODE_PORTS ("8101 8102 8103"), ADMIN_PORTS
-# ("8201 8202 8203"), REDIS_PORT (6380), ADMIN_TOKEN (change-me). The balancer uses cookie
-# affinity here, because the demo page makes sync calls (POST /dsbridge/call), which only the
-# node holding the session answers for now (docs/CLUSTER.md); the fault run runs without it.
+# ("8201 8202 8203"), REDIS_PORT (6380), ADMIN_TOKEN (change-me). The balancer runs without
+# affinity: any node serves any page, its WebSocket and its sync calls (POST /dsbridge/call)
+# alike (docs/CLUSTER.md); AFFINITY=1 turns on the example's cookie, which saves takeovers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
@@ -115,7 +115,9 @@ done
 # 4. HAProxy, configured from the deploy example.
 nodes=()
 for i in 0 1 2; do nodes+=(--node "node$((i + 1)):${nports[$i]}:${aports[$i]}"); done
-python3 scripts/dsbtest/haproxy.py render --port "$port" "${nodes[@]}" --affinity \
+affinity=()
+if [ "${AFFINITY:-0}" = 1 ]; then affinity=(--affinity); fi
+python3 scripts/dsbtest/haproxy.py render --port "$port" "${nodes[@]}" "${affinity[@]}" \
   --stats-socket "$work/haproxy.sock" >"$work/haproxy.cfg"
 haproxy -c -q -f "$work/haproxy.cfg" >"$work/haproxy-check.log" 2>&1 || fail "haproxy -c refuses $work/haproxy.cfg: $(cat "$work/haproxy-check.log")"
 haproxy -db -f "$work/haproxy.cfg" >"$work/haproxy.log" 2>&1 &

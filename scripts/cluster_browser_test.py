@@ -3,8 +3,8 @@
 """Browser test of the cluster: the demo page through HAProxy survives the loss of its node.
 
 Starts Redis, three dsbridged nodes (--demo, --redis) and HAProxy in front of them
-(deploy/haproxy-dsbridged.cfg rendered for loopback, with its cookie affinity enabled: the demo
-page makes sync calls, which only the session's node answers for now). Headless Chromium
+(deploy/haproxy-dsbridged.cfg rendered for loopback, without affinity: the page's WebSocket and
+its sync calls, POST /dsbridge/call, may each land on any node). Headless Chromium
 (Debian's chromium and chromedriver, offline) opens the demo page through HAProxy and waits
 until every row passes. Then:
 
@@ -159,7 +159,7 @@ def main():
     try:
         import shutil
         shutil.rmtree(options.log_dir, ignore_errors=True)
-        cluster = Cluster(binary, nodes=3, log_dir=options.log_dir, affinity=True,
+        cluster = Cluster(binary, nodes=3, log_dir=options.log_dir, affinity=False,
                           extra=["--demo", "--demo-tick-ms", "50", "--grace-ms", "60000"])
         state["cluster"] = cluster
         print("cluster: HAProxy port %d, nodes %s; logs in %s"

@@ -22,7 +22,8 @@ helper thread per session sends `POST /admin/sessions/ID/call` {"method": "page.
 random live node; the page answers with `_dsb.returnValue`, one progress value then the final
 value, which the admin answer must carry. With --sync-http-share > 0 that share of the
 `test.record` calls goes as sync HTTP calls (`POST /dsbridge/call`, X-DSBridge-Token) through
-the balancer (0 by default: not forwarded to the session's owner yet).
+the balancer, to whichever node it sends them (0 by default: each blocks its page's thread,
+up to the After timeout while the page reconnects, which slows the whole workload).
 
 The counts, exactly:
 
@@ -41,10 +42,13 @@ The counts, exactly:
                 (allowed instead, and counted apart: the origin node went down during the call;
                 503 {"error":"draining"} while a drain was under way, PROTOCOL.md 6's answer when
                 the session's socket was closed by a drain; 503 "node N is down; the session
-                waits for its page to reconnect to another node"; 504 when the page's answer call
-                got the lost-node error), plus sync HTTP calls answered neither right nor with the
-                lost-node error nor cut by the balancer. A call answered with the lost-node
-                error is NOT lost.
+                waits for its page to reconnect to another node", or "node N was started again
+                since it held the session; the session waits for its page ..."; 504 when the
+                page's answer call got the lost-node error), plus sync HTTP calls answered
+                neither right nor with the lost-node error nor cut by the balancer nor with
+                PROTOCOL.md 4's `timeout` for socket calls (X-DSBridge-After) that did not reach
+                the session's node while its page reconnected (then the value must not be in
+                the exec log). A call answered with the lost-node error is NOT lost.
   duplicated    a second `ret` for a call id, a stub value or final `cb` delivered twice, an
                 invoke callbackId delivered twice with different seqs.
   out-of-order  a `cb` before its call's `ret`, stub values out of their order, invoke
@@ -255,6 +259,13 @@ class ClusterPage(fault_run.PageSession):
             self.stats.add("sync_http_interrupted")
         elif status == 200 and isinstance(answer, dict) and self.is_lost_node_error(answer.get("error")):
             self.stats.add("sync_http_lost_node")
+        elif (status == 200 and isinstance(answer, dict) and answer.get("code") == -1
+              and (answer.get("error") or {}).get("kind") == "timeout"
+              and "did not arrive" in str((answer.get("error") or {}).get("message"))):
+            # PROTOCOL.md 4: the socket calls it names (X-DSBridge-After) did not reach the
+            # session's node in time (its page was reconnecting): not run, answered timeout.
+            self.stats.add("sync_http_after_timeout")
+            self.run_.record_not_run(value)
         else:
             self.stats.add("sync_http_failed")
             self.problem("lost", "sync HTTP test.record %s answered %s %s" % (value, status, fault_run.clip(str(answer))))
@@ -462,8 +473,10 @@ class AdminCaller(threading.Thread):
                 # while the call was on its way; the page had not resumed elsewhere yet).
                 self.run_.stats.add("admin_owner_draining")
             elif (status == 503 and isinstance(answer, dict)
-                  and re.match(r"^node .+ is down; the session waits for its page", str(answer.get("error")))):
-                # The session's owner is down and its page has not resumed elsewhere yet.
+                  and re.match(r"^node .+ (is down|was started again since it held the session); the session waits for its page",
+                               str(answer.get("error")))):
+                # The session's owner is down (or was started again: a new process) and its
+                # page has not resumed elsewhere yet.
                 self.run_.stats.add("admin_owner_down")
             elif k in page.admin_by_k and page.admin_by_k[k] in page.invoke_lost:
                 self.run_.stats.add("admin_answer_lost_node")
@@ -560,6 +573,7 @@ class Run:
         self.drains_done = 0        # ... and over (the node exited)
         self.records = {}          # value -> (call id or None for sync HTTP, session index)
         self.records_ok = set()    # values answered with code 0
+        self.records_not_run = set()  # sync HTTP values answered timeout before they could run
 
     def url(self, path):
         return self.cluster.url(path)
@@ -575,6 +589,10 @@ class Run:
     def record_answered(self, value):
         with self.lock:
             self.records_ok.add(value)
+
+    def record_not_run(self, value):
+        with self.lock:
+            self.records_not_run.add(value)
 
 
 def write_wire(wire, path):
@@ -769,6 +787,9 @@ def main():
         run.stats.problem("lost: test.record %s was answered but never executed" % v)
     for v in strangers[:10]:
         run.stats.problem("exec log has %r, which no call sent" % v)
+    ran_anyway = sorted(v for v in run.records_not_run if counts.get(v, 0) > 0)
+    for v in ran_anyway[:10]:
+        run.stats.problem("sync HTTP test.record %s was answered timeout (not run) but ran" % v)
     if bad_lines:
         run.stats.problem("exec log has %d lines that are not JSON" % bad_lines)
     if leftover_runs:
@@ -806,9 +827,9 @@ def main():
           % (st["admin_calls"], st["admin_ok"], st["admin_origin_down"], st["admin_owner_draining"], st["admin_owner_down"],
              st["admin_answer_lost_node"], st["admin_failed"] + st["admin_wrong"]))
     if o.sync_http_share > 0:
-        print("sync HTTP test.record: %d sent, %d ok, %d interrupted, %d lost-node, %d failed"
+        print("sync HTTP test.record: %d sent, %d ok, %d interrupted, %d lost-node, %d timeout waiting for socket calls, %d failed"
               % (st["sync_http_calls"], st["sync_http_ok"], st["sync_http_interrupted"], st["sync_http_lost_node"],
-                 st["sync_http_failed"]))
+                 st["sync_http_after_timeout"], st["sync_http_failed"]))
     print("lost-node answers: %d (ret %d, final cb %d; by method: %s)"
           % (st["lost_node_ret"] + st["lost_node_cb"], st["lost_node_ret"], st["lost_node_cb"],
              ", ".join("%s %d" % (k[len("lost_node_"):], v) for k, v in sorted(st.items())

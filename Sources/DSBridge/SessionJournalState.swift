@@ -52,6 +52,9 @@ struct SessionJournalState: Sendable {
     private(set) var writing = false
     /// The journal was told this session has something to write and has not taken it.
     private var registered = false
+    /// Another node took the session over while a batch was being written: whatever that
+    /// write's outcome, the session moves once it is known.
+    private var moveRequested = false
     private var callWaiters: [(through: Int64, resume: CallWaiter)] = []
 
     /// A call accepted and not finished: its entry, and the node running it when that is
@@ -224,6 +227,16 @@ struct SessionJournalState: Sendable {
     mutating func report(_ batch: JournalBatch, _ outcome: JournalOutcome) -> Report {
         writing = false
         var report = Report()
+        var outcome = outcome
+        if moveRequested, outcome != .moved {
+            // The batch was durable (or not) before the other node's claim: its messages are
+            // the new owner's; what came since moves there.
+            if outcome == .written {
+                report.durableSeq = batch.throughSeq
+                durableCall = max(durableCall, batch.throughCall)
+            }
+            outcome = .moved
+        }
         switch outcome {
         case .written:
             if batch.created != nil { createdWritten = true }
@@ -245,9 +258,12 @@ struct SessionJournalState: Sendable {
             report.ungate = true
         case .moved:
             mode = .moved
-            report.late = batch.messages + messages
+            // A batch written before the claim is the new owner's already; only the rest moves.
+            report.late = (report.durableSeq != nil ? [] : batch.messages) + messages
             clearRecords()
-            report.resumed = callWaiters.map { ($0.resume, .moved) }
+            // Calls whose acceptance is durable run here all the same (the new owner waits for
+            // their answers as late messages); the others are dropped: the page resends them.
+            report.resumed = callWaiters.map { ($0.resume, $0.through <= durableCall ? .open : .moved) }
             callWaiters.removeAll()
         }
         return report
@@ -257,7 +273,11 @@ struct SessionJournalState: Sendable {
     /// - Returns: the messages not durable and the calls to drop; `nil` when a batch is
     ///   being written (its report will say `moved`) or the session had moved already.
     mutating func moveAway() -> (late: [JournalMessage], dropped: [CallWaiter])? {
-        guard mode != .moved, !writing else { return nil }
+        guard mode != .moved else { return nil }
+        if writing {
+            moveRequested = true
+            return nil
+        }
         mode = .moved
         let late = messages
         clearRecords()

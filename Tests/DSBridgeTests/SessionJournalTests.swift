@@ -227,6 +227,29 @@ struct SessionJournalTests {
         await noMessage(c.b)
     }
 
+    @Test("a claim that comes while a write is out moves the session once the write is known, and a call accepted by it still runs")
+    func claimDuringWrite() async throws {
+        let c = Cluster()
+        let token = try #require(try await c.a.hello()["token"]?.stringValue)
+        c.journalA.flush()
+        let session = try #require(c.a.bridge.session(token: token))
+        c.a.call(1, "p.record", "accepted")  // waits for its acceptance
+        let batch = try #require(session.takeJournalBatch())
+        // Redis holds the batch before B's claim, whose notice reaches A before the reply.
+        #expect(c.store.apply(batch, node: "A", epoch: 1) == .written)
+        c.b.send(["t": "hello", "v": 1, "token": .string(token), "ack": 0])
+        #expect(try await c.b.messages(1)[0]["t"] == "welcome")
+        #expect(!session.hasMoved, "a write is out: the move waits for its outcome")
+        session.journalWritten(batch, outcome: .written)
+        c.a.executor.runUntilIdle()
+        #expect(session.hasMoved)
+        #expect(c.a.probe.started.withLock { $0 } == ["accepted"], "its acceptance was durable: it ran")
+        #expect(await c.a.eventually { !c.journalA.passed.isEmpty })
+        c.journalB.flush()
+        let ret = try await c.b.messages(1)[0]
+        #expect(ret["t"] == "ret" && ret["id"] == 1 && ret["data"] == "accepted")
+    }
+
     @Test("a write fenced by a newer owner drops the waiting calls unrun and closes the socket 4009")
     func fencedWrite() async throws {
         let c = Cluster()
