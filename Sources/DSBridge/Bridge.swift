@@ -212,6 +212,11 @@ public final class Bridge: Sendable {
         return .success(session)
     }
 
+    /// The tags the authenticator gives a new session it let in (none without one).
+    public func tags(for request: SessionRequest) -> [String] {
+        authenticator?.tags(for: request) ?? []
+    }
+
     /// Asks the authenticator about a `hello` on `connection`.
     func authorizes(_ hello: PageMessage.Hello, connection: BridgeConnection) -> Bool {
         authorizes(

@@ -395,9 +395,14 @@ public final class BridgeConnection: Sendable {
     }
 
     /// Attaches `session` and queues `welcome` (called by the bridge during `hello`).
-    func adopt(_ session: BridgeSession, welcome: [UInt8]) -> Bool {
-        let adopted = state.withLock { $0.adopt(session, welcome: welcome) }
-        if adopted { waker.wake() }
+    func adopt(_ session: BridgeSession, welcome: [UInt8], hold: Bool = false) -> Bool {
+        let adopted = state.withLock { $0.adopt(session, welcome: welcome, hold: hold) }
+        if adopted, !hold { waker.wake() }
         return adopted
+    }
+
+    /// Lets the welcome held by ``adopt(_:welcome:hold:)`` go out.
+    func releaseWelcome() {
+        if state.withLock({ $0.releaseWelcome() }) { waker.wake() }
     }
 }

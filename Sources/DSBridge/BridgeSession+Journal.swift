@@ -67,7 +67,16 @@ extension BridgeSession {
         return gate
     }
 
+    /// Runs `body` once this session's record is durable (cluster mode; at once otherwise):
+    /// a token is handed out only when any node can resume it.
+    public func whenRecorded(_ body: @escaping @Sendable () -> Void) {
+        let (kept, register) = state.withLock { $0.whenJournalCreated(body) }
+        if register { bridge.journal?.sessionNeedsWrite(self) }
+        if !kept { body() }
+    }
+
     private func carryOut(_ report: SessionState<BridgeConnection>.JournalReport) {
+        for body in report.created { body() }
         for (resume, gate) in report.resumed { resume(gate) }
         report.wake?.waker.wake()
         if report.register { bridge.journal?.sessionNeedsWrite(self) }

@@ -123,13 +123,17 @@ public final class BridgeSession: Sendable {
         // session needs a grace period again (the attempt moved the detach generation, so
         // an expiry already scheduled no longer applies): every session ends or expires.
         var expiryGeneration: Int?
+        var holdsWelcome = false
         let attached = state.withLock { s in
             guard case .attached(let previous) = s.attach(connection, ack: ack) else { return false }
             let welcome = ServerMessage.welcome(
                 session: id, token: token, lastCall: s.lastCall, resumed: resumed,
                 heartbeatMs: bridge.configuration.heartbeatMs
             ).encoded(seq: 0)
-            guard connection.adopt(self, welcome: welcome) else {
+            // A new session's welcome waits for its record (cluster mode): the page must not
+            // hold a token that no other node could resume.
+            holdsWelcome = !resumed && s.journal?.creationPending == true
+            guard connection.adopt(self, welcome: welcome, hold: holdsWelcome) else {
                 expiryGeneration = s.attachFailed(restoring: previous)
                 return false
             }
@@ -141,6 +145,7 @@ public final class BridgeSession: Sendable {
             return true
         }
         if let expiryGeneration { scheduleExpiry(generation: expiryGeneration) }
+        if attached, holdsWelcome { whenRecorded { connection.releaseWelcome() } }
         return attached
     }
 

@@ -37,6 +37,8 @@ struct ConnectionState<Session: AnyObject & Sendable>: Sendable {
     private(set) var session: Session?
     /// Frames written before the session's messages (the `welcome`).
     private var control = Deque<[UInt8]>()
+    /// A welcome waiting for the session's record to be durable (cluster mode).
+    private var heldWelcome: [UInt8]?
     private(set) var close: (code: Int, reason: String)?
     private var closeTaken = false
     private var pausedForCalls = false
@@ -174,9 +176,19 @@ struct ConnectionState<Session: AnyObject & Sendable>: Sendable {
     // MARK: sessions
 
     /// Attaches `session` with its `welcome`. - Returns: `false` when the socket closed.
-    mutating func adopt(_ session: Session, welcome: [UInt8]) -> Bool {
+    /// `hold`: the welcome waits for ``releaseWelcome()`` (cluster mode: until the new
+    /// session's record is durable, so the page cannot use a token no other node knows).
+    mutating func adopt(_ session: Session, welcome: [UInt8], hold: Bool = false) -> Bool {
         if socketClosed { return false }
         self.session = session
+        if hold { heldWelcome = welcome } else { control.append(welcome) }
+        return true
+    }
+
+    /// Lets a held welcome go out. - Returns: whether there was one (wake the transport).
+    mutating func releaseWelcome() -> Bool {
+        guard let welcome = heldWelcome else { return false }
+        heldWelcome = nil
         control.append(welcome)
         return true
     }
@@ -195,7 +207,8 @@ struct ConnectionState<Session: AnyObject & Sendable>: Sendable {
     /// A control frame to write now, else the session to ask for its messages.
     mutating func takeControl() -> (control: [UInt8]?, session: Session?) {
         if let c = control.popFirst() { return (c, nil) }
-        return (nil, session)
+        // Nothing of the session goes out before its welcome.
+        return (nil, heldWelcome == nil ? session : nil)
     }
 
     /// The close to perform, once, after everything before it was written.

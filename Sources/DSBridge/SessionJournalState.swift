@@ -55,6 +55,20 @@ struct SessionJournalState: Sendable {
     /// Another node took the session over while a batch was being written: whatever that
     /// write's outcome, the session moves once it is known.
     private var moveRequested = false
+    /// Work waiting for the new session's record to be durable (its welcome, the answer to
+    /// `POST /dsbridge/session`).
+    private var createdWaiters: [@Sendable () -> Void] = []
+
+    /// Whether the record of this new session is not durable yet (and the journal is used).
+    var creationPending: Bool { !createdWritten && mode == .journaled }
+
+    /// Runs `body` once the session's record is durable: `false` when it is already (or the
+    /// journal is not used: run it now), `true` when it was kept.
+    mutating func whenCreated(_ body: @escaping @Sendable () -> Void) -> Bool {
+        guard creationPending else { return false }
+        createdWaiters.append(body)
+        return true
+    }
     private var callWaiters: [(through: Int64, resume: CallWaiter)] = []
 
     /// A call accepted and not finished: its entry, and the node running it when that is
@@ -221,12 +235,18 @@ struct SessionJournalState: Sendable {
         var ungate = false
         /// The session moved: messages not durable, to pass to the new owner.
         var late: [JournalMessage]?
+        /// Work that waited for the session's record (run it now).
+        var created: [@Sendable () -> Void] = []
     }
 
     /// `batch` ended with `outcome`.
     mutating func report(_ batch: JournalBatch, _ outcome: JournalOutcome) -> Report {
         writing = false
         var report = Report()
+        // Whatever the outcome, nothing waits for the record any more: it is durable, or the
+        // session goes on without the journal, or it belongs to another node.
+        report.created = createdWaiters
+        createdWaiters.removeAll()
         var outcome = outcome
         if moveRequested, outcome != .moved {
             // The batch was durable (or not) before the other node's claim: its messages are

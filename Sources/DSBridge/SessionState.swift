@@ -681,13 +681,15 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
         var late: [LateMessage]?
         /// The socket to close because the session moved.
         var closeMoved: Connection?
+        /// Work that waited for the session's record to be durable.
+        var created: [@Sendable () -> Void] = []
     }
 
     /// A journal write of `batch` ended with `outcome`.
     mutating func journalWritten(_ batch: JournalBatch, _ outcome: JournalOutcome) -> JournalReport {
         guard journal != nil else { return JournalReport() }
         let report = journal?.report(batch, outcome) ?? .init()
-        var result = JournalReport(resumed: report.resumed, register: report.register)
+        var result = JournalReport(resumed: report.resumed, register: report.register, created: report.created)
         if let seq = report.durableSeq, !ended {
             let before = log.hasUnsent
             log.markDurable(through: seq)
@@ -744,6 +746,13 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
 
     /// Whether the session moved to another node.
     var hasMoved: Bool { journal?.mode == .moved }
+
+    /// Runs `body` once the new session's record is durable (cluster mode).
+    /// - Returns: whether it was kept (else run it now), and whether to tell the journal.
+    mutating func whenJournalCreated(_ body: @escaping @Sendable () -> Void) -> (kept: Bool, register: Bool) {
+        guard !ended, journal?.whenCreated(body) == true else { return (false, false) }
+        return (true, journal?.needsRegistration() ?? false)
+    }
 
     private static func lateMessage(_ m: JournalMessage) -> LateMessage? {
         SequencedMessage(encoded: m.bytes, seq: m.seq).map { LateMessage(message: $0, run: m.run) }

@@ -116,8 +116,11 @@ extension ServiceLoop {
                 return reply(refused)
             }
             do throws(SessionRefusal) {
-                let session = try bridge.createSession(peerAddress: peer, origin: origin)
-                reply(.json(200, ["session": .string(session.id), "token": .string(session.token)]))
+                let session = try bridge.createSession(peerAddress: peer, origin: origin, tags: bridge.tags(for: request))
+                // In a cluster the token is handed out once any node could resume it.
+                session.whenRecorded {
+                    reply(.json(200, ["session": .string(session.id), "token": .string(session.token)]))
+                }
             } catch {
                 reply(.text(429, error.reason))
             }

@@ -46,6 +46,14 @@ struct SessionJournalTests {
         }
     }
 
+    /// Says hello on node `h` of the cluster: the welcome waits for the new session's record,
+    /// so the journal writes it first.
+    private func hello(_ h: BridgeHarness, _ journal: MemoryJournal) async throws -> JSONValue {
+        h.send(["t": "hello", "v": 1])
+        journal.flush()
+        return try await h.messages(1)[0]
+    }
+
     private func noMessage(_ h: BridgeHarness) async {
         if let m = try? await h.messages(1, timeout: .milliseconds(50)) { Issue.record("unexpected message \(m)") }
     }
@@ -53,12 +61,12 @@ struct SessionJournalTests {
     @Test("a call runs only once its acceptance is durable, and its ret goes out only once the ret is durable")
     func writeAhead() async throws {
         let c = Cluster()
-        let welcome = try await c.a.hello()
+        let welcome = try await hello(c.a, c.journalA)
         let token = try #require(welcome["token"]?.stringValue)
         c.a.call(1, "p.record", "x")
         #expect(c.a.probe.started.withLock { $0 }.isEmpty, "not run before the journal holds lastCall")
         let session = try #require(c.a.bridge.session(token: token))
-        #expect(c.store.record(session.id) == nil)
+        #expect(c.store.record(session.id)?.lastCall == 0, "only the new session's record so far")
         c.journalA.flush()  // the acceptance: the call runs, its ret is made
         c.a.executor.runUntilIdle()
         #expect(c.a.probe.started.withLock { $0 } == ["x"])
@@ -74,10 +82,23 @@ struct SessionJournalTests {
         #expect(after.lastSeq == 1 && after.messages[1] != nil)
     }
 
+    @Test("a new session's welcome goes out only once its record is durable: any node can resume its token")
+    func welcomeWaitsForRecord() async throws {
+        let c = Cluster()
+        c.a.send(["t": "hello", "v": 1])
+        await noMessage(c.a)
+        #expect(c.store.records.withLock { $0.isEmpty })
+        c.journalA.flush()
+        let welcome = try await c.a.messages(1)[0]
+        #expect(welcome["t"] == "welcome")
+        let token = try #require(welcome["token"]?.stringValue)
+        #expect(c.store.records.withLock { $0.values.contains { $0.identity.token == token } })
+    }
+
     @Test("an async call with a stub stays in the run table until its final completion")
     func runTableFollowsCompletions() async throws {
         let c = Cluster()
-        let token = try #require(try await c.a.hello()["token"]?.stringValue)
+        let token = try #require(try await hello(c.a, c.journalA)["token"]?.stringValue)
         let id = try #require(c.a.bridge.session(token: token)?.id)
         c.a.call(1, "p.untilCancelled", nil, stub: "dscb1")
         c.journalA.flush()
@@ -96,7 +117,7 @@ struct SessionJournalTests {
     @Test("another node takes the session over: replays what the page did not acknowledge, numbers on, skips done calls")
     func takeoverReplays() async throws {
         let c = Cluster()
-        let token = try #require(try await c.a.hello()["token"]?.stringValue)
+        let token = try #require(try await hello(c.a, c.journalA)["token"]?.stringValue)
         for id in Int64(1)...3 {
             c.a.call(id, "p.value", .integer(id))
             c.journalA.flush()
@@ -132,7 +153,7 @@ struct SessionJournalTests {
         let gate = GateInterface()
         c.a.bridge.addInterface(gate, by: "g")
         c.b.bridge.addInterface(gate, by: "g")
-        let token = try #require(try await c.a.hello()["token"]?.stringValue)
+        let token = try #require(try await hello(c.a, c.journalA)["token"]?.stringValue)
         c.a.call(1, "g.wait", 1)
         c.journalA.flush()
         c.a.executor.runUntilIdle()
@@ -162,7 +183,7 @@ struct SessionJournalTests {
         token: String, old: BridgeSession
     ) {
         c.a.bridge.addInterface(gate, by: "g")
-        let token = try #require(try await c.a.hello()["token"]?.stringValue)
+        let token = try #require(try await hello(c.a, c.journalA)["token"]?.stringValue)
         c.a.call(1, "g.wait", data)
         c.journalA.flush()
         c.a.executor.runUntilIdle()
@@ -230,7 +251,7 @@ struct SessionJournalTests {
     @Test("a claim that comes while a write is out moves the session once the write is known, and a call accepted by it still runs")
     func claimDuringWrite() async throws {
         let c = Cluster()
-        let token = try #require(try await c.a.hello()["token"]?.stringValue)
+        let token = try #require(try await hello(c.a, c.journalA)["token"]?.stringValue)
         c.journalA.flush()
         let session = try #require(c.a.bridge.session(token: token))
         c.a.call(1, "p.record", "accepted")  // waits for its acceptance
@@ -253,7 +274,7 @@ struct SessionJournalTests {
     @Test("a write fenced by a newer owner drops the waiting calls unrun and closes the socket 4009")
     func fencedWrite() async throws {
         let c = Cluster()
-        let token = try #require(try await c.a.hello()["token"]?.stringValue)
+        let token = try #require(try await hello(c.a, c.journalA)["token"]?.stringValue)
         c.a.call(1, "p.value", 1)
         c.journalA.flush()
         c.a.executor.runUntilIdle()
@@ -273,7 +294,7 @@ struct SessionJournalTests {
     @Test("with the journal unreachable the session goes on; when it is back a full snapshot is written")
     func unavailableThenSnapshot() async throws {
         let c = Cluster()
-        let token = try #require(try await c.a.hello()["token"]?.stringValue)
+        let token = try #require(try await hello(c.a, c.journalA)["token"]?.stringValue)
         let session = try #require(c.a.bridge.session(token: token))
         c.journalA.setUnavailable(true)
         c.a.call(1, "p.value", 1)
@@ -283,7 +304,7 @@ struct SessionJournalTests {
         c.a.call(2, "p.value", 2)
         c.a.executor.runUntilIdle()
         #expect(try await c.a.messages(1)[0]["data"] == 2, "no journal write is awaited meanwhile")
-        #expect(c.store.record(session.id) == nil)
+        #expect(c.store.record(session.id)?.lastCall == 0, "nothing written while unreachable")
         c.journalA.setUnavailable(false)
         session.journalReconnected()
         c.journalA.flush()
@@ -302,7 +323,7 @@ struct SessionJournalTests {
     @Test("a native call made on A is answered through B after the session moved")
     func nativeCallAnswerFollowsTheMove() async throws {
         let c = Cluster()
-        let token = try #require(try await c.a.hello()["token"]?.stringValue)
+        let token = try #require(try await hello(c.a, c.journalA)["token"]?.stringValue)
         c.a.call(1, "_dsb.dsinit", nil)
         c.journalA.flush()
         c.a.executor.runUntilIdle()
@@ -327,7 +348,7 @@ struct SessionJournalTests {
     @Test("a session that ends on its node deletes its journal records; one that moved does not")
     func endingForgetsRecords() async throws {
         let c = Cluster()
-        let token = try #require(try await c.a.hello()["token"]?.stringValue)
+        let token = try #require(try await hello(c.a, c.journalA)["token"]?.stringValue)
         c.a.call(1, "p.value", 1)
         c.journalA.flush()
         c.a.executor.runUntilIdle()
