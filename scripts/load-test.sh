@@ -468,6 +468,10 @@ r = {n: load(n) for n in ["echo-throughput", "syn-throughput", "echo-latency", "
                           + (["syn-budget-2", "syn-baseline-1", "syn-baseline-2"] if os.environ.get("LOAD_TEST_BASELINE") else [])
                           + ["echo-paced"] + held_names + eff_names}
 
+# Issue 16's runs (only when the cluster group ran: not listed as missing otherwise).
+cluster_runs = {n: load(n) for n in ["syn-cluster-on-1", "syn-cluster-on-2", "syn-cluster-off-1", "syn-cluster-off-2",
+                                     "invoke-cross-node", "invoke-same-node-cluster"]}
+
 def fmt(v, unit=""):
     if v is None: return "-"
     if isinstance(v, float) and v < 100: return f"{v:.1f}{unit}"
@@ -656,7 +660,7 @@ if eff_rounds > 0 or get("paced") is not None or get("echo-paced") is not None:
 # Issue 16: cluster mode on vs off (one node, same run, best of the alternating rounds), and
 # the cluster's latency figures.
 def throughput(name):
-    j = load(name)
+    j = cluster_runs.get(name)
     return j.get("throughput") if j else None
 on = max([v for v in (throughput(f"syn-cluster-on-{i}") for i in (1, 2)) if v is not None], default=None)
 off = max([v for v in (throughput(f"syn-cluster-off-{i}") for i in (1, 2)) if v is not None], default=None)
