@@ -26,7 +26,7 @@ extension ClusterNode {
                 handler: AdminCallAnswer.handler(answer: answer), refused: { answer(Self.reply($0)) })
         case .failure(let violation):
             // 404 is checked before 400.
-            client.send([RedisCommand("EXISTS", ClusterKeys.session(id))]) { result in
+            messenger.send([RedisCommand("EXISTS", ClusterKeys.session(id))]) { result in
                 switch result {
                 case .success(let r) where r.first?.integerValue == 1:
                     answer(AdminReply(status: 400, body: ["error": .string(violation.reason)]))

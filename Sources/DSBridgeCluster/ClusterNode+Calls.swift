@@ -49,7 +49,7 @@ extension ClusterNode {
         handler: @escaping NativeCallHandler, refused: @escaping @Sendable (ClusterCallError) -> Void
     ) {
         let timeoutMs = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-        client.send([RedisCommand("HGET", ClusterKeys.session(id), "node")]) { [self] result in
+        messenger.send([RedisCommand("HGET", ClusterKeys.session(id), "node")]) { [self] result in
             let owner: String
             switch result {
             case .failure(let error): return refused(.clusterUnavailable("\(error)"))
@@ -142,13 +142,13 @@ extension ClusterNode {
     func callGroup(
         tag: String, request: AdminCallRequest, done: @escaping @Sendable (Result<[GroupCallResult], ClusterCallError>) -> Void
     ) {
-        client.send([RedisCommand("SMEMBERS", ClusterKeys.tag(tag))]) { [self] result in
+        messenger.send([RedisCommand("SMEMBERS", ClusterKeys.tag(tag))]) { [self] result in
             guard case .success(let r) = result, let members = r.first?.arrayValue else {
                 return done(.failure(.clusterUnavailable("\(result)")))
             }
             let ids = members.compactMap(\.stringValue)
             guard !ids.isEmpty else { return done(.success([])) }
-            client.send(ids.map { RedisCommand("HGET", ClusterKeys.session($0), "node") }) { [self] result in
+            messenger.send(ids.map { RedisCommand("HGET", ClusterKeys.session($0), "node") }) { [self] result in
                 guard case .success(let owners) = result, owners.count == ids.count else {
                     return done(.failure(.clusterUnavailable("\(result)")))
                 }
@@ -157,7 +157,7 @@ extension ClusterNode {
                 for (id, owner) in zip(ids, owners) {
                     if let node = owner.stringValue { byNode[node, default: []].append(id) } else { stale.append(id) }
                 }
-                if !stale.isEmpty { client.send([RedisCommand("SREM", arguments: [ClusterKeys.tag(tag)] + stale)]) { _ in } }
+                if !stale.isEmpty { messenger.send([RedisCommand("SREM", arguments: [ClusterKeys.tag(tag)] + stale)]) { _ in } }
                 fanOut(byNode, request: request, done: done)
             }
         }
@@ -197,7 +197,7 @@ extension ClusterNode {
     /// channel answering for itself (at most 2 s), and the sessions of nodes that do not
     /// (dead, or not subscribed) read from Redis, not connected.
     func listSessions(local: [JSONValue], done: @escaping @Sendable (Result<[JSONValue], ClusterCallError>) -> Void) {
-        client.send([RedisCommand("SMEMBERS", ClusterKeys.nodes)]) { [self] result in
+        messenger.send([RedisCommand("SMEMBERS", ClusterKeys.nodes)]) { [self] result in
             guard case .success(let r) = result, let members = r.first?.arrayValue else {
                 return done(.failure(.clusterUnavailable("\(result)")))
             }
@@ -253,7 +253,7 @@ extension ClusterNode {
         _ nodes: [String], excluding: Set<String> = [], done: @escaping @Sendable ([JSONValue]) -> Void
     ) {
         guard !nodes.isEmpty else { return done([]) }
-        client.send(nodes.map { RedisCommand("SMEMBERS", ClusterKeys.nodeSessions($0)) }) { [self] result in
+        messenger.send(nodes.map { RedisCommand("SMEMBERS", ClusterKeys.nodeSessions($0)) }) { [self] result in
             guard case .success(let sets) = result else { return done([]) }
             var found: [(node: String, id: String)] = []
             for (node, set) in zip(nodes, sets) {
@@ -262,7 +262,7 @@ extension ClusterNode {
             let pairs = found
             guard !pairs.isEmpty else { return done([]) }
             let fields = ["node", "origin", "since", "ready", "lastSeq", "acked"]
-            client.send(pairs.map { RedisCommand("HMGET", arguments: [ClusterKeys.session($0.id)] + fields) }) { result in
+            messenger.send(pairs.map { RedisCommand("HMGET", arguments: [ClusterKeys.session($0.id)] + fields) }) { result in
                 guard case .success(let records) = result else { return done([]) }
                 var out: [JSONValue] = []
                 for (pair, record) in zip(pairs, records) {

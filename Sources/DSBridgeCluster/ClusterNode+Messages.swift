@@ -68,7 +68,7 @@ extension ClusterNode {
         guard let session = bridge.session(id: id), !session.hasMoved else {
             // Not here: a session of this node's former process (Redis still names this node:
             // it waits for its page), or none.
-            client.send([RedisCommand("HGET", ClusterKeys.session(id), "node")]) { [self] result in
+            messenger.send([RedisCommand("HGET", ClusterKeys.session(id), "node")]) { [self] result in
                 let waiting = (try? result.get())?.first?.stringValue == nodeID
                 publish(.refused(ref: ref, status: waiting ? NodeMessage.awaitingPageStatus : 404), to: from)
             }

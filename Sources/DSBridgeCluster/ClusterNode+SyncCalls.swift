@@ -15,7 +15,7 @@ extension ClusterNode {
     public func forwardSyncCall(
         token: String, body: [UInt8], afterHeader: String?, answer: @escaping @Sendable (ForwardedSyncCall) -> Void
     ) {
-        client.send([ClusterScripts.ownerByTokenScript.evalSHA(arguments: [token])]) { [self] result in
+        messenger.send([ClusterScripts.ownerByTokenScript.evalSHA(arguments: [token])]) { [self] result in
             guard case .success(let replies) = result else { return answer(.unavailable("cluster unavailable")) }
             guard let owner = replies.first?.stringValue, owner != nodeID else { return answer(.unknownToken) }
             let req = nextRequest()

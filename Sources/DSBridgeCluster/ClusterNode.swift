@@ -28,7 +28,11 @@ public final class ClusterNode: ClusterRouter {
     public struct Parts: Sendable {
         public let nodeID: String
         public let endpoint: RedisEndpoint
+        /// The journal's connection (its rounds, takeovers, late lists).
         public let client: RedisClient
+        /// The connection of everything else (node messages, look-ups, the beat), so that
+        /// none of it waits behind a journal round.
+        public let messenger: RedisClient
         public let journal: RedisJournal
 
         /// - Parameter redisURL: `redis://HOST:PORT[/DB]` or `unix:///path` (``RedisEndpoint``).
@@ -43,7 +47,8 @@ public final class ClusterNode: ClusterRouter {
             }
             self.nodeID = nodeID
             client = RedisClient(endpoint: endpoint, name: "dsb-redis", logger: logger)
-            journal = RedisJournal(nodeID: nodeID, client: client, graceMs: graceMs, logger: logger)
+            messenger = RedisClient(endpoint: endpoint, name: "dsb-redis-msg", logger: logger)
+            journal = RedisJournal(nodeID: nodeID, client: client, messenger: messenger, graceMs: graceMs, logger: logger)
         }
     }
 
@@ -61,6 +66,7 @@ public final class ClusterNode: ClusterRouter {
     public let nodeID: String
     public let journal: RedisJournal
     let client: RedisClient
+    let messenger: RedisClient
     let subscriber: RedisSubscriber
     private let relay = MessageRelay()
     let bridge: Bridge
@@ -121,6 +127,7 @@ public final class ClusterNode: ClusterRouter {
         nodeID = parts.nodeID
         journal = parts.journal
         client = parts.client
+        messenger = parts.messenger
         let relay = self.relay
         subscriber = RedisSubscriber(
             endpoint: parts.endpoint, channels: [Array(ClusterKeys.channel(parts.nodeID).utf8)], name: "dsb-redis-sub",
@@ -146,8 +153,12 @@ public final class ClusterNode: ClusterRouter {
         client.onDisconnected = { [self] error in
             logger.warning("cluster: lost Redis (\(error)); serving this node's sessions only until it is back")
         }
+        messenger.onConnected = { [self] connection in
+            _ = try connection.send(ClusterScripts.all.map(\.loadCommand) + beatCommands())
+        }
         relay.set(self)
         client.start()
+        messenger.start()
         subscriber.start()
         scheduleBeat()
     }
@@ -165,6 +176,7 @@ public final class ClusterNode: ClusterRouter {
     public func stop() {
         stopped.store(true, ordering: .releasing)
         subscriber.stop()
+        messenger.stop()
         client.stop()
     }
 
@@ -176,11 +188,11 @@ public final class ClusterNode: ClusterRouter {
     }
 
     public var healthNote: String? {
-        client.isConnected ? nil : "redis unavailable"
+        client.isConnected && messenger.isConnected ? nil : "redis unavailable"
     }
 
     /// Whether Redis can be reached now.
-    public var isRedisUp: Bool { client.isConnected }
+    public var isRedisUp: Bool { client.isConnected && messenger.isConnected }
 
     private func beatCommands() -> [RedisCommand] {
         let key = ClusterKeys.node(nodeID)
@@ -196,8 +208,8 @@ public final class ClusterNode: ClusterRouter {
     /// Every beat: the node's record, late messages to retry, lost nodes among those still
     /// running calls of this node's sessions, and (every `graceMs`/3) the sessions' expiry.
     private func beat() {
-        client.send(beatCommands()) { _ in }
-        journal.metrics.redisUp.record(client.isConnected ? 1 : 0)
+        messenger.send(beatCommands()) { _ in }
+        journal.metrics.redisUp.record(isRedisUp ? 1 : 0)
         journal.retryPendingLate()
         checkWatchedNodes()
         if isDraining() { watchWorkWhileDraining() }
@@ -210,11 +222,11 @@ public final class ClusterNode: ClusterRouter {
 
     /// Every second: which other nodes are alive (for ``anyOtherNode()``).
     private func refreshLiveNodes() {
-        client.send([RedisCommand("SMEMBERS", ClusterKeys.nodes)]) { [self] result in
+        messenger.send([RedisCommand("SMEMBERS", ClusterKeys.nodes)]) { [self] result in
             guard case .success(let r) = result, let names = r.first?.arrayValue?.compactMap(\.stringValue) else { return }
             let others = names.filter { $0 != nodeID }.sorted()
             guard !others.isEmpty else { return liveOthers.withLock { $0 = [] } }
-            client.send(others.map { RedisCommand("EXISTS", ClusterKeys.node($0)) }) { [self] result in
+            messenger.send(others.map { RedisCommand("EXISTS", ClusterKeys.node($0)) }) { [self] result in
                 guard case .success(let alive) = result else { return }
                 let live = zip(others, alive).filter { $0.1.integerValue == 1 }.map(\.0)
                 liveOthers.withLock { $0 = live }
@@ -250,15 +262,15 @@ public final class ClusterNode: ClusterRouter {
 
     /// Every 5 s: the keys of dead nodes' sessions get an expiry (docs/CLUSTER.md, expiry).
     private func reapDeadNodes() {
-        client.send([RedisCommand("SMEMBERS", ClusterKeys.nodes)]) { [self] result in
+        messenger.send([RedisCommand("SMEMBERS", ClusterKeys.nodes)]) { [self] result in
             guard case .success(let r) = result, let names = r.first?.arrayValue?.compactMap(\.stringValue) else { return }
             let others = names.filter { $0 != nodeID }
             guard !others.isEmpty else { return }
-            client.send(others.map { RedisCommand("EXISTS", ClusterKeys.node($0)) }) { [self] result in
+            messenger.send(others.map { RedisCommand("EXISTS", ClusterKeys.node($0)) }) { [self] result in
                 guard case .success(let alive) = result else { return }
                 let dead = zip(others, alive).filter { $0.1.integerValue == 0 }.map(\.0)
                 guard !dead.isEmpty else { return }
-                client.send(dead.map { ClusterScripts.reapScript.evalSHA(arguments: [$0, String(journal.ttlMs)]) }) { _ in }
+                messenger.send(dead.map { ClusterScripts.reapScript.evalSHA(arguments: [$0, String(journal.ttlMs)]) }) { _ in }
             }
         }
     }
@@ -271,7 +283,7 @@ public final class ClusterNode: ClusterRouter {
             let chunk = Array(owned[start..<min(start + 1_000, owned.count)])
             start += 1_000
             let command = ClusterScripts.renewScript.evalSHA(arguments: [nodeID, String(journal.ttlMs)] + chunk)
-            client.send([command]) { [self] result in
+            messenger.send([command]) { [self] result in
                 guard case .success(let replies) = result, let gone = replies.first?.arrayValue else { return }
                 for id in gone.compactMap(\.stringValue) { bridge.session(id: id)?.moveAway() }
             }
@@ -284,7 +296,7 @@ public final class ClusterNode: ClusterRouter {
         let runners = journal.watchedNodes()
         guard !runners.isEmpty else { return }
         let parsed = runners.map(RunnerID.split)
-        client.send(parsed.map { RedisCommand("HGET", ClusterKeys.node($0.name), "inc") }) { [self] result in
+        messenger.send(parsed.map { RedisCommand("HGET", ClusterKeys.node($0.name), "inc") }) { [self] result in
             guard case .success(let replies) = result else { return }
             for ((node, runner), reply) in zip(zip(runners, parsed), replies) where reply.stringValue != runner.incarnation {
                 let lost = journal.takeWatched(node: node)
@@ -318,7 +330,7 @@ public final class ClusterNode: ClusterRouter {
 
     /// Publishes `message` to `node`'s channel; `delivered` gets whether anybody listens.
     func publish(_ message: NodeMessage, to node: String, delivered: (@Sendable (Bool) -> Void)? = nil) {
-        client.send([RedisCommand("PUBLISH", ClusterKeys.channel(node), message.encoded())]) { result in
+        messenger.send([RedisCommand("PUBLISH", ClusterKeys.channel(node), message.encoded())]) { result in
             guard let delivered else { return }
             if case .success(let r) = result, let n = r.first?.integerValue, n > 0 { delivered(true) } else { delivered(false) }
         }

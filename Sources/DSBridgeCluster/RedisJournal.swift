@@ -20,6 +20,8 @@ public final class RedisJournal: SessionJournal {
     /// The incarnation part of ``runnerID`` (the node's record says it too).
     public let incarnation: String
     let client: RedisClient
+    /// Where node messages go (not behind journal rounds).
+    let messenger: RedisClient
     let logger: Logger
     /// The records' time to live: the grace period plus a margin.
     let ttlMs: Int
@@ -59,11 +61,14 @@ public final class RedisJournal: SessionJournal {
 
     /// - Parameters:
     ///   - graceMs: the bridge's grace period; records live this long plus 10 s without a write.
-    public init(nodeID: String, client: RedisClient, graceMs: Int, logger: Logger) {
+    /// - Parameters:
+    ///   - client: the connection of the journal's rounds; `messenger`: the one of node messages.
+    public init(nodeID: String, client: RedisClient, messenger: RedisClient, graceMs: Int, logger: Logger) {
         self.nodeID = nodeID
         incarnation = String(UInt32.random(in: 1...UInt32.max), radix: 16)
         runnerID = "\(nodeID)#\(incarnation)"
         self.client = client
+        self.messenger = messenger
         self.logger = logger
         ttlMs = graceMs + 10_000
     }
@@ -139,7 +144,7 @@ public final class RedisJournal: SessionJournal {
                     logger.info("late messages dropped: the session has no record", metadata: ["bridge.session": "\(session)"])
                     return
                 }
-                client.send([RedisCommand("PUBLISH", ClusterKeys.channel(owner), NodeMessage.late(session: session).encoded())]) { _ in }
+                messenger.send([RedisCommand("PUBLISH", ClusterKeys.channel(owner), NodeMessage.late(session: session).encoded())]) { _ in }
             case .failure:
                 state.withLock { $0.latePending.append((session, items)) }
             }
@@ -202,7 +207,7 @@ public final class RedisJournal: SessionJournal {
         }
         if claimed.previousNode != nodeID, !parts.lostNodes.contains(claimed.previousNode) {
             let moved = NodeMessage.moved(session: parts.id).encoded()
-            client.send([RedisCommand("PUBLISH", ClusterKeys.channel(claimed.previousNode), moved)]) { _ in }
+            messenger.send([RedisCommand("PUBLISH", ClusterKeys.channel(claimed.previousNode), moved)]) { _ in }
         }
         bridge.executor.execute { [self] in
             guard let session = bridge.restoreSession(snapshot) else {
@@ -226,8 +231,8 @@ public final class RedisJournal: SessionJournal {
             return { [weak self] event in self?.bridge?.deliverForwardedAnswer(ref: ref, event) }
         }
         let channel = ClusterKeys.channel(node)
-        return { [client] event in
-            client.send([RedisCommand("PUBLISH", channel, NodeMessage.answer(ref: ref, event: event).encoded())]) { _ in }
+        return { [messenger] event in
+            messenger.send([RedisCommand("PUBLISH", channel, NodeMessage.answer(ref: ref, event: event).encoded())]) { _ in }
         }
     }
 
