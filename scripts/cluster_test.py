@@ -311,6 +311,13 @@ def main():
         c.check(w.get("resumed") is True and m is not None and m["data"] == "after-kill",
                 "the killed node's other page resumes on n1 and goes on calling", (w, m))
 
+        # Metrics of the cluster.
+        status, text = n1.admin("GET", "/metrics")
+        text = text if isinstance(text, str) else json.dumps(text)
+        takeovers = [l for l in text.splitlines() if l.startswith("dsbridge_cluster_takeovers_total")]
+        c.check(status == 200 and "dsbridge_cluster_redis_up 1" in text and takeovers and float(takeovers[0].split()[-1]) >= 1,
+                "/metrics says Redis is up and counts the takeovers", (status, takeovers))
+
         # Redis restarts empty.
         redis.stop()
         c.check(until(lambda: n1.healthz().body == b"ok (redis unavailable)\n", 5), "without Redis /healthz says so",
