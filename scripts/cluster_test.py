@@ -317,6 +317,10 @@ def main():
         takeovers = [l for l in text.splitlines() if l.startswith("dsbridge_cluster_takeovers_total")]
         c.check(status == 200 and "dsbridge_cluster_redis_up 1" in text and takeovers and float(takeovers[0].split()[-1]) >= 1,
                 "/metrics says Redis is up and counts the takeovers", (status, takeovers))
+        lines = text.splitlines()
+        bare = [l for i, l in enumerate(lines) if l.startswith("# TYPE ")
+                and not (i > 0 and lines[i - 1].startswith("# HELP " + l.split()[2] + " "))]
+        c.check(lines and not bare, "every metric family of /metrics has its # HELP line", bare)
 
         # Redis restarts empty.
         redis.stop()

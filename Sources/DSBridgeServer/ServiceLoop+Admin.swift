@@ -27,7 +27,7 @@ extension ServiceLoop {
             let bridge = self.bridge
             OffloadedWork.queue.async {
                 TransportMetrics.recordSessionGauges(bridge.sessions)
-                let body = render() + MemoryBudgetMetrics.render(bridge.memory)
+                let body = MetricHelp.annotate(render()) + MemoryBudgetMetrics.render(bridge.memory)
                 reply(HTTPAnswer(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: body))
             }
         case (.get, 2) where parts[0] == "admin" && parts[1] == "sessions":

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+import DSBridgeServer
+import Foundation
+import Testing
+
+/// `# HELP` lines of `/metrics` (issue 17, point 5).
+@Suite("Metric help texts")
+struct MetricHelpTests {
+    @Test("a HELP line goes before each TYPE line of a known family, once; others are left alone")
+    func annotates() {
+        let text = """
+            # TYPE dsbridge_calls_total counter
+            dsbridge_calls_total{method="a",outcome="ok"} 3
+            # HELP dsbridge_sessions already said
+            # TYPE dsbridge_sessions gauge
+            dsbridge_sessions{state="ready"} 1
+            # TYPE other_metric gauge
+            other_metric 2
+            """
+        let out = String(decoding: MetricHelp.annotate(Array(text.utf8)), as: UTF8.self)
+        let lines = out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.first == "# HELP dsbridge_calls_total " + (MetricHelp.texts["dsbridge_calls_total"] ?? ""))
+        #expect(lines.filter { $0.hasPrefix("# HELP dsbridge_sessions ") } == ["# HELP dsbridge_sessions already said"])
+        #expect(!out.contains("# HELP other_metric"))
+        #expect(lines.last == "other_metric 2", "the text's end is kept as it was")
+        #expect(MetricHelp.annotate(MetricHelp.annotate(Array(text.utf8))) == MetricHelp.annotate(Array(text.utf8)))
+    }
+
+    @Test("every metric family the sources make has a help text")
+    func everyFamilyHasHelp() throws {
+        let sources = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources")
+        let files = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
+        var names = Set<String>()
+        let pattern = try Regex(#""(dsbridge_[a-z_]+)""#)
+        for case let url as URL in files where url.pathExtension == "swift" {
+            let text = try String(contentsOf: url, encoding: .utf8)
+            for match in text.matches(of: pattern) {
+                if let name = match.output[1].substring { names.insert(String(name)) }
+            }
+        }
+        #expect(names.count > 15, "found \(names.count) families")
+        let memoryBudget: Set = [
+            "dsbridge_memory_held_bytes", "dsbridge_memory_budget_bytes", "dsbridge_memory_budget_sessions_ended_total",
+            "dsbridge_memory_budget_sessions_refused_total",
+        ]
+        let missing = names.subtracting(MetricHelp.texts.keys).subtracting(memoryBudget)
+        #expect(missing.isEmpty, "no help text for \(missing.sorted())")
+    }
+}
