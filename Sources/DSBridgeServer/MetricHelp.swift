@@ -9,7 +9,8 @@ public enum MetricHelp {
     public static let texts: [String: String] = [
         "dsbridge_sessions_opened_total": "Sessions opened on this node (new sessions; resumes are not counted).",
         "dsbridge_sessions_closed_total": "Sessions ended on this node, by the close code their socket got (none: expired, shut down or moved).",
-        "dsbridge_sessions": "Sessions on this node by state: connected (a socket attached), ready (the page signalled dsinit), in_grace (no socket, waiting for a resume).",
+        "dsbridge_sessions":
+            "Sessions on this node by state: connected (a socket attached), ready (the page signalled dsinit), in_grace (no socket, waiting for a resume).",
         "dsbridge_calls_total": "Page-to-native calls by method and outcome (ok, methodNotFound, badArgument, failed, timeout, overloaded).",
         "dsbridge_call_duration_seconds": "Time a native method took to answer, from its start to its return or completion.",
         "dsbridge_calls_throttled_total": "Frames of calls held back by the per-session call rate (max-calls-per-second); none is refused.",
