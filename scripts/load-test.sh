@@ -46,6 +46,9 @@
 #                                     a Redis of its own on loopback) and off, alternating twice;
 #                                     cross-node admin call and resume-elsewhere latency
 #                                     (scripts/cluster_bench.py, two nodes)
+#   --plot DIR          also draw the run's charts as PNG files in DIR (scripts/plot_load.py,
+#                       matplotlib; installs Debian's python3-matplotlib when missing):
+#                       latency per scenario, latency against sessions held
 #   --no-build          use the binaries already built
 # Everything started here listens on 127.0.0.1 only, runs under `timeout`, and is stopped
 # on exit.
@@ -65,6 +68,7 @@ daemon_override=""
 baseline_daemon=""
 only="main budget idle held paced efficiency cluster"
 build=1
+plot_dir=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) mode=quick ;;
@@ -81,6 +85,7 @@ while [ $# -gt 0 ]; do
     --baseline-daemon) baseline_daemon="$2"; shift ;;
     --only) only="$2"; shift ;;
     --no-build) build=0 ;;
+    --plot) plot_dir="$2"; shift ;;
     -h|--help) sed -n '3,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "load-test: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -445,8 +450,9 @@ fi
 
 # --- table ------------------------------------------------------------------------------------
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+report_rc=0
 LOAD_TEST_BASELINE="$baseline_daemon" python3 - "$results" "$mode" "$fd_limit" "$idle_sessions" "$strict" "$failures" "$load_before" "$load_after" "$(nproc)" "${held_names[*]}" \
-  "$eff_rounds" "$pinned" "$sessions" "$paced_sessions" <<'PY'
+  "$eff_rounds" "$pinned" "$sessions" "$paced_sessions" <<'PY' || report_rc=$?
 import json, os, sys
 results, mode, fd_limit, idle_sessions, strict, failures = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5] == "1", int(sys.argv[6])
 load_before, load_after, cores = sys.argv[7], sys.argv[8], sys.argv[9]
@@ -697,3 +703,24 @@ if mode == "smoke":
     sys.exit(1 if bad else 0)
 sys.exit(1 if failures > 0 or (strict and misses) else 0)
 PY
+
+# Charts (--plot): after the report, whatever it said.
+if [ -n "$plot_dir" ]; then
+  # The first python3 on PATH if it has matplotlib, else Debian's, with Debian's package.
+  plot_python=python3
+  if ! python3 -c 'import matplotlib' >/dev/null 2>&1; then
+    plot_python=/usr/bin/python3
+    if ! /usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1; then
+      echo "== installing python3-matplotlib for the charts"
+      SUDO=""
+      if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+      $SUDO apt-get update -qq
+      DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq python3-matplotlib
+    fi
+  fi
+  if ! "$plot_python" scripts/plot_load.py "$results" "$plot_dir"; then
+    echo "load-test: FAILED: the charts could not be drawn" >&2
+    report_rc=1
+  fi
+fi
+exit "$report_rc"

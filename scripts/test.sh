@@ -63,7 +63,7 @@ run scripts/check-deploy.sh
 run "$python_bin" scripts/cluster_fault_run.py --daemon "$daemon" --seed "${FAULT_SEED:-1}"
 run "$python_bin" scripts/cluster_browser_test.py --daemon "$daemon"
 run scripts/cluster-demo.sh --check
-run scripts/load-test.sh --smoke
+run scripts/load-test.sh --smoke --plot .build/load-test-plots
 run scripts/fuzz.sh 60
 run scripts/microbench.sh --check
 echo "groups: $((total - failed)) passed, $failed failed"
