@@ -26,6 +26,41 @@ struct MetricHelpTests {
         #expect(MetricHelp.annotate(MetricHelp.annotate(Array(text.utf8))) == MetricHelp.annotate(Array(text.utf8)))
     }
 
+    @Test("the Grafana dashboard in deploy/ is JSON and asks only for metric families dsbridged has")
+    func dashboard() throws {
+        let url = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("deploy/grafana-dsbridged.json")
+        let data = try Data(contentsOf: url)
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let panels = try #require(object["panels"] as? [[String: Any]])
+        #expect(panels.count >= 10)
+        let known = Set(MetricHelp.texts.keys).union([
+            "dsbridge_memory_held_bytes", "dsbridge_memory_budget_bytes", "dsbridge_memory_budget_sessions_ended_total",
+            "dsbridge_memory_budget_sessions_refused_total",
+        ])
+        let pattern = try Regex(#"dsbridge_[a-z_]+"#)
+        var asked = Set<String>()
+        for panel in panels {
+            for target in panel["targets"] as? [[String: Any]] ?? [] {
+                let expr = try #require(target["expr"] as? String)
+                for match in expr.matches(of: pattern) {
+                    var name = String(expr[match.range])
+                    for suffix in ["_bucket", "_count", "_sum"] where name.hasSuffix(suffix) && !known.contains(name) {
+                        name = String(name.dropLast(suffix.count))
+                    }
+                    asked.insert(name)
+                }
+            }
+        }
+        #expect(asked.subtracting(known).isEmpty, "unknown families: \(asked.subtracting(known).sorted())")
+        for family in ["dsbridge_sessions", "dsbridge_calls_total", "dsbridge_call_duration_seconds", "dsbridge_queued_messages",
+            "dsbridge_replay_bytes", "dsbridge_cluster_redis_up"]
+        {
+            #expect(asked.contains(family), "the dashboard shows \(family)")
+        }
+    }
+
     @Test("every metric family the sources make has a help text")
     func everyFamilyHasHelp() throws {
         let sources = URL(fileURLWithPath: #filePath)
