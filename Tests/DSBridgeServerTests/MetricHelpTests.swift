@@ -54,9 +54,10 @@ struct MetricHelpTests {
             }
         }
         #expect(asked.subtracting(known).isEmpty, "unknown families: \(asked.subtracting(known).sorted())")
-        for family in ["dsbridge_sessions", "dsbridge_calls_total", "dsbridge_call_duration_seconds", "dsbridge_queued_messages",
-            "dsbridge_replay_bytes", "dsbridge_cluster_redis_up"]
-        {
+        for family in [
+            "dsbridge_sessions", "dsbridge_calls_total", "dsbridge_call_duration_seconds", "dsbridge_queued_messages",
+            "dsbridge_replay_bytes", "dsbridge_cluster_redis_up",
+        ] {
             #expect(asked.contains(family), "the dashboard shows \(family)")
         }
     }
