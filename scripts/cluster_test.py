@@ -164,6 +164,21 @@ def main():
         ok = status == 200 and all(listing.get(pages[n].id, {}).get("node") == n for n in NAMES)
         c.check(ok, "GET /admin/sessions on any node lists every node's sessions with their node", listing)
 
+        # The admin page's session detail across nodes: the first look starts the recording.
+        status, body = n2.admin("GET", "/admin/sessions/%s/calls" % pages["n1"].id)
+        c.check(status == 200 and body.get("calls") == [] and body.get("node") == "n1" and body.get("watchingForMs") == 60000,
+                "GET /admin/sessions/ID/calls on n2 reaches n1's session (nothing recorded before the look)", (status, body))
+        pages["n1"].ret(pages["n1"].call("echo.syn", {"traced": 1}))
+        status, body = n2.admin("GET", "/admin/sessions/%s/calls" % pages["n1"].id)
+        calls = body.get("calls", []) if status == 200 else []
+        c.check(calls and calls[0]["method"] == "echo.syn" and calls[0]["outcome"] == "ok",
+                "the page's calls since the look come back across nodes, newest first", (status, body))
+        status, listing = listed(n3)
+        c.check(status == 200 and listing.get(pages["n1"].id, {}).get("calls", 0) >= 2,
+                "the listing counts each session's calls on any node", listing.get(pages["n1"].id))
+        status, body = n2.admin("GET", "/admin/sessions/ffffffffffffffff/calls")
+        c.check(status == 404, "recent calls of an unknown session: 404 on any node", (status, body))
+
         # Admin call across nodes.
         t = pages["n3"].answer_invokes()
         status, body = n1.admin("POST", "/admin/sessions/%s/call" % pages["n3"].id,

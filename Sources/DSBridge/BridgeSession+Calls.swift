@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import Foundation
 
 /// Calls from the page to native methods (PROTOCOL.md 2.2, 2.3).
 extension BridgeSession {
@@ -62,14 +63,18 @@ extension BridgeSession {
             argument = try CallArgument(arg, maxDepth: bridge.configuration.maxDepth)
         } catch {
             logger.debug("call refused: \(error.message)", metadata: ["bridge.session": "\(id)", "bridge.method": "\(method.prefix(100))"])
-            bridge.metrics.call(method: error.kind == .methodNotFound ? "unknown" : method, outcome: error.kind.rawValue, nanoseconds: nil)
+            // A name no interface has is `unknown` in the metrics (pages choose it freely) but
+            // itself in the trace.
+            recordCall(
+                method: method, outcome: error.kind.rawValue, nanoseconds: nil,
+                metricLabel: error.kind == .methodNotFound ? "unknown" : method)
             answer(reply, .failure(error), site: site)
             return
         }
         switch route {
         case .internalMethod(let m):
             let result = runInternal(m, argument.data, site: site)
-            bridge.metrics.call(method: method, outcome: Self.outcome(result), nanoseconds: nil)
+            recordCall(method: method, outcome: Self.outcome(result), nanoseconds: nil)
             if answer(reply, result, continuing: argument.stub, site: site), let stub = argument.stub, case .success(let value) = result {
                 send(.cb(stub: stub, payload: .value(value, complete: true)), run: reply.finished, site: site)
             }
@@ -100,6 +105,25 @@ extension BridgeSession {
         switch source {
         case .shared: return true
         case .perSession(let factoryID, _): return state.withLock { $0.instance(factoryID) != nil }
+        }
+    }
+
+    /// Counts a page → native call that ended (or was refused): in the metrics, the
+    /// session's count, and its trace while the admin page watches it (`metricLabel`: the
+    /// method's label in the metrics, when not `method`).
+    func recordCall(method: String, outcome: String, nanoseconds: Int64?, metricLabel: String? = nil) {
+        // Branches rather than `metricLabel ?? method`, which copies (retains) a string per call.
+        if let metricLabel {
+            bridge.metrics.call(method: metricLabel, outcome: outcome, nanoseconds: nanoseconds)
+        } else {
+            bridge.metrics.call(method: method, outcome: outcome, nanoseconds: nanoseconds)
+        }
+        callCount.add(1, ordering: .relaxed)
+        if trace.isWatched(now: { bridge.executor.uptimeMilliseconds }) {
+            trace.record(
+                CallTrace.Entry(
+                    atMs: Int64(Date().timeIntervalSince1970 * 1000), method: String(method.prefix(200)), outcome: outcome,
+                    microseconds: nanoseconds.map { $0 / 1000 }))
         }
     }
 
@@ -188,7 +212,7 @@ extension BridgeSession {
     /// Answers a synchronous call; `counted`: it was counted in the pending calls.
     private func finishSynchronous(_ call: MethodCall, _ result: Result<JSONValue, CallFailure>, counted: Bool, site: CallSite) {
         let nanoseconds = call.elapsedNanoseconds
-        bridge.metrics.call(method: call.label, outcome: Self.outcome(result), nanoseconds: nanoseconds)
+        recordCall(method: call.label, outcome: Self.outcome(result), nanoseconds: nanoseconds)
         checkNetworkThreadBudget(call, nanoseconds: nanoseconds)
         if answer(call.reply, result, continuing: call.argument.stub, site: site), let stub = call.argument.stub,
             case .success(let value) = result
@@ -222,7 +246,7 @@ extension BridgeSession {
         if case .http = call.reply { counted = false }
         let max = bridge.configuration.maxAsyncCalls
         guard !counted || state.withLock({ $0.admitAsyncCall(max: max) }) else {
-            bridge.metrics.call(method: call.label, outcome: "overloaded", nanoseconds: nil)
+            recordCall(method: call.label, outcome: "overloaded", nanoseconds: nil)
             answer(call.reply, .failure(CallFailure(.overloaded, "more than \(max) async calls running in this session")), site: call.site)
             return
         }
@@ -266,11 +290,11 @@ extension BridgeSession {
         // call's answer; otherwise the answer is `""`, followed by what it delivered so far.
         switch asyncCall.finishStarting() {
         case .refused(let failure):
-            bridge.metrics.call(method: call.label, outcome: failure.kind.rawValue, nanoseconds: nil)
+            recordCall(method: call.label, outcome: failure.kind.rawValue, nanoseconds: nil)
             answer(call.reply, .failure(failure), site: call.site)
             state.withLock { $0.asyncCallFinished(callID: nil, counted: counted) }
         case .started(let held, let finished):
-            bridge.metrics.call(method: call.label, outcome: "ok", nanoseconds: nil)
+            recordCall(method: call.label, outcome: "ok", nanoseconds: nil)
             answer(call.reply, .success(.string("")), continuing: call.argument.stub, site: call.site)
             if finished {
                 state.withLock { $0.asyncCallFinished(callID: nil, counted: counted) }

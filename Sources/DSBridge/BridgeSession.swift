@@ -42,6 +42,13 @@ public final class BridgeSession: Sendable {
     let state: Mutex<SessionState<BridgeConnection>>
     /// The route of the method this session called last (socket and sync HTTP calls).
     let routeCache = MethodRouteCache()
+    /// Page → native calls ended so far (the admin page shows calls per second).
+    let callCount = Atomic<Int>(0)
+    /// Recent calls, recorded while the admin page watches this session.
+    public let trace = CallTrace()
+
+    /// Page → native calls this session made so far (answered or refused).
+    public var callsMade: Int { callCount.load(ordering: .relaxed) }
     var logger: Logger { bridge.logger }
 
     init(bridge: Bridge, id: String, token: String, peerAddress: String, origin: String?) {

@@ -2,6 +2,8 @@
 import DSBridge
 import DSBridgeRedis
 import DSBridgeServer
+import Dispatch
+import Synchronization
 
 /// The admin API across nodes (``ClusterRouter``): the same answers as PROTOCOL.md 6 gives
 /// for this node's own sessions; 503 when Redis cannot be reached or the session's node is
@@ -33,6 +35,28 @@ extension ClusterNode {
                 case .success: answer(Self.reply(.unknownSession))
                 case .failure(let error): answer(Self.reply(.clusterUnavailable("\(error)")))
                 }
+            }
+        }
+    }
+
+    public func traceSession(id: String, answer: @escaping @Sendable (AdminReply) -> Void) {
+        messenger.send([RedisCommand("HGET", ClusterKeys.session(id), "node")]) { [self] result in
+            guard case .success(let r) = result else { return answer(Self.reply(.clusterUnavailable("\(result)"))) }
+            guard let owner = r.first?.stringValue, owner != nodeID else { return answer(Self.reply(.unknownSession)) }
+            let req = nextRequest()
+            let once = Atomic<Bool>(false)
+            let finish: @Sendable (JSONValue?) -> Void = { body in
+                guard !once.exchange(true, ordering: .acquiringAndReleasing) else { return }
+                answer(body.map { AdminReply(status: 200, body: $0) } ?? Self.reply(.awaitingPage(owner)))
+            }
+            pending.withLock { $0.traces[req] = finish }
+            publish(.trace(req: req, from: nodeID, session: id), to: owner) { [self] delivered in
+                if !delivered, pending.withLock({ $0.traces.removeValue(forKey: req) }) != nil {
+                    answer(Self.reply(.nodeDown(owner)))
+                }
+            }
+            queue.asyncAfter(deadline: .now() + .seconds(2)) { [self] in
+                if pending.withLock({ $0.traces.removeValue(forKey: req) }) != nil { answer(Self.reply(.nodeDown(owner))) }
             }
         }
     }

@@ -51,6 +51,11 @@ extension ClusterNode {
                         }
                     }, refused: { [self] _ in pushed.record(success: false) })
             }
+        case .trace(let req, let from, let id):
+            let local = bridge.session(id: id).flatMap { $0.hasMoved ? nil : $0 }
+            publish(.traced(req: req, body: local.map { AdminTrace.recentCalls($0, node: nodeID) }), to: from)
+        case .traced(let req, let body):
+            pending.withLock { $0.traces.removeValue(forKey: req) }?(body)
         case .moved(let id):
             bridge.session(id: id)?.moveAway()
         case .late(let id):

@@ -89,6 +89,7 @@ public final class ClusterNode: ClusterRouter {
         var lists: [Int64: ListWait] = [:]
         var groups: [Int64: GroupWait] = [:]
         var syncs: [Int64: @Sendable (ForwardedSyncCall) -> Void] = [:]
+        var traces: [Int64: @Sendable (JSONValue?) -> Void] = [:]
     }
 
     struct ListWait: Sendable {

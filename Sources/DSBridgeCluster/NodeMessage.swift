@@ -28,6 +28,12 @@ enum NodeMessage: Sendable, Equatable {
     /// Make `count` native-initiated calls of `method` into session `session` from the
     /// receiving node (load tests of calls across nodes: `cluster.pushInvokes`).
     case push(session: String, method: String, args: [JSONValue], count: Int)
+    /// The recent calls of session `session` (the admin page's detail) for request `req` of
+    /// node `from`.
+    case trace(req: Int64, from: String, session: String)
+    /// The answer to trace request `req`: `GET /admin/sessions/ID/calls`'s body, or `nil`
+    /// when the session is not on the answering node.
+    case traced(req: Int64, body: JSONValue?)
     /// Session `session` moved to another node.
     case moved(session: String)
     /// Session `session` has late messages.
@@ -83,6 +89,10 @@ enum NodeMessage: Sendable, Equatable {
                 "t": "push", "session": .string(session), "method": .string(method), "args": .array(args),
                 "count": .integer(Int64(count)),
             ]
+        case .trace(let req, let from, let session):
+            o = ["t": "trace", "req": .integer(req), "from": .string(from), "session": .string(session)]
+        case .traced(let req, let body):
+            o = ["t": "traced", "req": .integer(req), "body": body ?? .null]
         case .moved(let session):
             o = ["t": "moved", "session": .string(session)]
         case .late(let session):
@@ -148,6 +158,12 @@ enum NodeMessage: Sendable, Equatable {
         case "push":
             guard let s = string("session"), let m = string("method"), let a = array("args"), let n = int("count") else { return nil }
             self = .push(session: s, method: m, args: a, count: Int(n))
+        case "trace":
+            guard let req = int("req"), let from = string("from"), let s = string("session") else { return nil }
+            self = .trace(req: req, from: from, session: s)
+        case "traced":
+            guard let req = int("req"), let body = o["body"] else { return nil }
+            self = .traced(req: req, body: body.isNull ? nil : body)
         case "moved":
             guard let s = string("session") else { return nil }
             self = .moved(session: s)

@@ -31,6 +31,7 @@ enum AdminAPI {
                 "origin": s.origin.map(JSONValue.string) ?? .null,
                 "since": .string(formatter.string(from: s.createdAt)),
                 "queued": .integer(Int64(s.queuedCount)),
+                "calls": .integer(Int64(s.callsMade)),
             ]
             if let node { entry["node"] = .string(node) }
             return .object(entry)
@@ -49,6 +50,33 @@ enum AdminAPI {
         session.callJavaScript(
             request.method, args: request.args, timeout: .milliseconds(request.timeoutMs),
             handler: AdminCallAnswer.handler(answer: answer))
+    }
+
+    /// How long a look at a session's calls keeps its trace on (the admin page asks again
+    /// every few seconds while it shows the session).
+    static let traceWatchMs: Int64 = 60_000
+
+    /// `GET /admin/sessions/ID/calls`: the session's recent calls, newest first; each look
+    /// keeps recording them for ``traceWatchMs`` more.
+    static func recentCalls(_ session: BridgeSession, node: String?) -> JSONValue {
+        session.trace.watch(forMilliseconds: traceWatchMs, now: session.bridge.executor.uptimeMilliseconds)
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        var body: JSONObject = [
+            "session": .string(session.id),
+            "watchingForMs": .integer(traceWatchMs),
+            "calls": .array(
+                session.trace.recent.map { e in
+                    [
+                        "at": .string(formatter.string(from: Date(timeIntervalSince1970: Double(e.atMs) / 1000))),
+                        "method": .string(e.method), "outcome": .string(e.outcome),
+                        "micros": e.microseconds.map { .integer($0) } ?? .null,
+                    ]
+                }),
+        ]
+        if let node { body["node"] = .string(node) }
+        return .object(body)
     }
 
     /// `POST /admin/groups/TAG/call` for the sessions of this node with `tag`: one result

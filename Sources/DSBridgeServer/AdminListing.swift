@@ -9,4 +9,14 @@ public enum AdminListing {
     public static func sessions(_ sessions: [BridgeSession], node: String?) -> [JSONValue] {
         AdminAPI.sessionList(sessions, node: node)
     }
+
+}
+
+/// `GET /admin/sessions/ID/calls` (the admin page's session detail), for a cluster that
+/// answers it for its own sessions.
+public enum AdminTrace {
+    /// The session's recent calls (and, from now on, a minute more of recording).
+    public static func recentCalls(_ session: BridgeSession, node: String?) -> JSONValue {
+        AdminAPI.recentCalls(session, node: node)
+    }
 }

@@ -46,6 +46,8 @@ public protocol ClusterRouter: Sendable {
     /// node that holds the session (its body and `X-DSBridge-After` as received).
     func forwardSyncCall(
         token: String, body: [UInt8], afterHeader: String?, answer: @escaping @Sendable (ForwardedSyncCall) -> Void)
+    /// `GET /admin/sessions/ID/calls` for a session this node does not hold.
+    func traceSession(id: String, answer: @escaping @Sendable (AdminReply) -> Void)
     /// `POST /admin/groups/TAG/call`: every tagged session on every node.
     func callGroup(tag: String, request: AdminCallRequest, answer: @escaping @Sendable (AdminReply) -> Void)
 }

@@ -10,6 +10,12 @@ extension ServiceLoop {
             if server.isDraining { return respond(exchange, .text(503, "draining")) }
             return respond(exchange, .text(200, server.cluster?.healthNote.map { "ok (\($0))" } ?? "ok"))
         }
+        if AdminUIRoute.matches(exchange.path) {
+            return respond(
+                exchange,
+                AdminUIRoute.answer(
+                    method: exchange.method, path: exchange.path, queryArguments: exchange.queryArguments, enabled: config.adminToken != nil))
+        }
         guard let expected = config.adminToken,
             let given = exchange.headers["authorization"],
             AdminAPI.bearerMatches(given, expected)
@@ -54,6 +60,14 @@ extension ServiceLoop {
                 let request = Result { () throws(ProtocolViolation) in try AdminCallRequest(body: exchange.body) }
                 cluster.callSession(id: id, request: request) { r in reply(.json(r.status, r.body)) }
             }
+        case (.get, 4) where parts[0] == "admin" && parts[1] == "sessions" && parts[3] == "calls":
+            let id = String(parts[2])
+            if let session = bridge.session(id: id), !session.hasMoved {
+                return respond(exchange, .json(200, AdminAPI.recentCalls(session, node: server.cluster?.nodeID)))
+            }
+            guard let cluster = server.cluster else { return respond(exchange, .json(404, ["error": "unknown session"])) }
+            let reply = respondLater(exchange)
+            cluster.traceSession(id: id) { r in reply(.json(r.status, r.body)) }
         case (.post, 4) where parts[0] == "admin" && parts[1] == "groups" && parts[3] == "call":
             let tag = String(parts[2])
             expectBody(exchange) { [self] exchange in adminGroupCall(exchange, tag: tag) }
