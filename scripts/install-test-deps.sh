@@ -9,7 +9,9 @@
 # free port of 127.0.0.1 (the package's own service on 6379, if it runs, is not used); and
 # Debian's haproxy (2.6): the cluster tests (cluster_fault_run.py, cluster_browser_test.py,
 # cluster-demo.sh --check, check-deploy.sh) run /usr/sbin/haproxy in front of their nodes, on
-# free loopback ports (the package's own service, if it runs, is not used).
+# free loopback ports (the package's own service, if it runs, is not used). And node, for the
+# page client's tests under node's test runner (web/tests/node/): Debian's nodejs when no node
+# is on PATH (Debian 12's 18 has `node --test`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,6 +24,10 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+if ! command -v node >/dev/null 2>&1; then
+  packages+=(nodejs)
+  missing+=(nodejs)
+fi
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "== apt-get install ${missing[*]}"
   $SUDO apt-get update
@@ -31,6 +37,7 @@ test -x /usr/bin/chromium || { echo "error: /usr/bin/chromium missing" >&2; exit
 test -x /usr/bin/chromedriver || { echo "error: /usr/bin/chromedriver missing" >&2; exit 1; }
 test -x /usr/bin/redis-server || { echo "error: /usr/bin/redis-server missing" >&2; exit 1; }
 test -x /usr/sbin/haproxy || { echo "error: /usr/sbin/haproxy missing" >&2; exit 1; }
+command -v node >/dev/null 2>&1 || { echo "error: node missing" >&2; exit 1; }
 
 # 2. selenium in .venv-test/, made with the first python3 on PATH (pyenv or system). A python
 #    that cannot make a venv (no ensurepip) falls back to Debian's /usr/bin/python3.
