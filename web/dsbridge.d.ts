@@ -225,7 +225,7 @@ export interface ClientConfiguration {
    * http(s), else the page's origin.
    */
   server?: string;
-  /** The shared secret of a daemon started with --auth-token (null: none; else window.DSBRIDGE_AUTH). */
+  /** The shared secret of a daemon started with --auth-token; unset or null: window.DSBRIDGE_AUTH applies. */
   auth?: string | null;
 }
 
