@@ -10,7 +10,8 @@
 # Debian's haproxy (2.6): the cluster tests (cluster_fault_run.py, cluster_browser_test.py,
 # cluster-demo.sh --check, check-deploy.sh) run /usr/sbin/haproxy in front of their nodes, on
 # free loopback ports (the package's own service, if it runs, is not used). And node, for the
-# page client's tests under node's test runner (web/tests/node/): Debian's nodejs when no node
+# page client's and the admin page's tests under node's test runner (web/tests/node/,
+# admin-ui/tests/): Debian's nodejs when no node
 # is on PATH (Debian 12's 18 has `node --test`).
 set -euo pipefail
 cd "$(dirname "$0")/.."

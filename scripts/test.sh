@@ -5,9 +5,11 @@
 # and Redis: scripts/cluster_test.py), the fault-injection run (random cuts
 # during a mixed workload), the browser end-to-end tests in headless Chromium (also over
 # https/wss, WebViewJavascriptBridge's own pages through wvjb.js: wvjb_browser_test.py, and the
-# WKWebView message-handler pages: webkit_browser_test.py), the admin web page (its pure parts
-# under node's test runner: admin-ui/tests/, and the page in Chromium against a daemon with its
-# demo page open: admin_ui_browser_test.py), TLS, HTTP
+# WKWebView message-handler pages: webkit_browser_test.py; the page client as an ES module,
+# alone and next to the original npm library, under node's test runner with a fake socket
+# (web/tests/node/) and imported through an import map in Chromium: esm_browser_test.py), the
+# admin web page (its pure parts under node's test runner: admin-ui/tests/, and the page in
+# Chromium against a daemon with its demo page open: admin_ui_browser_test.py), TLS, HTTP
 # rules on kept-alive connections, the attack suite against a running
 # daemon, the daemon under a 512-descriptor limit with 1,000 pages (overload_test.py), the
 # daemon under a 64 MiB memory budget with abusive sessions (memory_budget_test.py), the
@@ -54,6 +56,8 @@ run "$python_bin" scripts/browser_test.py --daemon "$daemon"
 run "$python_bin" scripts/browser_test.py --daemon "$daemon" --tls --page /index.html
 run "$python_bin" scripts/wvjb_browser_test.py --daemon "$daemon"
 run "$python_bin" scripts/webkit_browser_test.py --daemon "$daemon"
+run node --test web/tests/node/*.test.mjs
+run "$python_bin" scripts/esm_browser_test.py --daemon "$daemon"
 run node --test admin-ui/tests/*.test.mjs
 run "$python_bin" scripts/admin_ui_browser_test.py --daemon "$daemon"
 run "$python_bin" scripts/tls_test.py --daemon "$daemon"

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Typings for dsbridged's web/dsbridge.js: the DSBridge 3.1.4 page API over dsbridged, plus
-// the promise API (invoke) and connection events (on/off).
+// the promise API (invoke) and connection events (on/off); and for the ES module
+// web/dsbridge.mjs (the package "dsbridged-client": `import { dsBridge, invoke } from
+// 'dsbridged-client'`), whose exports are declared at the end.
 //
 // Loading: <script src="https://server/dsbridge.js"></script>. The server is the origin the
 // script was loaded from, or window.DSBRIDGE_SERVER ("http://host:port") set before the
@@ -207,5 +209,55 @@ declare global {
   const dsBridge: DSBridge;
 }
 
-declare const bridge: DSBridge;
-export default bridge;
+// ---------------------------------------------------------------------------------------------
+// The ES module (dsbridge.mjs, package "dsbridged-client"). It evaluates dsbridge.js and exports
+// its API over the page's one session: the module imported twice, from two bundles, or next to
+// a <script src="dsbridge.js"> shares that session. Next to the original npm "dsbridge" 3.1.4
+// (imported before or after), `dsBridge` is the module's own object over the same session and
+// window.dsBridge stays the original's; otherwise `dsBridge === window.dsBridge`. Inside a real
+// DSBridge WebView the exports are the app bridge's API (no socket; configure does nothing).
+
+/** What configure() sets. */
+export interface ClientConfiguration {
+  /**
+   * The daemon: an http(s) or ws(s) URL, of which the origin counts ("https://bridge.example.com").
+   * Default: window.DSBRIDGE_SERVER, else the origin the module was loaded from when that is
+   * http(s), else the page's origin.
+   */
+  server?: string;
+  /** The shared secret of a daemon started with --auth-token; unset or null: window.DSBRIDGE_AUTH applies. */
+  auth?: string | null;
+}
+
+/**
+ * Sets the server and the shared secret. The server must be set before the page first uses it:
+ * the module opens its socket one microtask after it was evaluated, so a call at the top level
+ * of the importing module is early enough; a synchronous call fixes the server at once. A
+ * different server after that throws an Error; the same one is accepted. `auth` may change at
+ * any time (it is read at each use).
+ */
+export declare function configure(options: ClientConfiguration): void;
+
+/** The DSBridge object: window.dsBridge, unless the original library owns that global. */
+export declare const dsBridge: DSBridge;
+/** dsBridge.call, callable without `this`. */
+export declare const call: DSBridge['call'];
+/** dsBridge.register. */
+export declare const register: DSBridge['register'];
+/** dsBridge.registerAsyn. */
+export declare const registerAsyn: DSBridge['registerAsyn'];
+/** dsBridge.hasNativeMethod. */
+export declare const hasNativeMethod: DSBridge['hasNativeMethod'];
+/** dsBridge.disableJavascriptDialogBlock. */
+export declare const disableJavascriptDialogBlock: DSBridge['disableJavascriptDialogBlock'];
+/** dsBridge.close: ends the session (the page stops reconnecting until reconnect()). */
+export declare const close: DSBridge['close'];
+/** dsBridge.invoke: the promise API. */
+export declare const invoke: DSBridge['invoke'];
+/** dsBridge.on: connection events. */
+export declare const on: DSBridge['on'];
+/** dsBridge.off. */
+export declare const off: DSBridge['off'];
+/** dsBridge.reconnect. */
+export declare const reconnect: DSBridge['reconnect'];
+export default dsBridge;

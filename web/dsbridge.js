@@ -27,13 +27,28 @@
 // callback, completions and native-initiated calls; a synchronous XMLHttpRequest to
 // POST /dsbridge/call for calls without a callback, which return the native value.
 // Plain ES2017, no dependencies; every message is built with JSON.stringify when it is queued.
+//
+// The same file is the implementation of the ES module (dsbridge.mjs, the package
+// "dsbridged-client" for bundlers): dsbridge-module.mjs sets window[Symbol.for(
+// 'dsbridged.module')] to its URL just before this file runs as part of the module. Then the
+// script element is not ours (no data- attributes), the socket opens one microtask later (so
+// the importer's configure() applies) and, in every mode, window[Symbol.for(
+// 'dsbridged.client')] hands the module its API (see "The client for dsbridge.mjs" below).
+// Whichever of the script and the module runs first starts the one session; the other one
+// finds it there.
 (function () {
   'use strict';
 
-  var script = document.currentScript;
+  var CLIENT = Symbol.for('dsbridged.client');
+  var MODULE = Symbol.for('dsbridged.module');
+  var asModule = Object.prototype.hasOwnProperty.call(window, MODULE);
+  var moduleUrl = asModule ? window[MODULE] : null;
+  if (asModule) delete window[MODULE];
+
+  var script = asModule ? null : document.currentScript;
   var channelOnly = !!(script && script.hasAttribute && script.hasAttribute('data-channel-only'));
-  if ((window.dsBridge && window.dsBridge.__dsbridged) || (window._dsbridge && window._dsbridge.__dsbridged)) {
-    if (!channelOnly && window._dsbridge && window._dsbridge.__channelOnly && !window.dsBridge && window.console) {
+  if (window[CLIENT] || (window.dsBridge && window.dsBridge.__dsbridged) || (window._dsbridge && window._dsbridge.__dsbridged)) {
+    if (!asModule && !channelOnly && window._dsbridge && window._dsbridge.__channelOnly && !window.dsBridge && window.console) {
       console.warn('[dsbridge] dsbridge.js came after webkit.js or wvjb.js started the session channel, so the ' +
         'DSBridge API is not installed: load dsbridge.js before the document is parsed (a plain script tag)');
     }
@@ -42,7 +57,9 @@
   var inApp =
     !!window._dsbridge || !!window._dswk || (navigator.userAgent || '').indexOf('_dsbridge') !== -1;
   if (inApp) {
-    if (!window._dsf) installAppBridge();
+    // The module gets the app's API even when the original library installed the globals.
+    if (!window._dsf) publishApp(installAppBridge(true));
+    else if (asModule) publishApp(installAppBridge(false));
     return;
   }
   var hookMode = !!window._dsf; // the original dsbridge.js ran first
@@ -54,10 +71,21 @@
     return script && script.getAttribute ? script.getAttribute(name) : null;
   }
 
-  /** The server's http(s) origin: window.DSBRIDGE_SERVER, data-server, or the script's origin. */
+  // What the module's configure() set (the script has no configure: both stay null).
+  var config = { server: null, auth: null };
+
+  /** The module's URL when it came over http(s) (a bundler may make it a file: URL). */
+  function moduleHttpUrl() {
+    return moduleUrl && /^https?:/.test(moduleUrl) ? moduleUrl : null;
+  }
+
+  /**
+   * The server's http(s) origin: window.DSBRIDGE_SERVER, data-server, or the script's origin.
+   * As a module: configure({server}), window.DSBRIDGE_SERVER, the module's origin, or the page's.
+   */
   function serverBase() {
-    var configured = window.DSBRIDGE_SERVER || attr('data-server');
-    var raw = configured || (script && script.src) || window.location.href;
+    var configured = config.server || window.DSBRIDGE_SERVER || attr('data-server');
+    var raw = configured || (script && script.src) || moduleHttpUrl() || window.location.href;
     try {
       var url = new URL(raw, window.location.href);
       return url.protocol + '//' + url.host;
@@ -66,11 +94,23 @@
     }
   }
 
-  var BASE = serverBase();
-  var WS_URL = BASE.replace(/^http/, 'ws') + '/dsbridge';
+  // The server, fixed at its first use: when the script runs; as a module, when the socket
+  // opens or a first synchronous call goes out.
+  var BASE = null;
+  var WS_URL = null;
+
+  function server() {
+    if (BASE === null) {
+      BASE = serverBase();
+      WS_URL = BASE.replace(/^http/, 'ws') + '/dsbridge';
+    }
+    return BASE;
+  }
+
+  if (!asModule) server();
   /** The shared secret, read at each use: a page may set it before dsBridge.reconnect(). */
   function auth() {
-    return window.DSBRIDGE_AUTH || attr('data-auth') || null;
+    return config.auth || window.DSBRIDGE_AUTH || attr('data-auth') || null;
   }
   var ACK_EVERY = 64;
   var ACK_DELAY_MS = 250;
@@ -163,6 +203,10 @@
     silenceTimer: null
   };
 
+  // As a module, the socket waits for the microtask after the module's evaluation (start()),
+  // so a configure() at the top level of the importing module comes first.
+  var held = asModule;
+
   // id -> {stub, method}: what to do when a call's ret arrives.
   var callsById = new Map();
   // stub -> handler object for promise calls (dsBridge.invoke); plain callbacks live on window.
@@ -199,7 +243,7 @@
   function createSessionSync() {
     var xhr = new XMLHttpRequest();
     try {
-      xhr.open('POST', BASE + '/dsbridge/session', false);
+      xhr.open('POST', server() + '/dsbridge/session', false);
       if (auth()) xhr.setRequestHeader('X-DSBridge-Auth', auth());
       xhr.send(null);
     } catch (e) {
@@ -233,7 +277,7 @@
   function postCall(bodyText) {
     var xhr = new XMLHttpRequest();
     try {
-      xhr.open('POST', BASE + '/dsbridge/call', false);
+      xhr.open('POST', server() + '/dsbridge/call', false);
       xhr.setRequestHeader('Content-Type', 'application/json');
       xhr.setRequestHeader('X-DSBridge-Token', state.token);
       xhr.setRequestHeader('X-DSBridge-After', String(state.lastSentId));
@@ -340,11 +384,12 @@
   // WebSocket
 
   function connect() {
-    if (state.stopped || state.ws) return;
+    if (held || state.stopped || state.ws) return;
     clearTimeout(state.reconnectTimer);
     state.reconnectTimer = null;
     var ws;
     try {
+      server();
       ws = new WebSocket(WS_URL, 'dsbridge.v1');
     } catch (e) {
       warn('cannot open the socket:', e && e.message);
@@ -1147,23 +1192,9 @@
     window._dsbridge = hook;
   }
 
-  installHook();
-
-  if (channelOnly) {
-    connect();
-    return;
-  }
-
-  if (hookMode) {
-    // The original sends _dsb.dsinit from a timer set when it loaded; when the browser ran
-    // that timer before this script arrived, it went nowhere. Queue it now.
-    ensureDsinit();
-    connect();
-    return;
-  }
-
   // ---------------------------------------------------------------------------------------
-  // The DSBridge API (3.1.4 semantics) plus invoke/on/reconnect
+  // The DSBridge API (3.1.4 semantics) plus invoke/on/reconnect: installed as window.dsBridge
+  // when no original library is there (installGlobals), else only the module's.
 
   var bridge = {
     call: function (method, args, cb) {
@@ -1285,44 +1316,146 @@
     enumerable: false
   });
 
-  var globals = {
-    _dsf: { _obs: {} },
-    _dsaf: { _obs: {} },
-    dscb: 0,
-    dsBridge: bridge,
-    bridge: bridge,
-    close: function () {
-      bridge.call('_dsb.closePage');
-    },
-    /** DSBridge's native entry point; info = {method, callbackId, data: "<JSON array>"}. */
-    _handleMessageFromNative: function (info) {
-      var args;
-      try {
-        args = JSON.parse(info.data);
-      } catch (e) {
-        returnValue({ id: info.callbackId, complete: true, error: 'arguments are not JSON' });
-        return;
+  /** DSBridge's globals, with `bridge` as window.dsBridge (no original library here). */
+  function installGlobals() {
+    var globals = {
+      _dsf: { _obs: {} },
+      _dsaf: { _obs: {} },
+      dscb: 0,
+      dsBridge: bridge,
+      bridge: bridge,
+      close: function () {
+        bridge.call('_dsb.closePage');
+      },
+      /** DSBridge's native entry point; info = {method, callbackId, data: "<JSON array>"}. */
+      _handleMessageFromNative: function (info) {
+        var args;
+        try {
+          args = JSON.parse(info.data);
+        } catch (e) {
+          returnValue({ id: info.callbackId, complete: true, error: 'arguments are not JSON' });
+          return;
+        }
+        runNativeCall(info.method, info.callbackId, args);
       }
-      runNativeCall(info.method, info.callbackId, args);
+    };
+    for (var key in globals) window[key] = globals[key];
+
+    bridge.register('_hasJavascriptMethod', function (method, tag) {
+      var name = method.split('.');
+      if (name.length < 2) return !!(window._dsf[name] || window._dsaf[name]);
+      var m = name.pop();
+      var namespace = name.join('.');
+      var ob = window._dsf._obs[namespace] || window._dsaf._obs[namespace];
+      return ob && !!ob[m];
+    });
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // The client for dsbridge.mjs: window[Symbol.for('dsbridged.client')]() returns the
+  // module's exports over this page's one session, whichever of the script and the module
+  // started it. Made at the first request: the installed dsBridge, or, when the original
+  // library owns the globals (hook mode), a dsBridge of the module's own on the same session
+  // and handler tables; over a channel that webkit.js or wvjb.js started, DSBridge's globals
+  // are installed then.
+
+  var client = null;
+
+  function clientApi() {
+    if (!client) {
+      if (!window._dsf) installGlobals();
+      client = exportsOf(bridge, configure);
     }
-  };
-  for (var key in globals) window[key] = globals[key];
+    return client;
+  }
 
-  bridge.register('_hasJavascriptMethod', function (method, tag) {
-    var name = method.split('.');
-    if (name.length < 2) return !!(window._dsf[name] || window._dsaf[name]);
-    var m = name.pop();
-    var namespace = name.join('.');
-    var ob = window._dsf._obs[namespace] || window._dsaf._obs[namespace];
-    return ob && !!ob[m];
-  });
+  /**
+   * The module's configure({server, auth}). `server`: an http(s) or ws(s) URL whose origin
+   * is the daemon's; it must come before the page first uses the server (the top level of
+   * the importing module is early enough): a different one later throws. `auth`: the shared
+   * secret (null for none), read at each use like window.DSBRIDGE_AUTH.
+   */
+  function configure(options) {
+    options = options || {};
+    if (options.server !== undefined && options.server !== null) {
+      var url = new URL(String(options.server), window.location.href);
+      var protocol = url.protocol.replace(/^ws/, 'http');
+      if (protocol !== 'http:' && protocol !== 'https:') {
+        throw new TypeError('[dsbridge] configure: server must be an http(s) or ws(s) URL, not ' + options.server);
+      }
+      var origin = protocol + '//' + url.host;
+      if (BASE !== null && origin !== BASE) {
+        throw new Error('[dsbridge] configure: this page already uses the server ' + BASE +
+          '; configure the server before the first call (at the top level of the importing module)');
+      }
+      config.server = origin;
+    }
+    if (options.auth !== undefined) config.auth = options.auth || null;
+  }
 
-  connect();
+  /** Opens the socket: now as a script, after the evaluation of the importing module as one. */
+  function start() {
+    if (!asModule) {
+      connect();
+      return;
+    }
+    Promise.resolve().then(function () {
+      held = false;
+      connect();
+    });
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Start
+
+  installHook();
+  Object.defineProperty(window, CLIENT, { value: clientApi });
+
+  if (channelOnly) {
+    connect();
+    return;
+  }
+
+  if (hookMode) {
+    // The original sends _dsb.dsinit from a timer set when it loaded; when the browser ran
+    // that timer before this script arrived, it went nowhere. Queue it now.
+    ensureDsinit();
+    start();
+    return;
+  }
+
+  installGlobals();
+  start();
+
+  // ---------------------------------------------------------------------------------------
+  // The module's exports (hoisted; also for the app's API below)
+
+  /** dsBridge, its methods as plain functions (no `this` needed), and configure. */
+  function exportsOf(api, configureFn) {
+    var exported = { dsBridge: api, configure: configureFn };
+    ['call', 'register', 'registerAsyn', 'hasNativeMethod', 'disableJavascriptDialogBlock', 'close', 'invoke', 'on',
+      'off', 'reconnect'].forEach(function (name) {
+      exported[name] = function () {
+        return api[name].apply(api, arguments);
+      };
+    });
+    return exported;
+  }
+
+  function publishApp(app) {
+    var exported = exportsOf(app, function () {}); // inside the app there is no server to set
+    Object.defineProperty(window, CLIENT, {
+      value: function () {
+        return exported;
+      }
+    });
+  }
 
   // ---------------------------------------------------------------------------------------
   // Inside a real DSBridge WebView: the 3.1.4 API over the app's own bridge (hoisted).
 
-  function installAppBridge() {
+  /** Returns the app's API; installs it as DSBridge's globals with `withGlobals`. */
+  function installAppBridge(withGlobals) {
     function transport(method, argJSON) {
       if (window._dsbridge) return window._dsbridge.call(method, argJSON);
       return prompt('_dsbridge=' + method, argJSON);
@@ -1376,6 +1509,8 @@
       reconnect: function () {},
       session: null
     };
+    Object.defineProperty(app, '__dsbridged', { value: true });
+    if (!withGlobals) return app;
     var appGlobals = {
       _dsf: { _obs: {} },
       _dsaf: { _obs: {} },
@@ -1413,7 +1548,6 @@
       }
     };
     for (var k in appGlobals) window[k] = appGlobals[k];
-    Object.defineProperty(app, '__dsbridged', { value: true });
     app.register('_hasJavascriptMethod', function (method) {
       var name = method.split('.');
       if (name.length < 2) return !!(window._dsf[name] || window._dsaf[name]);
@@ -1421,5 +1555,6 @@
       var ob = window._dsf._obs[name.join('.')] || window._dsaf._obs[name.join('.')];
       return ob && !!ob[m];
     });
+    return app;
   }
 })();
