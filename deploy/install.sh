@@ -8,7 +8,8 @@
 #   --binary PATH    the daemon to install (default .build/release/dsbridged)
 #   --web-source DIR static files to install (default web/ of this checkout)
 #
-# Idempotent: a second run refreshes the binary, dsbridge.js, dsbridge.d.ts, the units
+# Idempotent: a second run refreshes the binary, the page client in the web root (dsbridge.js,
+# the ES module dsbridge.mjs and dsbridge-module.mjs, dsbridge.d.ts, package.json), the units
 # (dsbridged.service, and dsbridged@.service for cluster nodes) and the example configs, and
 # keeps everything an operator owns: the configs (and their admin tokens) and any page in the
 # web root. Only with the real root (/) does it create the system user, chown the configs to
@@ -33,13 +34,21 @@ while [ $# -gt 0 ]; do
         --binary=*) binary="${1#*=}"; shift ;;
         --web-source) [ $# -ge 2 ] || die "--web-source needs a directory"; web_source="$2"; shift 2 ;;
         --web-source=*) web_source="${1#*=}"; shift ;;
-        -h|--help) sed -n '3,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '3,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) die "unknown argument $1 (see --help)" ;;
     esac
 done
 
 [ -f "$binary" ] && [ -x "$binary" ] || die "no executable at $binary; build it first: swift build -c release --product dsbridged --static-swift-stdlib"
-[ -f "$web_source/dsbridge.js" ] || die "$web_source has no dsbridge.js"
+# The page client (the npm package dsbridged-client of web/package.json, docs/PAGES.md, and the
+# scripts for WebViewJavascriptBridge and WKWebView pages): these files follow the daemon's
+# protocol and are replaced on every run. Dependencies first
+# (dsbridge.mjs imports dsbridge-module.mjs and dsbridge.js), so a page loading the module
+# during an upgrade does not get a new dsbridge.mjs over an old dsbridge.js.
+client_files=(dsbridge.js dsbridge-module.mjs dsbridge.mjs dsbridge.d.ts package.json wvjb.js wvjb.d.ts webkit.js webkit.d.ts)
+for f in "${client_files[@]}"; do
+    [ -f "$web_source/$f" ] || die "$web_source has no $f (the page client: ${client_files[*]})"
+done
 [ -d "$root" ] || die "root $root does not exist"
 root="$(cd "$root" && pwd)"
 real_root=no
@@ -99,14 +108,17 @@ put "$here/README.md" "$doc_dir/README.md" 0644
 put "$here/nginx-dsbridged.conf" "$doc_dir/nginx-dsbridged.conf" 0644
 put "$here/haproxy-dsbridged.cfg" "$doc_dir/haproxy-dsbridged.cfg" 0644
 
-# 4. Web root: the bridge script and its typings always follow the daemon; every other
-#    file (the demo page) is installed only when absent, so the operator's pages stay.
-for f in dsbridge.js dsbridge.d.ts; do
+# 4. Web root: the page client (script, ES module, typings, package.json) always follows the
+#    daemon; every other file (the demo page) is installed only when absent, so the
+#    operator's pages stay.
+for f in "${client_files[@]}"; do
     put "$web_source/$f" "$web_dir/$f" 0644
 done
-(cd "$web_source" && find . -type f ! -path './tests/*' ! -name 'dsbridge.js' ! -name 'dsbridge.d.ts' ! -name '.*') |
+say "installed the page client in $web_dir: ${client_files[*]}"
+(cd "$web_source" && find . -type f ! -path './tests/*' ! -name '.*') |
 while IFS= read -r f; do
     f="${f#./}"
+    case " ${client_files[*]} " in *" $f "*) continue ;; esac
     if [ ! -e "$web_dir/$f" ]; then
         install -d -m 0755 "$(dirname "$web_dir/$f")"
         put "$web_source/$f" "$web_dir/$f" 0644

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: MIT
 # Test of deploy/: the systemd units (dsbridged.service and the cluster node template
 # dsbridged@.service: required directives, the same hardening, systemd-analyze verify and
-# security), install.sh into a temporary root (files, modes, idempotence, config kept), the
-# installed daemon started with the installed config (listening line, /healthz, admin token,
-# static files, notify protocol, drain on SIGTERM), a cluster node started with the node
+# security), install.sh into a temporary root (files, modes, idempotence, config kept, every
+# file of the page client package refreshed on an upgrade), the installed daemon started with
+# the installed config (listening line, /healthz, admin token, static files and the ES module,
+# notify protocol, drain on SIGTERM), a cluster node started with the node
 # example against a redis-server of its own (where Debian's redis-server is installed), and
 # the HAProxy and nginx examples (haproxy -c / nginx -t, where installed). One line per
 # check, then "N passed, M failed".
@@ -70,6 +71,19 @@ for f in deploy/dsbridged.service deploy/dsbridged.json deploy/nginx-dsbridged.c
 done
 check "install.sh parses (bash -n)" bash -n deploy/install.sh
 check "install.sh is executable" test -x deploy/install.sh
+# The page client a deployment serves, which install.sh must install and refresh: the npm
+# package dsbridged-client (web/package.json: its "files" and package.json itself).
+client_files=(dsbridge.js dsbridge-module.mjs dsbridge.mjs dsbridge.d.ts package.json wvjb.js wvjb.d.ts webkit.js webkit.d.ts)
+package_files="$(awk '/"files": *\[/ { on = 1; next } on && /\]/ { exit } on' web/package.json | tr -d ' ",' | grep -v '^$')"
+unlisted=""
+for f in $package_files package.json; do
+    case " ${client_files[*]} " in *" $f "*) ;; *) unlisted="$unlisted $f" ;; esac
+done
+if [ -n "$package_files" ] && [ -z "$unlisted" ]; then
+    ok "the page client checked here covers web/package.json's files ($(echo $package_files | wc -w)) and package.json"
+else
+    bad "web/package.json ships files this check (and install.sh?) does not know:${unlisted:- (could not read its \"files\")}"
+fi
 if ! test -x "$binary" || ! command -v systemd-analyze >/dev/null 2>&1; then finish; fi
 
 # Every key the daemon accepts in its config file (its flags but --config and --check-config) is documented in the guide.
@@ -103,12 +117,15 @@ fi
 mode_is() { # mode_is PATH MODE
     [ -e "$1" ] && [ "$(stat -c %a "$1")" = "$2" ]
 }
-for spec in "$bin 755" "$web 755" "$web/dsbridge.js 644" "$web/dsbridge.d.ts 644" "$web/index.html 644" \
+for spec in "$bin 755" "$web 755" "$web/index.html 644" \
             "$unit 644" "$root/etc/dsbridged 750" "$conf 640" "$root/etc/dsbridged/dsbridged.json.example 640" \
             "$root/usr/local/share/doc/dsbridged/README.md 644" "$unit_template 644" "$node_example 640" \
             "$root/usr/local/share/doc/dsbridged/haproxy-dsbridged.cfg 644"; do
     set -- $spec
     check "installed ${1#$root} mode $2" mode_is "$1" "$2"
+done
+for f in "${client_files[@]}"; do
+    check "installed ${web#$root}/$f mode 644, same as web/$f" eval 'mode_is "$web/$f" 644 && cmp -s "web/$f" "$web/$f"'
 done
 check "installed binary is the given one" cmp -s "$binary" "$bin"
 check "installed unit is deploy/dsbridged.service" cmp -s deploy/dsbridged.service "$unit"
@@ -124,10 +141,15 @@ else
     bad "config admin token missing or still the placeholder: '$token1'"
 fi
 
-# Second run: the config (and its token) stays, operator pages stay, dsbridge.js follows.
+# Second run, an upgrade: the config (and its token) stays, operator pages stay, the page
+# client follows: old copies of its files are replaced, a missing one (a tree installed before
+# the ES module existed) is installed.
 sum1="$(sha256sum "$conf" 2>/dev/null)"
 echo "<!-- operator's page -->" >"$web/index.html"
-echo "// stale" >"$web/dsbridge.js"
+for f in "${client_files[@]}"; do
+    echo "// stale $f of an older version" >"$web/$f"
+done
+rm -f "$web/dsbridge-module.mjs"
 if timeout 60 deploy/install.sh --root "$root" --binary "$binary" >"$work/install2.log" 2>&1; then
     ok "install.sh --root (second run)"
 else
@@ -137,7 +159,9 @@ check "second run keeps the config" test "$(sha256sum "$conf" 2>/dev/null)" = "$
 check "second run keeps the admin token" test "$(token_of "$conf" 2>/dev/null)" = "$token1"
 check "second run says it kept the config" grep -q "kept existing" "$work/install2.log"
 check "second run keeps the operator's index.html" grep -q "operator's page" "$web/index.html"
-check "second run refreshes dsbridge.js" cmp -s web/dsbridge.js "$web/dsbridge.js"
+for f in "${client_files[@]}"; do
+    check "second run refreshes $f" eval 'mode_is "$web/$f" 644 && cmp -s "web/$f" "$web/$f"'
+done
 check "second run keeps modes (config 640)" mode_is "$conf" 640
 check "no temporary files left by install.sh" test -z "$(find "$root" -name '.*.new.*')"
 
@@ -258,6 +282,13 @@ if [[ "$line" =~ ^listening\ port=([0-9]+)\ admin-port=([0-9]+)$ ]]; then
         test "$(curl -s -m 5 -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $token1" "http://127.0.0.1:$admin/metrics")" = "200"
     check "installed web root serves /dsbridge.js" \
         test "$(curl -s -m 5 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/dsbridge.js")" = "200"
+    # The ES module and the file it imports, as JavaScript (a browser refuses a module script
+    # of another type) and as installed.
+    for f in dsbridge.mjs dsbridge-module.mjs; do
+        got="$(curl -s -m 5 -o "$work/served-$f" -w '%{http_code} %{content_type}' "http://127.0.0.1:$port/$f")"
+        check "installed web root serves /$f as JavaScript ($got)" \
+            eval '[[ "$got" =~ ^200\ text/javascript ]] && cmp -s "$web/$f" "$work/served-$f"'
+    done
     check "the example's allowed-origin is allowed" \
         test "$(curl -s -m 5 -o /dev/null -w '%{http_code}' -X POST -H 'Origin: https://app.example.com' "http://127.0.0.1:$port/dsbridge/session")" = "200"
     check "another origin is refused (403)" \
