@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "DSBridge", targets: ["DSBridge"]),
         .library(name: "DSBridgeServer", targets: ["DSBridgeServer"]),
         .library(name: "DSBridgeCluster", targets: ["DSBridgeCluster"]),
+        .library(name: "DSBridgeTracing", targets: ["DSBridgeTracing"]),
         .executable(name: "dsbridged", targets: ["dsbridged"]),
     ],
     // Lower bounds, not exact pins: an app depending on DSBridge / DSBridgeServer resolves
@@ -24,6 +25,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        // OTLP/HTTP only: the gRPC exporter's dependencies are not built.
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
     ],
     targets: [
         .systemLibrary(
@@ -88,6 +92,15 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
+        // Spans of the bridge's calls for any swift-distributed-tracing tracer (OpenTelemetry).
+        .target(
+            name: "DSBridgeTracing",
+            dependencies: [
+                "DSBridge",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .target(
             name: "DSBridgeDemo",
             dependencies: ["DSBridge", .product(name: "Logging", package: "swift-log")]
@@ -110,6 +123,8 @@ let package = Package(
                 "DSBridgeDemo",
                 "DSBridgedSettings",
                 "DSBridgeCluster",
+                "DSBridgeTracing",
+                .product(name: "OTel", package: "swift-otel"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -137,6 +152,14 @@ let package = Package(
             dependencies: [
                 "DSBridge", "DSBridgeServer", "DSBridgeRedis", "DSBridgeCluster", "DSBridgeDemo", "RedisTestServer",
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "DSBridgeTracingTests",
+            dependencies: [
+                "DSBridge", "DSBridgeTracing",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]
         ),
         .testTarget(

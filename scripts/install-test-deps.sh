@@ -60,5 +60,10 @@ if ! "$venv/bin/python" -c 'import selenium' >/dev/null 2>&1; then
   "$venv/bin/python" -m pip install --disable-pip-version-check --quiet "selenium>=4.11"
 fi
 "$venv/bin/python" -c 'import selenium; print("selenium", selenium.__version__)'
+# opentelemetry-proto: scripts/otel_test.py decodes the daemon's OTLP/protobuf export with it.
+if ! "$venv/bin/python" -c 'import opentelemetry.proto.collector.trace.v1.trace_service_pb2' >/dev/null 2>&1; then
+  echo "== pip install opentelemetry-proto (into $venv)"
+  "$venv/bin/python" -m pip install --disable-pip-version-check --quiet "opentelemetry-proto>=1.20"
+fi
 echo "$(pwd)/$venv/bin/python" > "$venv/python-path"
 echo "browser test dependencies ready: $(cat "$venv/python-path")"

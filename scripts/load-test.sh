@@ -46,6 +46,9 @@
 #                                     a Redis of its own on loopback) and off, alternating twice;
 #                                     cross-node admin call and resume-elsewhere latency
 #                                     (scripts/cluster_bench.py, two nodes)
+#                         otel        issue 17: 64 x 8 echo.syn with tracing on (--otel-endpoint
+#                                     to scripts/otlp_sink.py, a receiver that only counts) and
+#                                     off, alternating twice: round trips/s and server CPU per call
 #   --plot DIR          also draw the run's charts as PNG files in DIR (scripts/plot_load.py,
 #                       matplotlib; installs Debian's python3-matplotlib when missing):
 #                       latency per scenario, latency against sessions held
@@ -66,7 +69,7 @@ held_list=""
 paced_sessions=""
 daemon_override=""
 baseline_daemon=""
-only="main budget idle held paced efficiency cluster"
+only="main budget idle held paced efficiency cluster otel"
 build=1
 plot_dir=""
 while [ $# -gt 0 ]; do
@@ -181,9 +184,10 @@ stop_server() {
   kill -KILL "$pid" 2>/dev/null || true
 }
 
+daemon_env=()   # VAR=value pairs the next start_daemon runs the daemon with
 start_daemon() {
   local name=$1; shift
-  start_server "$name" "$daemon_bin" --demo --host 127.0.0.1 --port 0 --admin-host 127.0.0.1 --admin-port 0 \
+  start_server "$name" env "${daemon_env[@]}" "$daemon_bin" --demo --host 127.0.0.1 --port 0 --admin-host 127.0.0.1 --admin-port 0 \
     --web-root web --log-level warning "$@"
   daemon_pid=$server_pid
   daemon_port=$server_port
@@ -448,6 +452,28 @@ if wants efficiency; then
   dur=$dur_main; warm=$warm_main
 fi
 
+# Tracing (issue 17): the same 64 x 8 load with every call exported as a span over OTLP/HTTP
+# (protobuf, to a receiver that only counts) and without, alternating.
+if wants otel; then
+  for round in 1 2; do
+    start_daemon "daemon-otel-off-$round"
+    run "syn-otel-off-$round" "$daemon_port" "$daemon_pid" syn --sessions "$sessions" --inflight 8 --payload 64
+    stop_server "$daemon_pid"
+    start_server "otlp-sink-$round" python3 scripts/otlp_sink.py --summary "$results/otlp-sink-$round.json"
+    sink_pid=$server_pid
+    start_daemon "daemon-otel-on-$round" --otel-endpoint "http://127.0.0.1:$server_port"
+    run "syn-otel-on-$round" "$daemon_port" "$daemon_pid" syn --sessions "$sessions" --inflight 8 --payload 64
+    stop_server "$daemon_pid"
+    # One trace in a hundred kept (the pages send no traceparent: the ratio decides).
+    daemon_env=(OTEL_TRACES_SAMPLER=parentbased_traceidratio OTEL_TRACES_SAMPLER_ARG=0.01)
+    start_daemon "daemon-otel-sampled-$round" --otel-endpoint "http://127.0.0.1:$server_port"
+    daemon_env=()
+    run "syn-otel-sampled-$round" "$daemon_port" "$daemon_pid" syn --sessions "$sessions" --inflight 8 --payload 64
+    stop_server "$daemon_pid"
+    stop_server "$sink_pid"
+  done
+fi
+
 # --- table ------------------------------------------------------------------------------------
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 report_rc=0
@@ -477,6 +503,9 @@ r = {n: load(n) for n in ["echo-throughput", "syn-throughput", "echo-latency", "
 # Issue 16's runs (only when the cluster group ran: not listed as missing otherwise).
 cluster_runs = {n: load(n) for n in ["syn-cluster-on-1", "syn-cluster-on-2", "syn-cluster-off-1", "syn-cluster-off-2",
                                      "invoke-cross-node", "invoke-same-node-cluster"]}
+# Issue 17's tracing runs (only when the otel group ran).
+otel_runs = {n: load(n) for n in ["syn-otel-on-1", "syn-otel-on-2", "syn-otel-off-1", "syn-otel-off-2",
+                                  "syn-otel-sampled-1", "syn-otel-sampled-2"]}
 
 def fmt(v, unit=""):
     if v is None: return "-"
@@ -692,6 +721,38 @@ if on is not None or off is not None or cluster_bench:
         if verdict == "MISS": misses.append("issue 16 cross-node invokes/s")
         print(f"  invokes across nodes (made on A, answered by pages on B): {fmt(cross)} /s (goal >= 50,000): {verdict}; "
               f"made on the pages' own node, cluster on: {fmt(same)} /s")
+
+# Issue 17: tracing on vs off (same load, same run, best of the alternating rounds).
+def otel_figure(state, key):
+    values = []
+    for i in (1, 2):
+        j = otel_runs.get(f"syn-otel-{state}-{i}")
+        v = (j.get("throughput") if key == "throughput" else (j.get("server") or {}).get("cpuMicrosPerOperation")) if j else None
+        if v is not None: values.append(v)
+    if not values: return None
+    return max(values) if key == "throughput" else min(values)
+if any(otel_runs.values()):
+    sinks = [os.path.join(results, f"otlp-sink-{i}.json") for i in (1, 2)]
+    exported = [json.load(open(p)) for p in sinks if os.path.exists(p)]
+    print()
+    print("Issue 17: tracing (every call a span, OTLP/HTTP protobuf to a local receiver), on vs off, best of 2 rounds")
+    t_on, t_off = otel_figure("on", "throughput"), otel_figure("off", "throughput")
+    c_on, c_off = otel_figure("on", "cpu"), otel_figure("off", "cpu")
+    rt = ratio(t_on, t_off)
+    print(f"  64x8 echo.syn round trips/s: on {fmt(t_on)}, off {fmt(t_off)}"
+          + (f", on/off {rt:.2f}x" if rt is not None else ""))
+    if c_on is not None and c_off is not None:
+        print(f"  server CPU per call: on {fmt(c_on)} µs, off {fmt(c_off)} µs, tracing adds {fmt(c_on - c_off)} µs")
+    t_s, c_s = otel_figure("sampled", "throughput"), otel_figure("sampled", "cpu")
+    if t_s is not None and c_s is not None and c_off is not None:
+        rs = ratio(t_s, t_off)
+        print(f"  one trace in 100 sampled (OTEL_TRACES_SAMPLER=parentbased_traceidratio, ARG 0.01): {fmt(t_s)} round trips/s"
+              + (f" ({rs:.2f}x off)" if rs is not None else "") + f", {fmt(c_s)} µs per call, adds {fmt(c_s - c_off)} µs")
+    if exported:
+        print(f"  exported: {sum(e['requests'] for e in exported):,} requests, {sum(e['bytes'] for e in exported):,} bytes")
+    if mode == "smoke" and not any(e["requests"] > 0 for e in exported):
+        print("load-test: FAILED: tracing on exported nothing")
+        failures += 1
 
 missing = [n for n, j in r.items() if j is None]
 print()

@@ -9,7 +9,8 @@
 # alone and next to the original npm library, under node's test runner with a fake socket
 # (web/tests/node/) and imported through an import map in Chromium: esm_browser_test.py), the
 # admin web page (its pure parts under node's test runner: admin-ui/tests/, and the page in
-# Chromium against a daemon with its demo page open: admin_ui_browser_test.py), TLS, HTTP
+# Chromium against a daemon with its demo page open: admin_ui_browser_test.py), tracing (spans
+# over OTLP/HTTP JSON and protobuf to a receiver in the test: otel_test.py), TLS, HTTP
 # rules on kept-alive connections, the attack suite against a running
 # daemon, the daemon under a 512-descriptor limit with 1,000 pages (overload_test.py), the
 # daemon under a 64 MiB memory budget with abusive sessions (memory_budget_test.py), the
@@ -60,6 +61,7 @@ run node --test web/tests/node/*.test.mjs
 run "$python_bin" scripts/esm_browser_test.py --daemon "$daemon"
 run node --test admin-ui/tests/*.test.mjs
 run "$python_bin" scripts/admin_ui_browser_test.py --daemon "$daemon"
+run "$python_bin" scripts/otel_test.py --daemon "$daemon"
 run "$python_bin" scripts/tls_test.py --daemon "$daemon"
 run "$python_bin" scripts/http_keepalive_test.py --daemon "$daemon"
 run "$python_bin" scripts/http_keepalive_test.py --daemon "$daemon" --tls

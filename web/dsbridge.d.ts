@@ -60,6 +60,11 @@ export interface InvokeOptions<P = any> {
   onProgress?: (value: P) => void;
   /** Aborting sends `{"t":"cancel","id":N}` and rejects with kind `cancelled`. */
   signal?: AbortSignal;
+  /**
+   * A W3C trace context (`00-TRACEID-SPANID-FLAGS`, e.g. from the page's OpenTelemetry span):
+   * with tracing on, the daemon's span of this call is its child (PROTOCOL.md 2.2).
+   */
+  traceparent?: string;
 }
 
 export interface ConnectedEvent {

@@ -658,10 +658,11 @@
   /**
    * Starts a socket call; `stub` is the envelope's _dscbstub, if any; `argText` is the
    * envelope's JSON (serialized now: later changes of the page's objects do not show);
-   * `reply` ({resolve, reject}, for a call without stub) is settled by the call's ret.
+   * `reply` ({resolve, reject}, for a call without stub) is settled by the call's ret;
+   * `traceparent` (a W3C trace context string) goes with the call (PROTOCOL.md 2.2).
    * Returns the call id (after close codes the call fails on the next microtask).
    */
-  function socketCall(method, argText, stub, reply) {
+  function socketCall(method, argText, stub, reply, traceparent) {
     method = String(method);
     var id = state.nextId++;
     var record = {
@@ -669,7 +670,8 @@
       method: method,
       stub: stub || null,
       argText: argText,
-      text: '{"t":"call","id":' + id + ',"method":' + JSON.stringify(method) + ',"arg":' + argText + '}',
+      text: '{"t":"call","id":' + id + ',"method":' + JSON.stringify(method) + ',"arg":' + argText +
+        (typeof traceparent === 'string' ? ',"traceparent":' + JSON.stringify(traceparent) : '') + '}',
       alone: false,
       reply: reply || null
     };
@@ -1246,7 +1248,9 @@
 
     /**
      * Promise API: resolves with the final value, reports complete:false values to
-     * options.onProgress, rejects with an Error carrying `kind`; options.signal cancels.
+     * options.onProgress, rejects with an Error carrying `kind`; options.signal cancels;
+     * options.traceparent (a W3C trace context, e.g. from the page's OpenTelemetry span)
+     * makes the daemon's span of the call a child of that span (tracing on).
      */
     invoke: function (method, args, options) {
       options = options || {};
@@ -1296,7 +1300,7 @@
           }
         });
         if (signal) signal.addEventListener('abort', onAbort);
-        id = socketCall(method, text, stub);
+        id = socketCall(method, text, stub, null, options.traceparent);
       });
     },
 

@@ -38,12 +38,25 @@ final class AsyncCall: Sendable {
     /// Whether it counts toward `maxAsyncCalls` (socket calls do; sync HTTP calls do not,
     /// PROTOCOL.md 2.4).
     let counted: Bool
+    /// The call's span, ended with its final completion (only while tracing is on).
+    let span: OpenPageSpan?
     private let state = Mutex(State())
 
-    init(stub: String?, callID: Int64?, counted: Bool = true) {
+    init(stub: String?, callID: Int64?, counted: Bool = true, span: OpenPageSpan? = nil) {
         self.stub = stub
         self.callID = callID
         self.counted = counted
+        self.span = span
+    }
+
+    /// The outcome of a call that ended with `final` (`nil`: it has not ended).
+    static func outcome(ofFinal final: ServerMessage.CallbackPayload?) -> String? {
+        switch final {
+        case .value(_, complete: true)?: return "ok"
+        case .failure(let failure)?: return failure.kind.rawValue
+        case .cancelled?: return "cancelled"
+        case .value?, nil: return nil
+        }
     }
 
     /// Whether the call still runs (started and not finished).

@@ -40,6 +40,8 @@ public final class Bridge: Sendable {
     let authenticator: (any SessionAuthenticator)?
     /// Where sessions write ahead in cluster mode (docs/CLUSTER.md); `nil`: one node alone.
     public let journal: (any SessionJournal)?
+    /// Where finished calls go as spans (OpenTelemetry); `nil`: no tracing, nothing paid.
+    public let callSpans: (any CallSpanSink)?
     /// Handlers of native-initiated calls made on this node whose answers may come back
     /// through another node (cluster mode).
     let nativeCallOrigins = NativeCallOrigins()
@@ -64,6 +66,8 @@ public final class Bridge: Sendable {
     ///     `configuration.authToken` when set, else everyone.
     ///   - journal: cluster mode: where sessions write ahead so that another node can
     ///     continue them (docs/CLUSTER.md); `nil` (the default) for one node alone.
+    ///   - callSpans: receives every finished call as a span (`DSBridgeTracing` makes
+    ///     OpenTelemetry spans of them); `nil` (the default): no tracing.
     public init(
         configuration: BridgeConfiguration = BridgeConfiguration(),
         registry: InterfaceRegistry = InterfaceRegistry(),
@@ -71,10 +75,12 @@ public final class Bridge: Sendable {
         lifecycle: SessionLifecycle = SessionLifecycle(),
         executor: any BridgeExecutor = DispatchBridgeExecutor(),
         authenticator: (any SessionAuthenticator)? = nil,
-        journal: (any SessionJournal)? = nil
+        journal: (any SessionJournal)? = nil,
+        callSpans: (any CallSpanSink)? = nil
     ) {
         self.executor = executor
         self.journal = journal
+        self.callSpans = callSpans
         self.authenticator = authenticator ?? configuration.authToken.map { SharedSecretAuthenticator(secret: $0) }
         self.configuration = configuration
         self.registry = registry

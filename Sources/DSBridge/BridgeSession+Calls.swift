@@ -11,7 +11,7 @@ extension BridgeSession {
         route: Result<CallRoute, CallFailure>? = nil
     ) {
         guard state.withLock({ $0.acceptCall(id: call.id) }) else { return }
-        run(method: call.method, arg: .raw(call.rawArg), reply: .socket(call.id), site: site, resolved: route)
+        run(method: call.method, arg: .raw(call.rawArg), reply: .socket(call.id), site: site, resolved: route, trace: call.trace)
         markStarted(through: call.id)
     }
 
@@ -28,6 +28,11 @@ extension BridgeSession {
 
         /// A final message of this call ends its run-table entry.
         var finished: RunChange? { callID.map { RunChange(id: $0, entry: nil) } }
+
+        var transport: PageCallSpan.Transport {
+            if case .socket = self { return .socket }
+            return .http
+        }
     }
 
     /// Sends a call's answer.
@@ -52,10 +57,13 @@ extension BridgeSession {
         }
     }
 
+    /// - Parameter trace: the page's trace context, for the call's span (tracing on).
     func run(
         method: String, arg: CallArgument.Wire, reply: Reply, site: CallSite = .worker,
-        resolved: Result<CallRoute, CallFailure>? = nil
+        resolved: Result<CallRoute, CallFailure>? = nil, trace: TraceContext? = nil
     ) {
+        var span: OpenPageSpan?
+        if bridge.callSpans != nil { span = openSpan(method: method, arg: arg, reply: reply, trace: trace) }
         let route: CallRoute
         let argument: CallArgument
         do {
@@ -68,6 +76,10 @@ extension BridgeSession {
             recordCall(
                 method: method, outcome: error.kind.rawValue, nanoseconds: nil,
                 metricLabel: error.kind == .methodNotFound ? "unknown" : method)
+            if var span {
+                span.methodKnown = error.kind != .methodNotFound
+                bridge.callSpans?.pageCallEnded(span.ended(outcome: error.kind.rawValue, asynchronous: false))
+            }
             answer(reply, .failure(error), site: site)
             return
         }
@@ -75,6 +87,7 @@ extension BridgeSession {
         case .internalMethod(let m):
             let result = runInternal(m, argument.data, site: site)
             recordCall(method: method, outcome: Self.outcome(result), nanoseconds: nil)
+            if let span { bridge.callSpans?.pageCallEnded(span.ended(outcome: Self.outcome(result), asynchronous: false)) }
             if answer(reply, result, continuing: argument.stub, site: site), let stub = argument.stub, case .success(let value) = result {
                 send(.cb(stub: stub, payload: .value(value, complete: true)), run: reply.finished, site: site)
             }
@@ -82,10 +95,24 @@ extension BridgeSession {
                 finish(reason: "page closed", closeCode: 1000, dropQueued: false, site: site)
             }
         case .synchronous(let source, let name):
-            runSynchronous(MethodCall(interface: instance(of: source), name: name, label: method, argument: argument, reply: reply, site: site))
+            runSynchronous(
+                MethodCall(interface: instance(of: source), name: name, label: method, argument: argument, reply: reply, site: site, span: span))
         case .asynchronous(let source, let name):
-            runAsynchronous(MethodCall(interface: instance(of: source), name: name, label: method, argument: argument, reply: reply, site: site))
+            runAsynchronous(
+                MethodCall(interface: instance(of: source), name: name, label: method, argument: argument, reply: reply, site: site, span: span))
         }
+    }
+
+    /// The span of a call starting now (only while a ``CallSpanSink`` is set).
+    private func openSpan(method: String, arg: CallArgument.Wire, reply: Reply, trace: TraceContext?) -> OpenPageSpan {
+        var requestBytes = 0
+        switch arg {
+        case .raw(let raw): requestBytes = raw?.bytes.count ?? 0
+        case .value(let value): requestBytes = value.map { JSONWriter.bytes($0).count } ?? 0
+        }
+        return OpenPageSpan(
+            session: id, method: method, methodKnown: true, transport: reply.transport, startNanoseconds: wallClockNanoseconds(),
+            requestBytes: requestBytes, trace: trace)
     }
 
     /// The interface a call runs on: the shared one, or this session's own instance.
@@ -146,8 +173,14 @@ extension BridgeSession {
         /// The thread's usage at the start, when the guard checks this run closely.
         let usageBefore: NetworkThreadGuard.Usage?
         let started: ContinuousClock.Instant
+        /// Its span while tracing is on.
+        let span: OpenPageSpan?
 
-        init(interface: any ExposedInterface, name: String, label: String, argument: CallArgument, reply: Reply, site: CallSite) {
+        init(
+            interface: any ExposedInterface, name: String, label: String, argument: CallArgument, reply: Reply, site: CallSite,
+            span: OpenPageSpan?
+        ) {
+            self.span = span
             self.interface = interface
             self.name = name
             self.label = label
@@ -213,6 +246,7 @@ extension BridgeSession {
     private func finishSynchronous(_ call: MethodCall, _ result: Result<JSONValue, CallFailure>, counted: Bool, site: CallSite) {
         let nanoseconds = call.elapsedNanoseconds
         recordCall(method: call.label, outcome: Self.outcome(result), nanoseconds: nanoseconds)
+        if let span = call.span { bridge.callSpans?.pageCallEnded(span.ended(outcome: Self.outcome(result), asynchronous: false)) }
         checkNetworkThreadBudget(call, nanoseconds: nanoseconds)
         if answer(call.reply, result, continuing: call.argument.stub, site: site), let stub = call.argument.stub,
             case .success(let value) = result
@@ -247,12 +281,13 @@ extension BridgeSession {
         let max = bridge.configuration.maxAsyncCalls
         guard !counted || state.withLock({ $0.admitAsyncCall(max: max) }) else {
             recordCall(method: call.label, outcome: "overloaded", nanoseconds: nil)
+            if let span = call.span { bridge.callSpans?.pageCallEnded(span.ended(outcome: "overloaded", asynchronous: true)) }
             answer(call.reply, .failure(CallFailure(.overloaded, "more than \(max) async calls running in this session")), site: call.site)
             return
         }
         var callID: Int64?
         if case .socket(let id) = call.reply, call.argument.stub != nil { callID = id }
-        let asyncCall = AsyncCall(stub: call.argument.stub, callID: callID, counted: counted)
+        let asyncCall = AsyncCall(stub: call.argument.stub, callID: callID, counted: counted, span: call.span)
         // Completions may come from any thread, later: they are not on the network thread.
         let completion = ExposedCompletion { [self] delivery in
             switch delivery {
@@ -291,11 +326,16 @@ extension BridgeSession {
         switch asyncCall.finishStarting() {
         case .refused(let failure):
             recordCall(method: call.label, outcome: failure.kind.rawValue, nanoseconds: nil)
+            if let span = call.span { bridge.callSpans?.pageCallEnded(span.ended(outcome: failure.kind.rawValue, asynchronous: true)) }
             answer(call.reply, .failure(failure), site: call.site)
             state.withLock { $0.asyncCallFinished(callID: nil, counted: counted) }
         case .started(let held, let finished):
             recordCall(method: call.label, outcome: "ok", nanoseconds: nil)
             answer(call.reply, .success(.string("")), continuing: call.argument.stub, site: call.site)
+            // Its span ends with the final completion (``AsyncCall/span``).
+            if finished, let span = call.span, let outcome = AsyncCall.outcome(ofFinal: held.last) {
+                bridge.callSpans?.pageCallEnded(span.ended(outcome: outcome, asynchronous: true))
+            }
             if finished {
                 state.withLock { $0.asyncCallFinished(callID: nil, counted: counted) }
             } else if let callID {
@@ -313,6 +353,9 @@ extension BridgeSession {
             // Its place under maxAsyncCalls is free before the page can see the final
             // completion: a page that calls again on it is not refused.
             if final { state.withLock { $0.asyncCallFinished(callID: call.callID, counted: call.counted) } }
+            if final, let span = call.span, let outcome = AsyncCall.outcome(ofFinal: payload) {
+                bridge.callSpans?.pageCallEnded(span.ended(outcome: outcome, asynchronous: true))
+            }
             forward(payload, of: call, site: .worker)
         }
     }
@@ -331,6 +374,7 @@ extension BridgeSession {
     func cancel(callID: Int64, site: CallSite = .worker) {
         guard let entry = state.withLock({ $0.cancellableCall(callID) }), entry.call.cancel(), let stub = entry.call.stub else { return }
         if let task = entry.task { site.runApplicationCode(on: bridge.executor) { task.cancel() } }
+        if let span = entry.call.span { bridge.callSpans?.pageCallEnded(span.ended(outcome: "cancelled", asynchronous: true)) }
         send(.cb(stub: stub, payload: .cancelled), run: RunChange(id: callID, entry: nil), site: site)
         state.withLock { $0.asyncCallFinished(callID: callID, counted: entry.call.counted) }
     }

@@ -25,14 +25,32 @@ extension BridgeSession {
         _ method: String, args: [JSONValue], timeout: Duration?, origin: String?, handler: @escaping NativeCallHandler
     ) -> Int64? {
         let metrics = bridge.metrics
+        let invoke = EncodedInvoke(method: method, args: args)
+        // Tracing on: the call's span runs from here to its final event.
+        let span = bridge.callSpans.map { sink in
+            (
+                sink,
+                NativeCallSpan(
+                    session: id, method: method, outcome: "", startNanoseconds: wallClockNanoseconds(), endNanoseconds: 0,
+                    requestBytes: JSONWriter.bytes(.array(args)).count)
+            )
+        }
         var handler: NativeCallHandler = { event in
+            let outcome: String
             switch event {
-            case .progress: break
-            case .completed: metrics.nativeCall(outcome: "completed")
-            case .failed(.javaScript): metrics.nativeCall(outcome: "failed")
-            case .failed(.timeout): metrics.nativeCall(outcome: "timeout")
-            case .failed(.sessionEnded): metrics.nativeCall(outcome: "sessionEnded")
-            case .failed(.tooLarge): metrics.nativeCall(outcome: "tooLarge")
+            case .progress: return handler(event)
+            case .completed: outcome = "completed"
+            case .failed(.javaScript): outcome = "failed"
+            case .failed(.timeout): outcome = "timeout"
+            case .failed(.sessionEnded): outcome = "sessionEnded"
+            case .failed(.tooLarge): outcome = "tooLarge"
+            }
+            metrics.nativeCall(outcome: outcome)
+            if let (sink, started) = span {
+                var ended = started
+                ended.outcome = outcome
+                ended.endNanoseconds = wallClockNanoseconds()
+                sink.nativeCallEnded(ended)
             }
             handler(event)
         }
@@ -48,7 +66,6 @@ extension BridgeSession {
             localRef = registered.ref
             origin = "\(journal.nodeID)|\(registered.ref)"
         }
-        let invoke = EncodedInvoke(method: method, args: args)
         let callbackId: Int64
         let start = state.withLock { [handler] in $0.startNativeCall(invoke, origin: origin, handler: handler) }
         switch start {

@@ -41,7 +41,7 @@ extension BridgeSession {
                 method: request.method, arg: .raw(request.rawArg),
                 reply: .http({ result in
                     if once.claim() { continuation.resume(returning: result) }
-                }))
+                }), trace: request.trace)
         }
     }
 
@@ -74,7 +74,7 @@ extension BridgeSession {
             reply: .http({ [self] result in
                 holdSyncBody(-bodyBytes)
                 answer.deliver(result)
-            }), site: .networkThread(bridge.networkThreadGuard), resolved: resolved)
+            }), site: .networkThread(bridge.networkThreadGuard), resolved: resolved, trace: request.trace)
         // A @nonblocking synchronous method answers before `run` returns; one written by hand
         // might still suspend.
         if let result = answer.result { return .answered(result) }

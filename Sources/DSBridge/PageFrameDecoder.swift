@@ -65,6 +65,7 @@ public struct PageFrameDecoder: Sendable {
         var token: Range<Int>?
         var auth: Range<Int>?
         var ack: Range<Int>?
+        var traceparent: Range<Int>?
     }
 
     /// A message of the frame, or a batch element that is not an object.
@@ -134,6 +135,8 @@ public struct PageFrameDecoder: Sendable {
                 f.auth = range
             } else if name.is("ack") {
                 f.ack = range
+            } else if name.is("traceparent") {
+                f.traceparent = range
             }
         }
         return f
@@ -156,7 +159,11 @@ public struct PageFrameDecoder: Sendable {
         case "call":
             guard let id = try value(f.id)?.integerValue, id >= 1 else { throw ProtocolViolation("call needs an integer id >= 1") }
             guard case .string(let method)? = try value(f.method) else { throw ProtocolViolation("call needs a string method") }
-            return .call(.init(id: id, method: method, rawArg: f.arg.map { RawJSON(checked: frame[$0]) }))
+            // `traceparent` is optional (PROTOCOL.md 2.2, revision 1.9); anything but a valid one,
+            // as a string without escapes, is ignored.
+            var trace: TraceContext?
+            if let r = f.traceparent, r.count > 2 { trace = TraceContext(traceparent: frame[(r.lowerBound + 1)..<(r.upperBound - 1)]) }
+            return .call(.init(id: id, method: method, rawArg: f.arg.map { RawJSON(checked: frame[$0]) }, trace: trace))
         case "ack":
             guard let seq = try value(f.seq)?.integerValue else { throw ProtocolViolation("ack needs an integer seq") }
             return .ack(seq: seq)

@@ -31,6 +31,9 @@ public enum PageMessage: Sendable, Equatable {
         /// The `arg` field's text as sent (`nil` when omitted), parsed only when the call
         /// runs (``CallArgument``).
         public var rawArg: RawJSON?
+        /// The page's W3C trace context (`traceparent`, PROTOCOL.md 2.2), when it sent a valid
+        /// one: the call's span continues that trace.
+        public var trace: TraceContext?
 
         /// The `arg` field as a value (`nil` when omitted).
         public var arg: JSONValue? {
@@ -42,10 +45,11 @@ public enum PageMessage: Sendable, Equatable {
             self.init(id: id, method: method, rawArg: arg.map(RawJSON.init))
         }
 
-        public init(id: Int64, method: String, rawArg: RawJSON?) {
+        public init(id: Int64, method: String, rawArg: RawJSON?, trace: TraceContext? = nil) {
             self.id = id
             self.method = method
             self.rawArg = rawArg
+            self.trace = trace
         }
 
         /// Equal when id, method and the *value* of `arg` are (not its spelling).

@@ -6,6 +6,8 @@ public struct SyncCallRequest: Sendable, Equatable {
     public var method: String
     /// The `arg` field's text as sent (`nil` when omitted), parsed only when the call runs.
     public var rawArg: RawJSON?
+    /// The page's W3C trace context (a valid `traceparent` header), for the call's span.
+    public var trace: TraceContext?
     /// The `arg` field as a value (`nil` when omitted).
     public var arg: JSONValue? {
         guard let rawArg else { return nil }

@@ -35,8 +35,8 @@ extension ClusterNode {
             }
         case .grouped(let req, let results):
             grouped(req: req, results: results)
-        case .sync(let req, let from, let token, let body, let after):
-            runForwardedSync(req: req, from: from, token: token, body: body, after: after)
+        case .sync(let req, let from, let token, let body, let after, let traceparent):
+            runForwardedSync(req: req, from: from, token: token, body: body, after: after, traceparent: traceparent)
         case .synced(let req, let body):
             syncAnswered(req: req, body: body)
         case .push(let id, let method, let args, let count):

@@ -13,7 +13,8 @@ extension ClusterNode {
     static let forwardedSyncTimeoutMs = 120_000
 
     public func forwardSyncCall(
-        token: String, body: [UInt8], afterHeader: String?, answer: @escaping @Sendable (ForwardedSyncCall) -> Void
+        token: String, body: [UInt8], afterHeader: String?, traceparent: String?,
+        answer: @escaping @Sendable (ForwardedSyncCall) -> Void
     ) {
         messenger.send([ClusterScripts.ownerByTokenScript.evalSHA(arguments: [token])]) { [self] result in
             guard case .success(let replies) = result else { return answer(.unavailable("cluster unavailable")) }
@@ -23,7 +24,8 @@ extension ClusterNode {
             let finish: @Sendable (ForwardedSyncCall) -> Void = { r in if !once.exchange(true, ordering: .acquiringAndReleasing) { answer(r) } }
             pending.withLock { $0.syncs[req] = finish }
             let message = NodeMessage.sync(
-                req: req, from: nodeID, token: token, body: String(decoding: body, as: UTF8.self), after: afterHeader)
+                req: req, from: nodeID, token: token, body: String(decoding: body, as: UTF8.self), after: afterHeader,
+                traceparent: traceparent)
             publish(message, to: owner) { [self] delivered in
                 if !delivered, let f = pending.withLock({ $0.syncs.removeValue(forKey: req) }) {
                     f(.unavailable("node \(owner) of the session is down"))
@@ -36,11 +38,12 @@ extension ClusterNode {
     }
 
     /// Runs a sync call another node passed on (on a task: it may wait for socket calls).
-    func runForwardedSync(req: Int64, from: String, token: String, body: String, after: String?) {
+    func runForwardedSync(req: Int64, from: String, token: String, body: String, after: String?, traceparent: String?) {
         let bridge = self.bridge
-        let request: SyncCallRequest
+        var request: SyncCallRequest
         do {
             request = try SyncCallRequest(body: Array(body.utf8), afterHeader: after, maxDepth: bridge.configuration.maxDepth)
+            request.trace = traceparent.flatMap { TraceContext(traceparent: $0) }
         } catch {
             let failure = CallFailure(.badArgument, error.reason)
             return publish(.synced(req: req, body: String(decoding: SyncCallRequest.answerBody(.failure(failure)), as: UTF8.self)), to: from)

@@ -22,7 +22,7 @@ enum NodeMessage: Sendable, Equatable {
     case grouped(req: Int64, results: [JSONValue])
     /// Run a sync HTTP call (`POST /dsbridge/call`) for request `req` of node `from`: the
     /// token, the body and `X-DSBridge-After` as the page sent them.
-    case sync(req: Int64, from: String, token: String, body: String, after: String?)
+    case sync(req: Int64, from: String, token: String, body: String, after: String?, traceparent: String? = nil)
     /// The answer of sync request `req`: the 200 body, or `nil` for an unknown token.
     case synced(req: Int64, body: String?)
     /// Make `count` native-initiated calls of `method` into session `session` from the
@@ -77,11 +77,12 @@ enum NodeMessage: Sendable, Equatable {
             ]
         case .grouped(let req, let results):
             o = ["t": "grouped", "req": .integer(req), "results": .array(results)]
-        case .sync(let req, let from, let token, let body, let after):
+        case .sync(let req, let from, let token, let body, let after, let traceparent):
             o = [
                 "t": "sync", "req": .integer(req), "from": .string(from), "token": .string(token), "body": .string(body),
                 "after": after.map(JSONValue.string) ?? .null,
             ]
+            if let traceparent { o["traceparent"] = .string(traceparent) }
         case .synced(let req, let body):
             o = ["t": "synced", "req": .integer(req), "body": body.map(JSONValue.string) ?? .null]
         case .push(let session, let method, let args, let count):
@@ -151,7 +152,7 @@ enum NodeMessage: Sendable, Equatable {
         case "sync":
             guard let req = int("req"), let from = string("from"), let token = string("token"), let body = string("body")
             else { return nil }
-            self = .sync(req: req, from: from, token: token, body: body, after: string("after"))
+            self = .sync(req: req, from: from, token: token, body: body, after: string("after"), traceparent: string("traceparent"))
         case "synced":
             guard let req = int("req") else { return nil }
             self = .synced(req: req, body: string("body"))

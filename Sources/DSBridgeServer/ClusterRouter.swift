@@ -43,9 +43,10 @@ public protocol ClusterRouter: Sendable {
     func callSession(
         id: String, request: Result<AdminCallRequest, ProtocolViolation>, answer: @escaping @Sendable (AdminReply) -> Void)
     /// `POST /dsbridge/call` with a token no session of this node has: the call runs on the
-    /// node that holds the session (its body and `X-DSBridge-After` as received).
+    /// node that holds the session (its body, `X-DSBridge-After` and `traceparent` as received).
     func forwardSyncCall(
-        token: String, body: [UInt8], afterHeader: String?, answer: @escaping @Sendable (ForwardedSyncCall) -> Void)
+        token: String, body: [UInt8], afterHeader: String?, traceparent: String?,
+        answer: @escaping @Sendable (ForwardedSyncCall) -> Void)
     /// `GET /admin/sessions/ID/calls` for a session this node does not hold.
     func traceSession(id: String, answer: @escaping @Sendable (AdminReply) -> Void)
     /// `POST /admin/groups/TAG/call`: every tagged session on every node.

@@ -51,7 +51,7 @@ struct OriginPolicy: Sendable, Equatable {
             ("Access-Control-Allow-Origin", origin),
             ("Vary", "Origin"),
             ("Access-Control-Allow-Methods", "POST, OPTIONS"),
-            ("Access-Control-Allow-Headers", "Content-Type, X-DSBridge-Token, X-DSBridge-After, X-DSBridge-Auth"),
+            ("Access-Control-Allow-Headers", "Content-Type, X-DSBridge-Token, X-DSBridge-After, X-DSBridge-Auth, traceparent"),
             ("Access-Control-Max-Age", "600"),
         ]
     }

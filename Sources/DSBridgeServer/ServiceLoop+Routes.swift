@@ -66,10 +66,11 @@ extension ServiceLoop {
     }
 
     private func syncCall(_ exchange: HTTPExchange, token: String) {
-        let request: SyncCallRequest
+        var request: SyncCallRequest
         do {
             request = try SyncCallRequest(
                 body: exchange.body, afterHeader: exchange.headers["x-dsbridge-after"], maxDepth: bridge.configuration.maxDepth)
+            request.trace = exchange.headers["traceparent"].flatMap { TraceContext(traceparent: $0) }
         } catch {
             return respond(exchange, .text(400, error.reason))
         }
@@ -78,7 +79,10 @@ extension ServiceLoop {
         case .unknownToken:
             guard let cluster = server.cluster else { return respond(exchange, .text(401, "unknown X-DSBridge-Token")) }
             let reply = respondLater(exchange)
-            return cluster.forwardSyncCall(token: token, body: exchange.body, afterHeader: exchange.headers["x-dsbridge-after"]) {
+            return cluster.forwardSyncCall(
+                token: token, body: exchange.body, afterHeader: exchange.headers["x-dsbridge-after"],
+                traceparent: exchange.headers["traceparent"]
+            ) {
                 switch $0 {
                 case .answered(let body): reply(.json(200, bytes: body))
                 case .unknownToken: reply(.text(401, "unknown X-DSBridge-Token"))

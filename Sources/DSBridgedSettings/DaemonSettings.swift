@@ -22,6 +22,10 @@ public struct DaemonSettings: Sendable {
     public var redisURL: String?
     /// This node's name in the cluster (`--node-id`); `nil`: `HOSTNAME:PORT`.
     public var nodeID: String?
+    /// Where spans go over OTLP/HTTP (`--otel-endpoint`); `nil`: no tracing.
+    public var otelEndpoint: String?
+    /// The OTLP/HTTP encoding (`--otel-protocol`): `http/protobuf` or `http/json`.
+    public var otelProtocol = "http/protobuf"
     /// Where `bridge.memoryBudget` came from, for the log line at start: `set`, or the
     /// default's origin (`a quarter of N bytes of physical memory`).
     public var memoryBudgetOrigin = "set"

@@ -10,10 +10,10 @@ extension Setting {
 
     /// A string with a default.
     static func text(
-        _ key: SettingKey, _ path: WritableKeyPath<DaemonSettings, String> & Sendable, help: String
+        _ key: SettingKey, _ path: WritableKeyPath<DaemonSettings, String> & Sendable, rule: TextRule? = nil, help: String
     ) -> Setting {
         Setting(
-            key: key, kind: .text(nil), help: help,
+            key: key, kind: .text(rule), help: help,
             apply: { s, value in if case .text(let v) = value { s[keyPath: path] = v } },
             show: { $0[keyPath: path] })
     }

@@ -38,6 +38,8 @@ public struct SettingFlags: ParsableArguments, Sendable {
     @Option(name: .setting(.logLevel), help: .setting(.logLevel)) var logLevel: String?
     @Option(name: .setting(.redis), help: .setting(.redis)) var redis: String?
     @Option(name: .setting(.nodeID), help: .setting(.nodeID)) var nodeID: String?
+    @Option(name: .setting(.otelEndpoint), help: .setting(.otelEndpoint)) var otelEndpoint: String?
+    @Option(name: .setting(.otelProtocol), help: .setting(.otelProtocol)) var otelProtocol: String?
     @Flag(name: .setting(.demo), help: .setting(.demo)) var demo = false
     @Option(name: .setting(.demoTickMs), help: .setting(.demoTickMs)) var demoTickMs: Int?
 
@@ -87,6 +89,8 @@ public struct SettingFlags: ParsableArguments, Sendable {
         case .logLevel: return text(logLevel)
         case .redis: return text(redis)
         case .nodeID: return text(nodeID)
+        case .otelEndpoint: return text(otelEndpoint)
+        case .otelProtocol: return text(otelProtocol)
         case .demo: return demo ? .toggle(true) : nil
         case .demoTickMs: return integer(demoTickMs)
         }

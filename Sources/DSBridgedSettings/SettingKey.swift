@@ -40,6 +40,8 @@ public enum SettingKey: String, CaseIterable, Sendable, Hashable {
     case logLevel = "log-level"
     case redis
     case nodeID = "node-id"
+    case otelEndpoint = "otel-endpoint"
+    case otelProtocol = "otel-protocol"
     case demo
     case demoTickMs = "demo-tick-ms"
 

@@ -105,6 +105,16 @@ extension SettingKey {
             .optionalText(
                 self, \.nodeID, rule: .notEmpty,
                 help: "This node's name in the cluster, unique among the nodes (default HOSTNAME:PORT); used only with --redis.")
+        case .otelEndpoint:
+            .optionalText(
+                self, \.otelEndpoint, rule: .httpURL,
+                help:
+                    "Tracing: the OTLP/HTTP endpoint spans of calls are exported to, e.g. http://127.0.0.1:4318 (/v1/traces is added to a URL without a path); without it nothing is traced."
+            )
+        case .otelProtocol:
+            .text(
+                self, \.otelProtocol, rule: .otlpProtocol,
+                help: "The OTLP/HTTP encoding of exported spans (used only with --otel-endpoint).")
         case .demo:
             .toggle(self, \.demo, help: "Register DSBridge's demo interfaces (they never call a page unasked).")
         case .demoTickMs:

@@ -26,6 +26,17 @@ public struct TextRule: Sendable {
         $0.hasPrefix("http://") || $0.hasPrefix("https://")
     }
 
+    /// An `http://` or `https://` URL with a host.
+    public static let httpURL = TextRule(requirement: "must look like http(s)://host[:port][/path]", summary: "http(s)://host[:port][/path]", showsValue: true)
+    {
+        ($0.hasPrefix("http://") && $0.count > 7) || ($0.hasPrefix("https://") && $0.count > 8)
+    }
+
+    /// An OTLP/HTTP encoding.
+    public static let otlpProtocol = TextRule(requirement: "must be http/protobuf or http/json", summary: "http/protobuf or http/json", showsValue: true) {
+        $0 == "http/protobuf" || $0 == "http/json"
+    }
+
     /// A literal IPv4 or IPv6 address.
     public static let ipAddress = TextRule(requirement: "must be an IPv4 or IPv6 address", summary: "IPv4 or IPv6 address", showsValue: true) {
         ServerConfiguration.isIPAddress($0)

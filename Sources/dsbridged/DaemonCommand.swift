@@ -71,7 +71,14 @@ struct DaemonCommand: AsyncParsableCommand {
         )
         // Cluster mode (docs/CLUSTER.md): the journal exists before the bridge, the node after it.
         let clusterParts = try Self.clusterParts(settings, logger: logger)
-        let bridge = Bridge(configuration: settings.bridge, logger: logger, lifecycle: lifecycle, journal: clusterParts?.journal)
+        let tracing: (sink: any CallSpanSink, services: [any Service])?
+        do {
+            tracing = try DaemonTracing.make(settings, logger: logger)
+        } catch {
+            throw ValidationError("--otel-endpoint: \(error)")
+        }
+        let bridge = Bridge(
+            configuration: settings.bridge, logger: logger, lifecycle: lifecycle, journal: clusterParts?.journal, callSpans: tracing?.sink)
         if settings.demo { DemoInterfaces.register(on: bridge, tickMs: settings.demoTickMs) }
         let serverBox = ServerBox()
         let cluster = clusterParts.map { parts in
@@ -102,13 +109,17 @@ struct DaemonCommand: AsyncParsableCommand {
         let announcer = ServingAnnouncer(
             server: server, ports: ports, warnings: warnings, journal: journal,
             demo: settings.demo, notifier: SystemdNotifier(), logger: logger)
+        // Services stop in reverse order: the span exporter last, so it sends the drain's spans.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        for service in tracing?.services ?? [] { services.append(.init(service: service, serviceName: "\(type(of: service))")) }
+        services += [
+            // Should the service thread end by itself, the announcer still says STOPPING=1.
+            .init(service: server, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "BridgeServer"),
+            .init(service: announcer, serviceName: "ServingAnnouncer"),
+        ]
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: [
-                    // Should the service thread end by itself, the announcer still says STOPPING=1.
-                    .init(service: server, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "BridgeServer"),
-                    .init(service: announcer, serviceName: "ServingAnnouncer"),
-                ],
+                services: services,
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
         do {

@@ -50,6 +50,7 @@ struct ClusterCodecTests {
             .grouped(req: 2, results: [["session": "s", "node": "a", "status": 200, "body": ["data": 1]]]),
             .sync(req: 3, from: "b", token: "t", body: #"{"method":"m"}"#, after: "7"),
             .sync(req: 3, from: "b", token: "t", body: "{}", after: nil),
+            .sync(req: 3, from: "b", token: "t", body: "{}", after: nil, traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"),
             .synced(req: 3, body: #"{"code":0,"data":1}"#),
             .synced(req: 3, body: nil),
             .moved(session: "s"),

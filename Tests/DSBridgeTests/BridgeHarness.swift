@@ -91,7 +91,8 @@ struct BridgeHarness {
     init(
         configure: (inout BridgeConfiguration) -> Void = { _ in },
         dismissal: (@Sendable (BridgeSession) -> Void)? = nil,
-        executor: ManualExecutor = ManualExecutor(), realWorkers: Bool = false, journal: MemoryJournal? = nil
+        executor: ManualExecutor = ManualExecutor(), realWorkers: Bool = false, journal: MemoryJournal? = nil,
+        callSpans: (any CallSpanSink)? = nil
     ) {
         var config = BridgeConfiguration()
         configure(&config)
@@ -99,7 +100,8 @@ struct BridgeHarness {
         polls = realWorkers
         let bridgeExecutor: any BridgeExecutor = realWorkers ? DispatchBridgeExecutor() : executor
         bridge = Bridge(
-            configuration: config, lifecycle: SessionLifecycle(dismissed: dismissal), executor: bridgeExecutor, journal: journal)
+            configuration: config, lifecycle: SessionLifecycle(dismissed: dismissal), executor: bridgeExecutor, journal: journal,
+            callSpans: callSpans)
         journal?.bridge = bridge
         bridge.addInterface(probe, by: "p")
         connection = bridge.connect(peerAddress: "127.0.0.1", origin: nil, waker: CountingWaker(activity: executor.activity))

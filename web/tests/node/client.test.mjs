@@ -81,6 +81,21 @@ test('invoke reports progress values, then resolves with the final one', async (
   assert.deepEqual(progress, [2, 1]);
 });
 
+test('invoke with a traceparent sends it with the call (PROTOCOL.md 2.2); without one the frame has none', async () => {
+  const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+  const traced = invoke('echo.traced', 1, { traceparent });
+  const plain = invoke('echo.plain', 2);
+  await flush();
+  const sent = server.calls();
+  const call = sent.find((c) => c.method === 'echo.traced');
+  const other = sent.find((c) => c.method === 'echo.plain');
+  assert.equal(call.traceparent, traceparent);
+  assert.equal('traceparent' in other, false);
+  server.send(server.ret(call), server.cb(call, 1), server.ret(other), server.cb(other, 2));
+  assert.equal(await traced, 1);
+  assert.equal(await plain, 2);
+});
+
 test('invoke rejects with the kind of an error ret', async () => {
   const answer = invoke('nope', 1);
   await flush();

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+import Foundation
+
+/// Where the bridge reports each finished call as a span (OpenTelemetry through
+/// `DSBridgeTracing`). With none set on the ``Bridge`` nothing is measured or kept for it.
+public protocol CallSpanSink: Sendable {
+    /// A page → native call ended: answered, refused, or (async methods) finally completed.
+    func pageCallEnded(_ span: PageCallSpan)
+    /// A native → page call (`invoke`) ended.
+    func nativeCallEnded(_ span: NativeCallSpan)
+}
+
+/// A finished page → native call.
+public struct PageCallSpan: Sendable, Equatable {
+    /// How the call reached the daemon.
+    public enum Transport: String, Sendable { case socket, http }
+
+    public var session: String
+    /// The method as the page named it.
+    public var method: String
+    /// Whether the method is registered (a span's name must not carry a page's free text).
+    public var methodKnown: Bool
+    /// `ok`, or the error kind (`methodNotFound`, `badArgument`, `failed`, `timeout`,
+    /// `overloaded`, `cancelled`).
+    public var outcome: String
+    public var transport: Transport
+    /// An async method: the span lasts until its final completion.
+    public var asynchronous: Bool
+    /// Wall-clock nanoseconds since 1970.
+    public var startNanoseconds: UInt64
+    public var endNanoseconds: UInt64
+    /// Bytes of the call's `arg` as sent (0 when omitted).
+    public var requestBytes: Int
+    /// The page's W3C `traceparent`, when it sent one (PROTOCOL.md 2.2).
+    public var traceparent: String?
+
+    public init(
+        session: String, method: String, methodKnown: Bool, outcome: String, transport: Transport, asynchronous: Bool,
+        startNanoseconds: UInt64, endNanoseconds: UInt64, requestBytes: Int, traceparent: String?
+    ) {
+        self.session = session
+        self.method = method
+        self.methodKnown = methodKnown
+        self.outcome = outcome
+        self.transport = transport
+        self.asynchronous = asynchronous
+        self.startNanoseconds = startNanoseconds
+        self.endNanoseconds = endNanoseconds
+        self.requestBytes = requestBytes
+        self.traceparent = traceparent
+    }
+}
+
+/// A finished native → page call.
+public struct NativeCallSpan: Sendable, Equatable {
+    public var session: String
+    public var method: String
+    /// As in the metrics: `completed`, `failed` (the page answered with an error),
+    /// `timeout`, `sessionEnded`, `tooLarge`.
+    public var outcome: String
+    public var startNanoseconds: UInt64
+    public var endNanoseconds: UInt64
+    /// Bytes of the `invoke` frame's arguments.
+    public var requestBytes: Int
+
+    public init(session: String, method: String, outcome: String, startNanoseconds: UInt64, endNanoseconds: UInt64, requestBytes: Int) {
+        self.session = session
+        self.method = method
+        self.outcome = outcome
+        self.startNanoseconds = startNanoseconds
+        self.endNanoseconds = endNanoseconds
+        self.requestBytes = requestBytes
+    }
+}
+
+/// Wall-clock nanoseconds since 1970 (for spans only: not monotonic).
+func wallClockNanoseconds() -> UInt64 {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+}
+
+/// A page → native call whose span is still open (kept only while a sink is set).
+struct OpenPageSpan: Sendable {
+    var session: String
+    var method: String
+    var methodKnown: Bool
+    var transport: PageCallSpan.Transport
+    var startNanoseconds: UInt64
+    var requestBytes: Int
+    var trace: TraceContext?
+
+    func ended(outcome: String, asynchronous: Bool) -> PageCallSpan {
+        PageCallSpan(
+            session: session, method: method, methodKnown: methodKnown, outcome: outcome, transport: transport,
+            asynchronous: asynchronous, startNanoseconds: startNanoseconds, endNanoseconds: wallClockNanoseconds(),
+            requestBytes: requestBytes, traceparent: trace?.traceparent)
+    }
+}
