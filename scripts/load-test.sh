@@ -477,7 +477,7 @@ fi
 # --- table ------------------------------------------------------------------------------------
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 report_rc=0
-LOAD_TEST_BASELINE="$baseline_daemon" python3 - "$results" "$mode" "$fd_limit" "$idle_sessions" "$strict" "$failures" "$load_before" "$load_after" "$(nproc)" "${held_names[*]}" \
+LOAD_TEST_BASELINE="$baseline_daemon" LOAD_TEST_ONLY="$only" python3 - "$results" "$mode" "$fd_limit" "$idle_sessions" "$strict" "$failures" "$load_before" "$load_after" "$(nproc)" "${held_names[*]}" \
   "$eff_rounds" "$pinned" "$sessions" "$paced_sessions" <<'PY' || report_rc=$?
 import json, os, sys
 results, mode, fd_limit, idle_sessions, strict, failures = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5] == "1", int(sys.argv[6])
@@ -754,7 +754,16 @@ if any(otel_runs.values()):
         print("load-test: FAILED: tracing on exported nothing")
         failures += 1
 
-missing = [n for n, j in r.items() if j is None]
+# A run is missing only when its group ran (--only).
+groups_run = set(os.environ.get("LOAD_TEST_ONLY", "").split())
+def group_of(name):
+    if name.startswith(("syn-budget-", "syn-baseline-")): return {"budget"}
+    if name in ("echo-idle", "idle"): return {"idle"}
+    if name in held_names: return {"held"}
+    if name in ("paced", "echo-paced"): return {"paced", "efficiency"} if paced_sessions > 0 else set()
+    if name.startswith("eff-"): return {"efficiency"}
+    return {"main"}
+missing = [n for n, j in r.items() if j is None and group_of(n) & groups_run]
 print()
 print(f"runs without a result: {', '.join(missing) if missing else 'none'}; targets missed: {len(misses)}")
 errors = sum(sum(j["errors"].values()) for j in r.values() if j)

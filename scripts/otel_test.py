@@ -210,7 +210,8 @@ def check_spans(checks, label, services, spans, session, started_ns):
         bool(s) and s["kind"] == "server" and s["traceId"] == TRACE_ID and s["parentSpanId"] == PARENT_ID
         and a.get("rpc.system") == "dsbridge" and a.get("rpc.method") == "echo.syn" and a.get("dsbridge.session") == session
         and a.get("dsbridge.outcome") == "ok" and a.get("dsbridge.async") is False
-        and a.get("dsbridge.request.bytes") == len('{"data":{"x":1}}') and not s["status"].get("code"),
+        and a.get("dsbridge.request.bytes") == len('{"data":{"x":1}}') and a.get("dsbridge.response.bytes") == len('{"x":1}')
+        and not s["status"].get("code"),
         "%s: the socket call's span continues the page's trace (server, parent = the page's span, attributes)" % label, s)
     checks.check(bool(s) and started_ns <= s["start"] <= s["end"] <= time.time_ns(),
                  "%s: its start and end are wall-clock times of the call" % label, s and (s["start"], s["end"]))
@@ -235,7 +236,8 @@ def check_spans(checks, label, services, spans, session, started_ns):
     inv = by_name.get("invoke addValue", [{}])[0]
     checks.check(inv.get("kind") == "client" and inv.get("attributes", {}).get("dsbridge.outcome") == "completed"
                  and inv.get("attributes", {}).get("dsbridge.session") == session
-                 and inv.get("attributes", {}).get("dsbridge.request.bytes") == len("[3,4]"),
+                 and inv.get("attributes", {}).get("dsbridge.request.bytes") == len("[3,4]")
+                 and inv.get("attributes", {}).get("dsbridge.response.bytes") == 1,
                  "%s: the native call's span: invoke addValue, client, completed" % label, inv)
 
 

@@ -49,6 +49,12 @@ final class AsyncCall: Sendable {
         self.span = span
     }
 
+    /// The final value a call ended with (`nil`: it failed, or has not ended).
+    static func value(ofFinal final: ServerMessage.CallbackPayload?) -> JSONValue? {
+        if case .value(let value, complete: true)? = final { return value }
+        return nil
+    }
+
     /// The outcome of a call that ended with `final` (`nil`: it has not ended).
     static func outcome(ofFinal final: ServerMessage.CallbackPayload?) -> String? {
         switch final {

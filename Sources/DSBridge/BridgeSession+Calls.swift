@@ -87,7 +87,7 @@ extension BridgeSession {
         case .internalMethod(let m):
             let result = runInternal(m, argument.data, site: site)
             recordCall(method: method, outcome: Self.outcome(result), nanoseconds: nil)
-            if let span { bridge.callSpans?.pageCallEnded(span.ended(outcome: Self.outcome(result), asynchronous: false)) }
+            if let span { bridge.callSpans?.pageCallEnded(span.ended(result, asynchronous: false)) }
             if answer(reply, result, continuing: argument.stub, site: site), let stub = argument.stub, case .success(let value) = result {
                 send(.cb(stub: stub, payload: .value(value, complete: true)), run: reply.finished, site: site)
             }
@@ -246,7 +246,7 @@ extension BridgeSession {
     private func finishSynchronous(_ call: MethodCall, _ result: Result<JSONValue, CallFailure>, counted: Bool, site: CallSite) {
         let nanoseconds = call.elapsedNanoseconds
         recordCall(method: call.label, outcome: Self.outcome(result), nanoseconds: nanoseconds)
-        if let span = call.span { bridge.callSpans?.pageCallEnded(span.ended(outcome: Self.outcome(result), asynchronous: false)) }
+        if let span = call.span { bridge.callSpans?.pageCallEnded(span.ended(result, asynchronous: false)) }
         checkNetworkThreadBudget(call, nanoseconds: nanoseconds)
         if answer(call.reply, result, continuing: call.argument.stub, site: site), let stub = call.argument.stub,
             case .success(let value) = result
@@ -334,7 +334,7 @@ extension BridgeSession {
             answer(call.reply, .success(.string("")), continuing: call.argument.stub, site: call.site)
             // Its span ends with the final completion (``AsyncCall/span``).
             if finished, let span = call.span, let outcome = AsyncCall.outcome(ofFinal: held.last) {
-                bridge.callSpans?.pageCallEnded(span.ended(outcome: outcome, asynchronous: true))
+                bridge.callSpans?.pageCallEnded(span.ended(outcome: outcome, asynchronous: true, result: AsyncCall.value(ofFinal: held.last)))
             }
             if finished {
                 state.withLock { $0.asyncCallFinished(callID: nil, counted: counted) }
@@ -354,7 +354,7 @@ extension BridgeSession {
             // completion: a page that calls again on it is not refused.
             if final { state.withLock { $0.asyncCallFinished(callID: call.callID, counted: call.counted) } }
             if final, let span = call.span, let outcome = AsyncCall.outcome(ofFinal: payload) {
-                bridge.callSpans?.pageCallEnded(span.ended(outcome: outcome, asynchronous: true))
+                bridge.callSpans?.pageCallEnded(span.ended(outcome: outcome, asynchronous: true, result: AsyncCall.value(ofFinal: payload)))
             }
             forward(payload, of: call, site: .worker)
         }

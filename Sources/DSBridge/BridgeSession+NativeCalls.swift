@@ -50,6 +50,7 @@ extension BridgeSession {
                 var ended = started
                 ended.outcome = outcome
                 ended.endNanoseconds = wallClockNanoseconds()
+                if case .completed(let value) = event { ended.responseBytes = JSONWriter.bytes(value).count }
                 sink.nativeCallEnded(ended)
             }
             handler(event)

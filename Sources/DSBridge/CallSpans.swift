@@ -31,12 +31,15 @@ public struct PageCallSpan: Sendable, Equatable {
     public var endNanoseconds: UInt64
     /// Bytes of the call's `arg` as sent (0 when omitted).
     public var requestBytes: Int
+    /// Bytes of the JSON of its result (an async method: of its final value); `nil` when it
+    /// failed.
+    public var responseBytes: Int?
     /// The page's W3C `traceparent`, when it sent one (PROTOCOL.md 2.2).
     public var traceparent: String?
 
     public init(
         session: String, method: String, methodKnown: Bool, outcome: String, transport: Transport, asynchronous: Bool,
-        startNanoseconds: UInt64, endNanoseconds: UInt64, requestBytes: Int, traceparent: String?
+        startNanoseconds: UInt64, endNanoseconds: UInt64, requestBytes: Int, responseBytes: Int? = nil, traceparent: String?
     ) {
         self.session = session
         self.method = method
@@ -47,6 +50,7 @@ public struct PageCallSpan: Sendable, Equatable {
         self.startNanoseconds = startNanoseconds
         self.endNanoseconds = endNanoseconds
         self.requestBytes = requestBytes
+        self.responseBytes = responseBytes
         self.traceparent = traceparent
     }
 }
@@ -62,14 +66,20 @@ public struct NativeCallSpan: Sendable, Equatable {
     public var endNanoseconds: UInt64
     /// Bytes of the `invoke` frame's arguments.
     public var requestBytes: Int
+    /// Bytes of the JSON of the page's final value; `nil` when the call failed.
+    public var responseBytes: Int?
 
-    public init(session: String, method: String, outcome: String, startNanoseconds: UInt64, endNanoseconds: UInt64, requestBytes: Int) {
+    public init(
+        session: String, method: String, outcome: String, startNanoseconds: UInt64, endNanoseconds: UInt64, requestBytes: Int,
+        responseBytes: Int? = nil
+    ) {
         self.session = session
         self.method = method
         self.outcome = outcome
         self.startNanoseconds = startNanoseconds
         self.endNanoseconds = endNanoseconds
         self.requestBytes = requestBytes
+        self.responseBytes = responseBytes
     }
 }
 
@@ -90,10 +100,18 @@ struct OpenPageSpan: Sendable {
     var requestBytes: Int
     var trace: TraceContext?
 
-    func ended(outcome: String, asynchronous: Bool) -> PageCallSpan {
+    func ended(outcome: String, asynchronous: Bool, result: JSONValue? = nil) -> PageCallSpan {
         PageCallSpan(
             session: session, method: method, methodKnown: methodKnown, outcome: outcome, transport: transport,
             asynchronous: asynchronous, startNanoseconds: startNanoseconds, endNanoseconds: wallClockNanoseconds(),
-            requestBytes: requestBytes, traceparent: trace?.traceparent)
+            requestBytes: requestBytes, responseBytes: result.map { JSONWriter.bytes($0).count }, traceparent: trace?.traceparent)
+    }
+
+    /// ``ended(outcome:asynchronous:result:)`` of a call that ended with `result`.
+    func ended(_ result: Result<JSONValue, CallFailure>, asynchronous: Bool) -> PageCallSpan {
+        switch result {
+        case .success(let value): return ended(outcome: "ok", asynchronous: asynchronous, result: value)
+        case .failure(let failure): return ended(outcome: failure.kind.rawValue, asynchronous: asynchronous)
+        }
     }
 }

@@ -12,7 +12,8 @@ import Tracing
 /// - A native → page call: span `invoke METHOD` (kind client) until the page's final answer.
 ///
 /// Attributes: `rpc.system` (`dsbridge`), `rpc.method`, `dsbridge.session`,
-/// `dsbridge.outcome`, `dsbridge.request.bytes`; page calls also `dsbridge.transport`
+/// `dsbridge.outcome`, `dsbridge.request.bytes`, `dsbridge.response.bytes` (when it ended
+/// with a value); page calls also `dsbridge.transport`
 /// (`socket`, `http`) and `dsbridge.async`. A call that did not end well has status error.
 public struct TracingCallSpans<T: Tracer>: CallSpanSink {
     let tracer: T
@@ -41,6 +42,7 @@ public struct TracingCallSpans<T: Tracer>: CallSpanSink {
         span.attributes["dsbridge.transport"] = call.transport.rawValue
         span.attributes["dsbridge.async"] = call.asynchronous
         span.attributes["dsbridge.request.bytes"] = call.requestBytes
+        if let bytes = call.responseBytes { span.attributes["dsbridge.response.bytes"] = bytes }
         if call.outcome != "ok" { span.setStatus(SpanStatus(code: .error, message: call.outcome)) }
         span.end(at: WallClockInstant(max(call.endNanoseconds, call.startNanoseconds)))
     }
@@ -55,6 +57,7 @@ public struct TracingCallSpans<T: Tracer>: CallSpanSink {
         span.attributes["dsbridge.session"] = call.session
         span.attributes["dsbridge.outcome"] = call.outcome
         span.attributes["dsbridge.request.bytes"] = call.requestBytes
+        if let bytes = call.responseBytes { span.attributes["dsbridge.response.bytes"] = bytes }
         if call.outcome != "completed" { span.setStatus(SpanStatus(code: .error, message: call.outcome)) }
         span.end(at: WallClockInstant(max(call.endNanoseconds, call.startNanoseconds)))
     }

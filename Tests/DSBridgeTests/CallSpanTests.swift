@@ -31,6 +31,7 @@ struct CallSpanTests {
         #expect(span.method == "p.value" && span.methodKnown && span.outcome == "ok")
         #expect(span.transport == .socket && !span.asynchronous)
         #expect(span.requestBytes == #"{"data":"hello"}"#.utf8.count)
+        #expect(span.responseBytes == #""hello""#.utf8.count)
         #expect(span.traceparent == Self.traceparent)
         #expect(span.startNanoseconds > 0 && span.endNanoseconds >= span.startNanoseconds)
     }
@@ -48,6 +49,7 @@ struct CallSpanTests {
         #expect(spans.map(\.outcome) == ["methodNotFound", "badArgument", "failed"])
         #expect(spans.map(\.methodKnown) == [false, true, true])
         #expect(spans[0].traceparent == nil)
+        #expect(spans.map(\.responseBytes) == [nil, nil, nil], "failed calls have no result")
     }
 
     @Test("an async method's span lasts until its final completion; a cancelled one says so")
@@ -59,6 +61,7 @@ struct CallSpanTests {
         _ = try await h.messages(3)  // ret, cb 1, cb 2 (final)
         #expect(sink.pages.map(\.outcome) == ["ok"])
         #expect(sink.pages.first?.asynchronous == true)
+        #expect(sink.pages.first?.responseBytes == 1, "the final value, 2")
         h.call(2, "p.untilCancelled", nil, stub: "cb2")
         _ = try await h.messages(2)  // ret, cb "started"
         #expect(sink.pages.count == 1, "still running: no span yet")
@@ -102,11 +105,13 @@ struct CallSpanTests {
         _ = try await h.messages(1)
         #expect(sink.natives.map(\.outcome) == ["completed"])
         #expect(sink.natives.first?.method == "addValue" && sink.natives.first?.requestBytes == 5)
+        #expect(sink.natives.first?.responseBytes == 1)
         session.callJavaScript("never", args: [], timeout: .milliseconds(100)) { _ in }
         _ = try await h.messages(1)
         clock.advance(milliseconds: 100)
         #expect(await h.eventually { sink.natives.count == 2 })
         #expect(sink.natives.last?.outcome == "timeout")
+        #expect(sink.natives.last?.responseBytes == nil)
     }
 }
 

@@ -16,7 +16,7 @@ struct TracingCallSpansTests {
         PageCallSpan(
             session: "abc", method: method, methodKnown: known, outcome: outcome, transport: .socket, asynchronous: false,
             startNanoseconds: 1_700_000_000_000_000_000, endNanoseconds: 1_700_000_000_000_250_000, requestBytes: 12,
-            traceparent: traceparent)
+            responseBytes: outcome == "ok" ? 7 : nil, traceparent: traceparent)
     }
 
     @Test("a page call: a server span named after its method, with its times and attributes")
@@ -35,6 +35,7 @@ struct TracingCallSpansTests {
         #expect(span.attributes["dsbridge.transport"]?.toSpanAttribute() == "socket")
         #expect(span.attributes["dsbridge.async"]?.toSpanAttribute() == false)
         #expect(span.attributes["dsbridge.request.bytes"]?.toSpanAttribute() == 12)
+        #expect(span.attributes["dsbridge.response.bytes"]?.toSpanAttribute() == 7)
         #expect(span.status == nil)
         #expect(tracer.performedContextExtractions.isEmpty, "no traceparent: a root span")
     }
@@ -58,6 +59,7 @@ struct TracingCallSpansTests {
         #expect(span.attributes["dsbridge.method.requested"]?.toSpanAttribute() == "<img src=x>")
         #expect(span.status?.code == .error)
         #expect(span.status?.message == "methodNotFound")
+        #expect(span.attributes["dsbridge.response.bytes"] == nil)
     }
 
     @Test("a native call: a client span named after the page's method, error unless completed")
