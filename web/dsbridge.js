@@ -264,9 +264,10 @@
     }
     // A socket that already said hello without a token is making a second session: replace
     // it with one attached to this session (it carried no calls yet, since none go out
-    // before welcome). A socket still connecting will send the token in its hello.
+    // before welcome), and end the session it made rather than leave it to expire. A socket
+    // still connecting will send the token in its hello.
     if (state.ws && !state.welcomed && state.ws.__helloSent) {
-      dropSocket(state.ws);
+      retireSocket(state.ws);
       state.ws = null;
     }
     if (!state.ws) connect();
@@ -433,6 +434,41 @@
     } catch (e) {
       /* already closing */
     }
+  }
+
+  /**
+   * A socket whose hello made a session the page no longer wants (it made one over HTTP
+   * meanwhile): once its welcome comes, it ends that session with `_dsb.closePage` (the
+   * server then closes it); without a welcome within 10 s it is just closed.
+   */
+  function retireSocket(ws) {
+    ws.onopen = ws.onclose = ws.onerror = null;
+    var closeAfter = setTimeout(function () {
+      dropSocket(ws);
+    }, 10000);
+    ws.onmessage = function (event) {
+      var parsed;
+      try {
+        parsed = JSON.parse(event.data);
+      } catch (e) {
+        return;
+      }
+      var list = Array.isArray(parsed) ? parsed : [parsed];
+      for (var i = 0; i < list.length; i++) {
+        if (!list[i] || list[i].t !== 'welcome') continue;
+        ws.onmessage = null;
+        try {
+          ws.send('{"t":"call","id":1,"method":"_dsb.closePage"}');
+        } catch (e) {
+          /* closed meanwhile: the session expires after its grace */
+        }
+        clearTimeout(closeAfter);
+        closeAfter = setTimeout(function () {
+          dropSocket(ws);
+        }, 5000);
+        return;
+      }
+    };
   }
 
   function armSilenceTimer() {
