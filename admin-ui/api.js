@@ -8,6 +8,8 @@ export const paths = {
   session: (id) => '../sessions/' + encodeURIComponent(id),
   group: (tag) => '../groups/' + encodeURIComponent(tag),
   metrics: '../../metrics',
+  nodes: '../nodes',
+  nodeMetrics: (node) => '../nodes/' + encodeURIComponent(node) + '/metrics',
   healthz: '../../healthz',
 };
 
@@ -65,6 +67,16 @@ export class AdminClient {
 
   metrics() {
     return this.request('GET', paths.metrics);
+  }
+
+  /** Cluster mode: the live nodes, `{nodes: [{node, self}]}` (empty on a node alone). */
+  nodes() {
+    return this.request('GET', paths.nodes);
+  }
+
+  /** Cluster mode: another node's /metrics, `{node, metrics}`. */
+  nodeMetrics(node) {
+    return this.request('GET', paths.nodeMetrics(node));
   }
 }
 

@@ -18,6 +18,9 @@ let lastMetrics = null;
 let lastMetricsAt = 0;
 let listing = [];
 let charts = null;
+/** The node whose metrics the charts show (cluster mode); null: this node. */
+let chartNode = null;
+let refreshes = 0;
 
 function element(tag, text, className) {
   const e = document.createElement(tag);
@@ -53,12 +56,48 @@ async function signIn(event) {
   $('sign-out').hidden = false;
   if (!charts) charts = makeCharts();
   showSessions(answer.body);
+  await refreshNodes();
+  refresh();
+}
+
+/** Cluster mode: the node selector of the charts (hidden on a node alone). */
+async function refreshNodes() {
+  const answer = await client.nodes();
+  const select = $('node');
+  const nodes = answer.status === 200 && Array.isArray(answer.body.nodes) ? answer.body.nodes : [];
+  select.hidden = nodes.length < 2;
+  $('charts-title').textContent = select.hidden ? 'This node' : 'Node';
+  if (chartNode && !nodes.some((n) => n.node === chartNode)) {
+    // The node the charts showed is gone: back to this node.
+    chartNode = null;
+    lastMetrics = null;
+    for (const chart of Object.values(charts)) chart.clear();
+  }
+  if (select.hidden) return;
+  const current = chartNode ?? (nodes.find((n) => n.self) || {}).node;
+  select.replaceChildren(
+    ...nodes.map((n) => {
+      const option = element('option', n.node + (n.self ? ' (this node)' : ''));
+      option.value = n.node;
+      option.dataset.self = String(n.self);
+      option.selected = n.node === current;
+      return option;
+    })
+  );
+}
+
+function chooseNode() {
+  const option = $('node').selectedOptions[0];
+  chartNode = option && option.dataset.self !== 'true' ? option.value : null;
+  lastMetrics = null;
+  for (const chart of Object.values(charts)) chart.clear();
   refresh();
 }
 
 function signOut(message) {
   client = null;
   selected = null;
+  chartNode = null;
   clearTimeout(timer);
   $('console').hidden = true;
   $('detail').hidden = true;
@@ -74,7 +113,8 @@ async function refresh() {
   clearTimeout(timer);
   const signedIn = client;
   if (!signedIn) return;
-  const [sessions, metrics] = await Promise.all([signedIn.sessions(), signedIn.metrics(), refreshHealth()]);
+  const node = chartNode;
+  const [sessions, metrics] = await Promise.all([signedIn.sessions(), readMetrics(signedIn, node), refreshHealth()]);
   if (client !== signedIn) return;
   if (sessions.status === 401 || metrics.status === 401) return signOut('The token stopped working (401): sign in again.');
   if (sessions.status === 200) {
@@ -83,9 +123,16 @@ async function refresh() {
   } else {
     $('sessions-error').textContent = 'Listing sessions failed (' + sessions.status + '): ' + show(sessions.body.error ?? sessions.body);
   }
-  if (metrics.status === 200) showMetrics(metrics.body);
-  else $('charts-note').textContent = '(/metrics answered ' + metrics.status + ')';
+  if (node !== chartNode) {
+    // The selection changed while this reading was on its way: it is not the chart's node.
+  } else if (metrics.status === 200) {
+    showMetrics(metrics.body, node);
+  } else {
+    $('charts-note').textContent = '(' + (node ? 'node ' + node + ': ' : '') + '/metrics answered ' + metrics.status + ')';
+  }
   if (selected) await refreshDetail();
+  // Nodes come and go: the selector is read again every tenth second or so.
+  if (++refreshes % 5 === 0) await refreshNodes();
   $('refreshed').textContent = 'updated ' + new Date().toLocaleTimeString();
   timer = setTimeout(refresh, REFRESH_MS);
 }
@@ -113,7 +160,14 @@ function makeCharts() {
   };
 }
 
-function showMetrics(text) {
+/** This node's /metrics, or (cluster mode) another node's: {status, body: text}. */
+async function readMetrics(signedIn, node) {
+  if (!node) return signedIn.metrics();
+  const answer = await signedIn.nodeMetrics(node);
+  return answer.status === 200 ? { status: 200, body: String(answer.body.metrics) } : answer;
+}
+
+function showMetrics(text, node) {
   const now = performance.now();
   const reading = parsePrometheus(text);
   const figures = keyFigures(lastMetrics, reading, (now - lastMetricsAt) / 1000);
@@ -121,7 +175,7 @@ function showMetrics(text) {
   lastMetricsAt = now;
   for (const [key, chart] of Object.entries(charts)) chart.push(figures[key]);
   const redis = figures.redisUp === null ? '' : figures.redisUp > 0 ? ', Redis reachable' : ', Redis unreachable';
-  $('charts-note').textContent = '(readings of /metrics every 2 s' + redis + ')';
+  $('charts-note').textContent = '(readings of ' + (node ? node + "'s " : '') + '/metrics every 2 s' + redis + ')';
 }
 
 // ---- Sessions ---------------------------------------------------------------------------
@@ -288,6 +342,7 @@ function describe(answer, ms) {
 // ---- Wiring -----------------------------------------------------------------------------
 
 $('login-form').addEventListener('submit', signIn);
+$('node').addEventListener('change', chooseNode);
 $('sign-out').addEventListener('click', () => signOut());
 $('filter').addEventListener('input', () => showSessions(listing));
 $('call-form').addEventListener('submit', (event) => {

@@ -26,6 +26,13 @@ export class LiveChart {
     container.append(this.figure);
   }
 
+  /** Forgets the values (another node's readings start). */
+  clear() {
+    this.values = [];
+    this.latest.textContent = '—';
+    this.draw();
+  }
+
   push(value) {
     this.values.push(value);
     if (this.values.length > CHART_POINTS) this.values.shift();

@@ -126,6 +126,8 @@ def scenario(driver, daemon, checks, screenshot):
 
     page.sign_in(ADMIN_TOKEN)
     checks.check(wait_for(lambda: not page.hidden("console"), 5), "the right token signs in")
+    checks.check(page.hidden("node") and page.text("#charts-title") == "This node",
+                 "a node alone: no node selector, the charts are this node's")
     stored = page.js("return [location.href, document.cookie, JSON.stringify(localStorage), JSON.stringify(sessionStorage),"
                      " document.getElementById('token').value]")
     checks.check(not any(ADMIN_TOKEN in s for s in stored[:1]) and stored[1:] == ["", "{}", "{}", ""],

@@ -125,12 +125,55 @@ def run(driver, cluster, checks, screenshot):
                  "%s failed" % (summary and summary["failed"]))
     severe = [m for m in console_errors(driver) if "WebSocket" not in m and "ERR_CONNECTION" not in m]
     checks.check(not severe, "no SEVERE console line (but the killed socket's)", "%s" % severe[:5])
+    # 5. The admin page of a live node shows the cluster: the page's session with its node,
+    #    and the charts of another node, chosen in its node selector.
+    admin_page_across_nodes(driver, cluster, checks, session, live, new_owner)
+
     print("  resumed %.2f s after the kill, on %s; connection events: %s"
           % (took, new_owner, [(e["name"], e["detail"].get("resumed") if e["detail"] else None) for e in events(driver)]),
           flush=True)
     if screenshot:
         driver.save_screenshot(screenshot)
         print("  screenshot saved to %s" % screenshot)
+
+
+def admin_page_across_nodes(driver, cluster, checks, session, live, owner):
+    page_tab = driver.current_window_handle
+    viewer = next((n for n in live if n != owner), live[0])
+    other = owner if owner and owner != viewer else next(n for n in live if n != viewer)
+    driver.switch_to.new_window("tab")
+    driver.get("http://127.0.0.1:%d/admin/ui/" % cluster.nodes[viewer].admin_port)
+    driver.execute_script("""
+        document.getElementById('token').value = arguments[0];
+        document.getElementById('login-form').requestSubmit();""", cluster.admin_token)
+    row = wait_for(lambda: driver.execute_script("""
+        var tr = document.querySelector('#sessions tbody tr[data-session="' + CSS.escape(arguments[0]) + '"]');
+        return tr ? Array.prototype.map.call(tr.cells, function (td) { return td.textContent; }) : null;""", session), 10)
+    checks.check(row is not None and row[1] == owner,
+                 "the admin page of %s lists the page's session on %s" % (viewer, owner), "row %s" % row)
+    options = wait_for(lambda: driver.execute_script("""
+        var s = document.getElementById('node');
+        return s.hidden ? null : Array.prototype.map.call(s.options, function (o) { return o.value; });"""), 10)
+    # The killed node stays listed until its record in Redis expires (a few seconds).
+    checks.check(options is not None and set(live) <= set(options) <= set(cluster.nodes),
+                 "its node selector offers the live nodes", "options %s, live %s" % (options, live))
+    driver.execute_script("""
+        var s = document.getElementById('node');
+        s.value = arguments[0];
+        s.dispatchEvent(new Event('change'));""", other)
+    note = wait_for(lambda: (lambda t: t if t and (other + "'s") in t else None)(
+        driver.execute_script("return document.getElementById('charts-note').textContent")), 10)
+    sessions_shown = wait_for(lambda: (lambda v: v if v not in (None, "—") else None)(driver.execute_script("""
+        var out = null;
+        document.querySelectorAll('figure.chart').forEach(function (f) {
+          if (f.querySelector('figcaption span').textContent === 'Sessions connected') out = f.querySelector('figcaption strong').textContent;
+        });
+        return out;""")), 10)
+    checks.check(note is not None and sessions_shown is not None,
+                 "choosing %s there shows %s's metrics in the charts" % (other, other),
+                 "note %r, sessions connected %r" % (note, sessions_shown))
+    driver.close()
+    driver.switch_to.window(page_tab)
 
 
 def main():

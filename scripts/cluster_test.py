@@ -179,6 +179,18 @@ def main():
         status, body = n2.admin("GET", "/admin/sessions/ffffffffffffffff/calls")
         c.check(status == 404, "recent calls of an unknown session: 404 on any node", (status, body))
 
+        # The admin page's node selector: the live nodes, and another node's /metrics.
+        status, body = n1.admin("GET", "/admin/nodes")
+        c.check(status == 200 and body.get("nodes") == [{"node": n, "self": n == "n1"} for n in NAMES],
+                "GET /admin/nodes lists the live nodes, this one marked", (status, body))
+        status, body = n1.admin("GET", "/admin/nodes/n3/metrics")
+        text = body.get("metrics", "") if status == 200 else ""
+        c.check(status == 200 and body.get("node") == "n3" and "# HELP dsbridge_sessions " in text
+                and "dsbridge_sessions_opened_total 1" in text,
+                "GET /admin/nodes/n3/metrics on n1 answers n3's /metrics", (status, [l for l in text.split("\n") if "sessions" in l or "redis_up" in l][:8]))
+        status, body = n1.admin("GET", "/admin/nodes/nosuchnode/metrics")
+        c.check(status == 404, "metrics of a node that is not alive: 404", (status, body))
+
         # Admin call across nodes.
         t = pages["n3"].answer_invokes()
         status, body = n1.admin("POST", "/admin/sessions/%s/call" % pages["n3"].id,

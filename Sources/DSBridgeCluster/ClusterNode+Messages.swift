@@ -56,6 +56,11 @@ extension ClusterNode {
             publish(.traced(req: req, body: local.map { AdminTrace.recentCalls($0, node: nodeID) }), to: from)
         case .traced(let req, let body):
             pending.withLock { $0.traces.removeValue(forKey: req) }?(body)
+        case .metrics(let req, let from):
+            let text = localMetrics()
+            publish(.metricsText(req: req, text: text.map { String(decoding: $0, as: UTF8.self) }), to: from)
+        case .metricsText(let req, let text):
+            pending.withLock { $0.metrics.removeValue(forKey: req) }?(text)
         case .moved(let id):
             bridge.session(id: id)?.moveAway()
         case .late(let id):

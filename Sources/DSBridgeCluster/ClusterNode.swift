@@ -90,6 +90,7 @@ public final class ClusterNode: ClusterRouter {
         var groups: [Int64: GroupWait] = [:]
         var syncs: [Int64: @Sendable (ForwardedSyncCall) -> Void] = [:]
         var traces: [Int64: @Sendable (JSONValue?) -> Void] = [:]
+        var metrics: [Int64: @Sendable (String?) -> Void] = [:]
     }
 
     struct ListWait: Sendable {
@@ -111,7 +112,9 @@ public final class ClusterNode: ClusterRouter {
     /// Outcomes of the calls other nodes asked this one to make (``pushInvokes(into:via:method:args:count:)``).
     public let pushed = PushedCallCounters()
     /// The other nodes seen alive at the last check (every second).
-    private let liveOthers = Mutex<[String]>([])
+    let liveOthers = Mutex<[String]>([])
+    /// This node's `/metrics` text (``serveMetrics(_:)``).
+    let metricsSource = Mutex<MetricsSource?>(nil)
     private let stopped = Atomic<Bool>(false)
     /// ``RedisJournal/hasWorkInFlight()``, kept up to date every 100 ms while draining.
     private let busy = Atomic<Bool>(false)
@@ -223,14 +226,20 @@ public final class ClusterNode: ClusterRouter {
 
     /// Every second: which other nodes are alive (for ``anyOtherNode()``).
     private func refreshLiveNodes() {
+        readLiveOthers { [self] live in
+            if let live { liveOthers.withLock { $0 = live } }
+        }
+    }
+
+    /// The other nodes alive now, by name, as Redis says (`nil`: Redis did not answer).
+    func readLiveOthers(_ done: @escaping @Sendable ([String]?) -> Void) {
         messenger.send([RedisCommand("SMEMBERS", ClusterKeys.nodes)]) { [self] result in
-            guard case .success(let r) = result, let names = r.first?.arrayValue?.compactMap(\.stringValue) else { return }
+            guard case .success(let r) = result, let names = r.first?.arrayValue?.compactMap(\.stringValue) else { return done(nil) }
             let others = names.filter { $0 != nodeID }.sorted()
-            guard !others.isEmpty else { return liveOthers.withLock { $0 = [] } }
-            messenger.send(others.map { RedisCommand("EXISTS", ClusterKeys.node($0)) }) { [self] result in
-                guard case .success(let alive) = result else { return }
-                let live = zip(others, alive).filter { $0.1.integerValue == 1 }.map(\.0)
-                liveOthers.withLock { $0 = live }
+            guard !others.isEmpty else { return done([]) }
+            messenger.send(others.map { RedisCommand("EXISTS", ClusterKeys.node($0)) }) { result in
+                guard case .success(let alive) = result else { return done(nil) }
+                done(zip(others, alive).filter { $0.1.integerValue == 1 }.map(\.0))
             }
         }
     }

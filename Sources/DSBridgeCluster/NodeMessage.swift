@@ -34,6 +34,10 @@ enum NodeMessage: Sendable, Equatable {
     /// The answer to trace request `req`: `GET /admin/sessions/ID/calls`'s body, or `nil`
     /// when the session is not on the answering node.
     case traced(req: Int64, body: JSONValue?)
+    /// Asks a node for its `/metrics` text (the admin page of another node).
+    case metrics(req: Int64, from: String)
+    /// The answer: the text, `nil` without a metrics backend.
+    case metricsText(req: Int64, text: String?)
     /// Session `session` moved to another node.
     case moved(session: String)
     /// Session `session` has late messages.
@@ -92,6 +96,10 @@ enum NodeMessage: Sendable, Equatable {
             ]
         case .trace(let req, let from, let session):
             o = ["t": "trace", "req": .integer(req), "from": .string(from), "session": .string(session)]
+        case .metrics(let req, let from):
+            o = ["t": "metrics", "req": .integer(req), "from": .string(from)]
+        case .metricsText(let req, let text):
+            o = ["t": "metricsText", "req": .integer(req), "text": text.map(JSONValue.string) ?? .null]
         case .traced(let req, let body):
             o = ["t": "traced", "req": .integer(req), "body": body ?? .null]
         case .moved(let session):
@@ -162,6 +170,12 @@ enum NodeMessage: Sendable, Equatable {
         case "trace":
             guard let req = int("req"), let from = string("from"), let s = string("session") else { return nil }
             self = .trace(req: req, from: from, session: s)
+        case "metrics":
+            guard let req = int("req"), let from = string("from") else { return nil }
+            self = .metrics(req: req, from: from)
+        case "metricsText":
+            guard let req = int("req") else { return nil }
+            self = .metricsText(req: req, text: string("text"))
         case "traced":
             guard let req = int("req"), let body = o["body"] else { return nil }
             self = .traced(req: req, body: body.isNull ? nil : body)

@@ -76,6 +76,18 @@ public final class BridgeServer: Sendable {
         self.logger = logger
         self.metricsRenderer = metricsRenderer
         self.cluster = cluster
+        if metricsRenderer != nil {
+            cluster?.serveMetrics { [weak self] in self?.metricsText() }
+        }
+    }
+
+    /// What `GET /metrics` answers (`nil` without a metrics backend): the backend's registry
+    /// with `# HELP` lines, after the sessions' gauges are recorded, and the memory budget's
+    /// families. Walks every session: call it off the network thread.
+    public func metricsText() -> [UInt8]? {
+        guard let render = metricsRenderer else { return nil }
+        TransportMetrics.recordSessionGauges(bridge.sessions)
+        return MetricHelp.annotate(render()) + MemoryBudgetMetrics.render(bridge.memory)
     }
 
     /// Opens both listeners and starts the service thread, blocking the calling thread

@@ -47,6 +47,13 @@ public protocol ClusterRouter: Sendable {
     func forwardSyncCall(
         token: String, body: [UInt8], afterHeader: String?, traceparent: String?,
         answer: @escaping @Sendable (ForwardedSyncCall) -> Void)
+    /// Gives the node this node's `/metrics` text, for the other nodes' admin pages.
+    func serveMetrics(_ render: @escaping @Sendable () -> [UInt8]?)
+    /// `GET /admin/nodes`: 200 `{"nodes":[{"node":NAME,"self":BOOL}]}`, the live nodes.
+    func listNodes(answer: @escaping @Sendable (AdminReply) -> Void)
+    /// `GET /admin/nodes/NAME/metrics`: 200 `{"node":NAME,"metrics":TEXT}` (that node's
+    /// `/metrics`), 404 for a node not alive, 503 when it does not answer.
+    func nodeMetrics(node: String, answer: @escaping @Sendable (AdminReply) -> Void)
     /// `GET /admin/sessions/ID/calls` for a session this node does not hold.
     func traceSession(id: String, answer: @escaping @Sendable (AdminReply) -> Void)
     /// `POST /admin/groups/TAG/call`: every tagged session on every node.

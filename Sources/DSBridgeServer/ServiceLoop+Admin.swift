@@ -27,15 +27,22 @@ extension ServiceLoop {
         let parts = exchange.path.split(separator: "/", omittingEmptySubsequences: true)
         switch (exchange.method, parts.count) {
         case (.get, 1) where parts[0] == "metrics":
-            guard let render = server.metricsRenderer else { return respond(exchange, .json(404, ["error": "metrics are not enabled"])) }
-            // Both walk every session: on a worker, not on the network thread.
+            guard server.metricsRenderer != nil else { return respond(exchange, .json(404, ["error": "metrics are not enabled"])) }
+            // It walks every session: on a worker, not on the network thread.
             let reply = respondLater(exchange)
-            let bridge = self.bridge
+            let server = self.server
             OffloadedWork.queue.async {
-                TransportMetrics.recordSessionGauges(bridge.sessions)
-                let body = MetricHelp.annotate(render()) + MemoryBudgetMetrics.render(bridge.memory)
+                let body = server.metricsText() ?? []
                 reply(HTTPAnswer(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: body))
             }
+        case (.get, 2) where parts[0] == "admin" && parts[1] == "nodes":
+            guard let cluster = server.cluster else { return respond(exchange, .json(200, ["nodes": []])) }
+            let reply = respondLater(exchange)
+            cluster.listNodes { r in reply(.json(r.status, r.body)) }
+        case (.get, 4) where parts[0] == "admin" && parts[1] == "nodes" && parts[3] == "metrics":
+            guard let cluster = server.cluster else { return respond(exchange, .json(404, ["error": "not in cluster mode: GET /metrics"])) }
+            let reply = respondLater(exchange)
+            cluster.nodeMetrics(node: String(parts[2])) { r in reply(.json(r.status, r.body)) }
         case (.get, 2) where parts[0] == "admin" && parts[1] == "sessions":
             let reply = respondLater(exchange)
             let bridge = self.bridge

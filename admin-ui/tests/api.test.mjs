@@ -50,7 +50,11 @@ test('group calls, recent calls and metrics go to their paths', async () => {
   await client.callGroup('room:7', 'm', [], 100);
   await client.recentCalls('abc');
   const metrics = await client.metrics();
-  assert.deepEqual(requests.map((r) => r.url), ['../groups/room%3A7/call', '../sessions/abc/calls', '../../metrics']);
+  await client.nodes();
+  await client.nodeMetrics('web-1:8080');
+  assert.deepEqual(requests.map((r) => r.url), [
+    '../groups/room%3A7/call', '../sessions/abc/calls', '../../metrics', '../nodes', '../nodes/web-1%3A8080/metrics',
+  ]);
   assert.deepEqual(metrics, { status: 200, body: 'x 1\n' });
 });
 
