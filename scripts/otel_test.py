@@ -103,9 +103,9 @@ def spans_of_json(body):
     doc = json.loads(body)
     out, service = [], None
     for rs in doc.get("resourceSpans", []):
-        for a in rs.get("resource", {}).get("attributes", []):
-            if a["key"] == "service.name":
-                service = attribute_value(a["value"])
+        resource = {a["key"]: attribute_value(a["value"]) for a in rs.get("resource", {}).get("attributes", [])}
+        if "service.name" in resource:
+            service = (resource["service.name"], resource.get("service.instance.id"))
         for ss in rs.get("scopeSpans", []):
             for s in ss.get("spans", []):
                 out.append({
@@ -161,7 +161,7 @@ def sync_http(port, token, method, data, traceparent=None):
 def start(binary, receiver, protocol, log_name, extra=()):
     env = dict(os.environ, OTEL_BSP_SCHEDULE_DELAY="100")
     args = demo_args(extra=["--otel-endpoint", "http://127.0.0.1:%d" % receiver.port, "--otel-protocol", protocol,
-                            "--drain-ms", "5000", *extra])
+                            "--drain-ms", "5000", "--node-id", "otel-test-node", *extra])
     return Daemon(binary, args, log_path="/tmp/dsbridged-otel-%s.log" % log_name, name="otel", env=env)
 
 
@@ -202,7 +202,8 @@ def check_spans(checks, label, services, spans, session, started_ns):
     by_name = {}
     for s in spans:
         by_name.setdefault(s["name"], []).append(s)
-    checks.check(services == {"dsbridged"}, "%s: the resource's service.name is dsbridged" % label, services)
+    checks.check(services == {("dsbridged", "otel-test-node")},
+                 "%s: the resource names the service dsbridged and the node (--node-id)" % label, services)
     echo = [s for s in by_name.get("call echo.syn", []) if s["attributes"].get("dsbridge.transport") == "socket"]
     s = echo[0] if echo else {}
     a = s.get("attributes", {})

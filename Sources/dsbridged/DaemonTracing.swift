@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import DSBridge
+import DSBridgeCluster
 import DSBridgeTracing
 import DSBridgedSettings
 import Logging
@@ -17,6 +18,9 @@ enum DaemonTracing {
         guard let endpoint = settings.otelEndpoint else { return nil }
         var configuration = OTel.Configuration.default
         configuration.serviceName = "dsbridged"
+        // Which node made a span: its cluster name (--node-id, else HOSTNAME:PORT).
+        configuration.resourceAttributes["service.instance.id"] =
+            settings.nodeID ?? ClusterNodeName.default(port: settings.server.port)
         configuration.logs.enabled = false
         configuration.metrics.enabled = false
         configuration.propagators = [.traceContext]
