@@ -40,6 +40,9 @@ TRACEPARENT = "00-%s-%s-01" % (TRACE_ID, PARENT_ID)
 HTTP_TRACE_ID = "0af7651916cd43dd8448eb211c80319c"
 HTTP_PARENT_ID = "b7ad6b7169203331"
 HTTP_TRACEPARENT = "00-%s-%s-01" % (HTTP_TRACE_ID, HTTP_PARENT_ID)
+ADMIN_TRACE_ID = "11112222333344445555666677778888"
+ADMIN_PARENT_ID = "aaaabbbbccccdddd"
+ADMIN_TRACEPARENT = "00-%s-%s-01" % (ADMIN_TRACE_ID, ADMIN_PARENT_ID)
 KINDS = {1: "internal", 2: "server", 3: "client", "SPAN_KIND_SERVER": "server", "SPAN_KIND_CLIENT": "client",
          "SPAN_KIND_INTERNAL": "internal"}
 
@@ -191,8 +194,13 @@ def page_calls(daemon, checks):
             ws.call(5, "_dsb.returnValue", return_value(inv["callbackId"], 7))
     t = threading.Thread(target=answer, daemon=True)
     t.start()
-    status, body = daemon.admin("POST", "/admin/sessions/%s/call" % session,
-                                {"method": "addValue", "args": [3, 4], "timeoutMs": 10000})
+    req = urllib.request.Request(
+        "http://127.0.0.1:%d/admin/sessions/%s/call" % (daemon.admin_port, session), method="POST",
+        data=json.dumps({"method": "addValue", "args": [3, 4], "timeoutMs": 10000}).encode(),
+        headers={"Authorization": "Bearer %s" % daemon.admin_token, "Content-Type": "application/json",
+                 "traceparent": ADMIN_TRACEPARENT})
+    with urllib.request.urlopen(req, timeout=15) as r:
+        status, body = r.status, json.loads(r.read())
     t.join(5)
     checks.check(status == 200 and body.get("data") == 7, "an admin call into the page is answered", (status, body))
     return ws, session
@@ -238,8 +246,10 @@ def check_spans(checks, label, services, spans, session, started_ns):
     checks.check(inv.get("kind") == "client" and inv.get("attributes", {}).get("dsbridge.outcome") == "completed"
                  and inv.get("attributes", {}).get("dsbridge.session") == session
                  and inv.get("attributes", {}).get("dsbridge.request.bytes") == len("[3,4]")
-                 and inv.get("attributes", {}).get("dsbridge.response.bytes") == 1,
-                 "%s: the native call's span: invoke addValue, client, completed" % label, inv)
+                 and inv.get("attributes", {}).get("dsbridge.response.bytes") == 1
+                 and inv.get("traceId") == ADMIN_TRACE_ID and inv.get("parentSpanId") == ADMIN_PARENT_ID,
+                 "%s: the native call's span: invoke addValue, client, completed, child of the admin call's traceparent"
+                 % label, inv)
 
 
 def scenario(binary, checks):

@@ -10,11 +10,13 @@ extension BridgeSession {
     /// - Returns: the call's `callbackId`, or `nil` when the session has ended or the
     ///   `invoke` alone would exceed `replayMaxBytes` (the handler then got
     ///   ``NativeCallError/tooLarge(bytes:)`` at once; no `callbackId` was used).
+    /// - Parameter trace: with tracing on, the call's `invoke` span continues this trace.
     @discardableResult
     public func callJavaScript(
-        _ method: String, args: [JSONValue] = [], timeout: Duration? = nil, handler: @escaping NativeCallHandler
+        _ method: String, args: [JSONValue] = [], timeout: Duration? = nil, trace: TraceContext? = nil,
+        handler: @escaping NativeCallHandler
     ) -> Int64? {
-        callJavaScript(method, args: args, timeout: timeout, origin: nil, handler: handler)
+        callJavaScript(method, args: args, timeout: timeout, origin: nil, trace: trace, handler: handler)
     }
 
     /// ``callJavaScript(_:args:timeout:handler:)`` on behalf of another node (cluster mode):
@@ -22,7 +24,8 @@ extension BridgeSession {
     /// passes them there meanwhile. `nil`: the call is this node's own.
     @discardableResult
     package func callJavaScript(
-        _ method: String, args: [JSONValue], timeout: Duration?, origin: String?, handler: @escaping NativeCallHandler
+        _ method: String, args: [JSONValue], timeout: Duration?, origin: String?, trace: TraceContext? = nil,
+        handler: @escaping NativeCallHandler
     ) -> Int64? {
         let metrics = bridge.metrics
         let invoke = EncodedInvoke(method: method, args: args)
@@ -32,7 +35,7 @@ extension BridgeSession {
                 sink,
                 NativeCallSpan(
                     session: id, method: method, outcome: "", startNanoseconds: wallClockNanoseconds(), endNanoseconds: 0,
-                    requestBytes: JSONWriter.bytes(.array(args)).count)
+                    requestBytes: JSONWriter.bytes(.array(args)).count, traceparent: trace?.traceparent)
             )
         }
         var handler: NativeCallHandler = { event in

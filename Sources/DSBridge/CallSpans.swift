@@ -68,10 +68,12 @@ public struct NativeCallSpan: Sendable, Equatable {
     public var requestBytes: Int
     /// Bytes of the JSON of the page's final value; `nil` when the call failed.
     public var responseBytes: Int?
+    /// The caller's W3C `traceparent` (an admin call's header), when it gave one.
+    public var traceparent: String?
 
     public init(
         session: String, method: String, outcome: String, startNanoseconds: UInt64, endNanoseconds: UInt64, requestBytes: Int,
-        responseBytes: Int? = nil
+        responseBytes: Int? = nil, traceparent: String? = nil
     ) {
         self.session = session
         self.method = method
@@ -80,6 +82,7 @@ public struct NativeCallSpan: Sendable, Equatable {
         self.endNanoseconds = endNanoseconds
         self.requestBytes = requestBytes
         self.responseBytes = responseBytes
+        self.traceparent = traceparent
     }
 }
 

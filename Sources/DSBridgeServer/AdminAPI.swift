@@ -48,7 +48,7 @@ enum AdminAPI {
         // The session times the call out: at its timeout it forgets the call (a later
         // answer from the page is ignored, a call still held is never delivered).
         session.callJavaScript(
-            request.method, args: request.args, timeout: .milliseconds(request.timeoutMs),
+            request.method, args: request.args, timeout: .milliseconds(request.timeoutMs), trace: request.trace,
             handler: AdminCallAnswer.handler(answer: answer))
     }
 

@@ -8,6 +8,9 @@ public struct AdminCallRequest: Sendable, Equatable {
     public var args: [JSONValue]
     /// Positive; above 300000 is clamped; 30000 when absent.
     public var timeoutMs: Int
+    /// The caller's W3C trace context (its `traceparent` header): the call's `invoke` span
+    /// continues that trace (tracing on; this node's sessions).
+    public var trace: TraceContext?
 
     public init(method: String, args: [JSONValue] = [], timeoutMs: Int = 30_000) {
         self.method = method

@@ -88,12 +88,13 @@ extension ServiceLoop {
     /// `POST /admin/groups/TAG/call`: every session with the tag, here or (in a cluster) on
     /// any node; 200 `{"results":[{"session","node","status","body"}...]}`.
     private func adminGroupCall(_ exchange: HTTPExchange, tag: String) {
-        let request: AdminCallRequest
+        var request: AdminCallRequest
         do {
             request = try AdminCallRequest(body: exchange.body)
         } catch {
             return respond(exchange, .json(400, ["error": .string(error.reason)]))
         }
+        request.trace = exchange.headers["traceparent"].flatMap { TraceContext(traceparent: $0) }
         let reply = respondLater(exchange)
         if let cluster = server.cluster {
             return cluster.callGroup(tag: tag, request: request) { r in reply(.json(r.status, r.body)) }
@@ -105,12 +106,13 @@ extension ServiceLoop {
     private func adminCall(_ exchange: HTTPExchange, _ session: BridgeSession) {
         // The drain closed its socket: no page will answer (also for calls made after that).
         if drainClosedSessions.contains(session.id) { return respond(exchange, .json(503, ["error": "draining"])) }
-        let request: AdminCallRequest
+        var request: AdminCallRequest
         do {
             request = try AdminCallRequest(body: exchange.body)
         } catch {
             return respond(exchange, .json(400, ["error": .string(error.reason)]))
         }
+        request.trace = exchange.headers["traceparent"].flatMap { TraceContext(traceparent: $0) }
         exchange.adminCallSession = session.id
         let reply = respondLater(exchange)
         AdminAPI.call(session, request) { answer in reply(answer) }

@@ -67,8 +67,8 @@ extension ServiceLoop {
             for name in ["x-dsbridge-token", "x-dsbridge-after", "x-dsbridge-auth"] {
                 if let v = customHeader(wsi, name) { exchange.headers[name] = v }
             }
-            // A sync call's W3C trace context (PROTOCOL.md 4), read only while tracing is on.
-            if !admin, bridge.callSpans != nil, let v = customHeader(wsi, "traceparent") { exchange.headers["traceparent"] = v }
+            // A sync or admin call's W3C trace context (PROTOCOL.md 4, 6), read only while tracing is on.
+            if bridge.callSpans != nil, let v = customHeader(wsi, "traceparent") { exchange.headers["traceparent"] = v }
             exchanges[id] = exchange
             if admin { routeAdmin(exchange) } else { routeMain(exchange) }
             return 0

@@ -9,7 +9,8 @@ import Tracing
 /// - A page → native call: span `call METHOD` (kind server) from the call's arrival to its
 ///   answer (an async method: to its final completion), child of the page's `traceparent`
 ///   when the page sent one (PROTOCOL.md 2.2 and 4).
-/// - A native → page call: span `invoke METHOD` (kind client) until the page's final answer.
+/// - A native → page call: span `invoke METHOD` (kind client) until the page's final answer,
+///   child of the caller's `traceparent` (an admin call's header) when it gave one.
 ///
 /// Attributes: `rpc.system` (`dsbridge`), `rpc.method`, `dsbridge.session`,
 /// `dsbridge.outcome`, `dsbridge.request.bytes`, `dsbridge.response.bytes` (when it ended
@@ -25,13 +26,9 @@ public struct TracingCallSpans<T: Tracer>: CallSpanSink {
     /// Span names never carry what a page chose freely: a name no interface has is `unknown`
     /// (its text stays in `dsbridge.method.requested`, at most 200 characters).
     public func pageCallEnded(_ call: PageCallSpan) {
-        var context = InstrumentationContext.topLevel
-        if let traceparent = call.traceparent {
-            tracer.extract(["traceparent": traceparent], into: &context, using: HeaderExtractor())
-        }
         let method = call.methodKnown ? call.method : "unknown"
         let span = tracer.startSpan(
-            "call \(method)", context: context, ofKind: .server, at: WallClockInstant(call.startNanoseconds))
+            "call \(method)", context: context(of: call.traceparent), ofKind: .server, at: WallClockInstant(call.startNanoseconds))
         // Not sampled (the page's flags, or OTEL_TRACES_SAMPLER): nothing more to fill in.
         guard span.isRecording else { return span.end(at: WallClockInstant(max(call.endNanoseconds, call.startNanoseconds))) }
         span.attributes["rpc.system"] = "dsbridge"
@@ -47,9 +44,16 @@ public struct TracingCallSpans<T: Tracer>: CallSpanSink {
         span.end(at: WallClockInstant(max(call.endNanoseconds, call.startNanoseconds)))
     }
 
+    /// The parent of a span: the caller's trace context, or none (a new trace).
+    private func context(of traceparent: String?) -> InstrumentationContext {
+        var context = InstrumentationContext.topLevel
+        if let traceparent { tracer.extract(["traceparent": traceparent], into: &context, using: HeaderExtractor()) }
+        return context
+    }
+
     public func nativeCallEnded(_ call: NativeCallSpan) {
         let span = tracer.startSpan(
-            "invoke \(call.method)", context: InstrumentationContext.topLevel, ofKind: .client,
+            "invoke \(call.method)", context: context(of: call.traceparent), ofKind: .client,
             at: WallClockInstant(call.startNanoseconds))
         guard span.isRecording else { return span.end(at: WallClockInstant(max(call.endNanoseconds, call.startNanoseconds))) }
         span.attributes["rpc.system"] = "dsbridge"

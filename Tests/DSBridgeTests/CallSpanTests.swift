@@ -95,7 +95,7 @@ struct CallSpanTests {
         h.call(1, "_dsb.dsinit", nil)
         _ = try await h.messages(1)
         let session = try #require(h.bridge.session(token: welcome["token"]?.stringValue ?? ""))
-        session.callJavaScript("addValue", args: [3, 4]) { _ in }
+        session.callJavaScript("addValue", args: [3, 4], trace: TraceContext(traceparent: Self.traceparent)) { _ in }
         let invoke = try await h.messages(1)[0]
         #expect(sink.natives.isEmpty)
         h.call(2, "_dsb.returnValue", ["id": invoke["callbackId"] ?? .null, "data": 7, "complete": false])
@@ -106,12 +106,14 @@ struct CallSpanTests {
         #expect(sink.natives.map(\.outcome) == ["completed"])
         #expect(sink.natives.first?.method == "addValue" && sink.natives.first?.requestBytes == 5)
         #expect(sink.natives.first?.responseBytes == 1)
+        #expect(sink.natives.first?.traceparent == Self.traceparent, "the caller's trace context")
         session.callJavaScript("never", args: [], timeout: .milliseconds(100)) { _ in }
         _ = try await h.messages(1)
         clock.advance(milliseconds: 100)
         #expect(await h.eventually { sink.natives.count == 2 })
         #expect(sink.natives.last?.outcome == "timeout")
         #expect(sink.natives.last?.responseBytes == nil)
+        #expect(sink.natives.last?.traceparent == nil)
     }
 }
 

@@ -48,6 +48,17 @@ struct TracingCallSpansTests {
         #expect((extraction.carrier as? [String: String]) == ["traceparent": Self.traceparent])
     }
 
+    @Test("an invoke with its caller's traceparent gets it as parent context")
+    func nativeTraceparent() throws {
+        let tracer = InMemoryTracer(recordExtractions: true)
+        TracingCallSpans(tracer: tracer).nativeCallEnded(
+            NativeCallSpan(
+                session: "s", method: "f", outcome: "completed", startNanoseconds: 1, endNanoseconds: 2, requestBytes: 2,
+                traceparent: Self.traceparent))
+        let extraction = try #require(tracer.performedContextExtractions.first)
+        #expect((extraction.carrier as? [String: String]) == ["traceparent": Self.traceparent])
+    }
+
     @Test("a failed call has status error; a method no interface has is named unknown, its text kept as an attribute")
     func failures() throws {
         let tracer = InMemoryTracer()
