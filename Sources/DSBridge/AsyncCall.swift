@@ -49,18 +49,13 @@ final class AsyncCall: Sendable {
         self.span = span
     }
 
-    /// The final value a call ended with (`nil`: it failed, or has not ended).
-    static func value(ofFinal final: ServerMessage.CallbackPayload?) -> JSONValue? {
-        if case .value(let value, complete: true)? = final { return value }
-        return nil
-    }
-
-    /// The outcome of a call that ended with `final` (`nil`: it has not ended).
-    static func outcome(ofFinal final: ServerMessage.CallbackPayload?) -> String? {
+    /// How a call that ended with `final` ended: its outcome and final value (`nil`: `final`
+    /// does not end it).
+    static func ending(of final: ServerMessage.CallbackPayload?) -> (outcome: String, value: JSONValue?)? {
         switch final {
-        case .value(_, complete: true)?: return "ok"
-        case .failure(let failure)?: return failure.kind.rawValue
-        case .cancelled?: return "cancelled"
+        case .value(let value, complete: true)?: return ("ok", value)
+        case .failure(let failure)?: return (failure.kind.rawValue, nil)
+        case .cancelled?: return ("cancelled", nil)
         case .value?, nil: return nil
         }
     }

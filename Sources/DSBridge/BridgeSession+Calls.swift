@@ -76,10 +76,8 @@ extension BridgeSession {
             recordCall(
                 method: method, outcome: error.kind.rawValue, nanoseconds: nil,
                 metricLabel: error.kind == .methodNotFound ? "unknown" : method)
-            if var span {
-                span.methodKnown = error.kind != .methodNotFound
-                bridge.callSpans?.pageCallEnded(span.ended(outcome: error.kind.rawValue, asynchronous: false))
-            }
+            span?.methodKnown = error.kind != .methodNotFound
+            endSpan(span, outcome: error.kind.rawValue)
             answer(reply, .failure(error), site: site)
             return
         }
@@ -87,7 +85,7 @@ extension BridgeSession {
         case .internalMethod(let m):
             let result = runInternal(m, argument.data, site: site)
             recordCall(method: method, outcome: Self.outcome(result), nanoseconds: nil)
-            if let span { bridge.callSpans?.pageCallEnded(span.ended(result, asynchronous: false)) }
+            endSpan(span, result)
             if answer(reply, result, continuing: argument.stub, site: site), let stub = argument.stub, case .success(let value) = result {
                 send(.cb(stub: stub, payload: .value(value, complete: true)), run: reply.finished, site: site)
             }
@@ -113,6 +111,26 @@ extension BridgeSession {
         return OpenPageSpan(
             session: id, method: method, methodKnown: true, transport: reply.transport, startNanoseconds: wallClockNanoseconds(),
             requestBytes: requestBytes, trace: trace)
+    }
+
+    /// Reports a call's span as ended (`span` exists only while tracing is on).
+    private func endSpan(_ span: OpenPageSpan?, outcome: String, asynchronous: Bool = false, result: JSONValue? = nil) {
+        guard let span, let sink = bridge.callSpans else { return }
+        sink.pageCallEnded(span.ended(outcome: outcome, asynchronous: asynchronous, result: result))
+    }
+
+    /// ``endSpan(_:outcome:asynchronous:result:)`` of a method that answered `result`.
+    private func endSpan(_ span: OpenPageSpan?, _ result: Result<JSONValue, CallFailure>) {
+        switch result {
+        case .success(let value): endSpan(span, outcome: "ok", result: value)
+        case .failure(let failure): endSpan(span, outcome: failure.kind.rawValue)
+        }
+    }
+
+    /// An async method's span, at the completion `final` if that ends the call.
+    private func endSpan(_ span: OpenPageSpan?, final: ServerMessage.CallbackPayload?) {
+        guard span != nil, let ending = AsyncCall.ending(of: final) else { return }
+        endSpan(span, outcome: ending.outcome, asynchronous: true, result: ending.value)
     }
 
     /// The interface a call runs on: the shared one, or this session's own instance.
@@ -149,7 +167,7 @@ extension BridgeSession {
         if trace.isWatched(now: { bridge.executor.uptimeMilliseconds }) {
             trace.record(
                 CallTrace.Entry(
-                    atMs: Int64(Date().timeIntervalSince1970 * 1000), method: String(method.prefix(200)), outcome: outcome,
+                    atMs: Int64(wallClockNanoseconds() / 1_000_000), method: String(method.prefix(200)), outcome: outcome,
                     microseconds: nanoseconds.map { $0 / 1000 }))
         }
     }
@@ -246,7 +264,7 @@ extension BridgeSession {
     private func finishSynchronous(_ call: MethodCall, _ result: Result<JSONValue, CallFailure>, counted: Bool, site: CallSite) {
         let nanoseconds = call.elapsedNanoseconds
         recordCall(method: call.label, outcome: Self.outcome(result), nanoseconds: nanoseconds)
-        if let span = call.span { bridge.callSpans?.pageCallEnded(span.ended(result, asynchronous: false)) }
+        endSpan(call.span, result)
         checkNetworkThreadBudget(call, nanoseconds: nanoseconds)
         if answer(call.reply, result, continuing: call.argument.stub, site: site), let stub = call.argument.stub,
             case .success(let value) = result
@@ -281,7 +299,7 @@ extension BridgeSession {
         let max = bridge.configuration.maxAsyncCalls
         guard !counted || state.withLock({ $0.admitAsyncCall(max: max) }) else {
             recordCall(method: call.label, outcome: "overloaded", nanoseconds: nil)
-            if let span = call.span { bridge.callSpans?.pageCallEnded(span.ended(outcome: "overloaded", asynchronous: true)) }
+            endSpan(call.span, outcome: "overloaded", asynchronous: true)
             answer(call.reply, .failure(CallFailure(.overloaded, "more than \(max) async calls running in this session")), site: call.site)
             return
         }
@@ -326,16 +344,14 @@ extension BridgeSession {
         switch asyncCall.finishStarting() {
         case .refused(let failure):
             recordCall(method: call.label, outcome: failure.kind.rawValue, nanoseconds: nil)
-            if let span = call.span { bridge.callSpans?.pageCallEnded(span.ended(outcome: failure.kind.rawValue, asynchronous: true)) }
+            endSpan(call.span, outcome: failure.kind.rawValue, asynchronous: true)
             answer(call.reply, .failure(failure), site: call.site)
             state.withLock { $0.asyncCallFinished(callID: nil, counted: counted) }
         case .started(let held, let finished):
             recordCall(method: call.label, outcome: "ok", nanoseconds: nil)
             answer(call.reply, .success(.string("")), continuing: call.argument.stub, site: call.site)
             // Its span ends with the final completion (``AsyncCall/span``).
-            if finished, let span = call.span, let outcome = AsyncCall.outcome(ofFinal: held.last) {
-                bridge.callSpans?.pageCallEnded(span.ended(outcome: outcome, asynchronous: true, result: AsyncCall.value(ofFinal: held.last)))
-            }
+            if finished { endSpan(call.span, final: held.last) }
             if finished {
                 state.withLock { $0.asyncCallFinished(callID: nil, counted: counted) }
             } else if let callID {
@@ -353,9 +369,7 @@ extension BridgeSession {
             // Its place under maxAsyncCalls is free before the page can see the final
             // completion: a page that calls again on it is not refused.
             if final { state.withLock { $0.asyncCallFinished(callID: call.callID, counted: call.counted) } }
-            if final, let span = call.span, let outcome = AsyncCall.outcome(ofFinal: payload) {
-                bridge.callSpans?.pageCallEnded(span.ended(outcome: outcome, asynchronous: true, result: AsyncCall.value(ofFinal: payload)))
-            }
+            if final { endSpan(call.span, final: payload) }
             forward(payload, of: call, site: .worker)
         }
     }
@@ -374,7 +388,7 @@ extension BridgeSession {
     func cancel(callID: Int64, site: CallSite = .worker) {
         guard let entry = state.withLock({ $0.cancellableCall(callID) }), entry.call.cancel(), let stub = entry.call.stub else { return }
         if let task = entry.task { site.runApplicationCode(on: bridge.executor) { task.cancel() } }
-        if let span = entry.call.span { bridge.callSpans?.pageCallEnded(span.ended(outcome: "cancelled", asynchronous: true)) }
+        endSpan(entry.call.span, outcome: "cancelled", asynchronous: true)
         send(.cb(stub: stub, payload: .cancelled), run: RunChange(id: callID, entry: nil), site: site)
         state.withLock { $0.asyncCallFinished(callID: callID, counted: entry.call.counted) }
     }

@@ -109,12 +109,4 @@ struct OpenPageSpan: Sendable {
             asynchronous: asynchronous, startNanoseconds: startNanoseconds, endNanoseconds: wallClockNanoseconds(),
             requestBytes: requestBytes, responseBytes: result.map { JSONWriter.bytes($0).count }, traceparent: trace?.traceparent)
     }
-
-    /// ``ended(outcome:asynchronous:result:)`` of a call that ended with `result`.
-    func ended(_ result: Result<JSONValue, CallFailure>, asynchronous: Bool) -> PageCallSpan {
-        switch result {
-        case .success(let value): return ended(outcome: "ok", asynchronous: asynchronous, result: value)
-        case .failure(let failure): return ended(outcome: failure.kind.rawValue, asynchronous: asynchronous)
-        }
-    }
 }

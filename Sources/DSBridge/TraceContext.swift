@@ -54,7 +54,7 @@ public struct TraceContext: Sendable, Equatable {
 
     /// ``init(traceparent:)`` of a string.
     public init?(traceparent: String) {
-        self.init(traceparent: Array(traceparent.utf8))
+        self.init(traceparent: traceparent.utf8)
     }
 
     /// The `traceparent` text (version `00` form).
