@@ -66,15 +66,14 @@ extension BridgeSession {
         bridge.metrics.httpSyncCall()
         let wait = takeCallTokens(1)
         if wait > 0 { return .needsWorker(tokenWait: wait) }
-        let answer = SyncCallAnswer()
-        let bodyBytes = request.bodyBytes
-        holdSyncBody(bodyBytes)
+        // The answer gives the body's bytes back when it comes; the reply closure holds
+        // only it (no closure context to allocate).
+        let answer = SyncCallAnswer(holding: request.bodyBytes, of: self)
+        holdSyncBody(request.bodyBytes)
         run(
             method: request.method, arg: .raw(request.rawArg),
-            reply: .http({ [self] result in
-                holdSyncBody(-bodyBytes)
-                answer.deliver(result)
-            }), site: .networkThread(bridge.networkThreadGuard), resolved: resolved, trace: request.trace)
+            reply: .http({ answer.deliver($0) }), site: .networkThread(bridge.networkThreadGuard), resolved: resolved,
+            trace: request.trace)
         // A @nonblocking synchronous method answers before `run` returns; one written by hand
         // might still suspend.
         if let result = answer.result { return .answered(result) }
@@ -82,7 +81,7 @@ extension BridgeSession {
     }
 
     /// Counts `bytes` more (negative: fewer) of sync-call bodies held for this session.
-    private func holdSyncBody(_ bytes: Int) {
+    func holdSyncBody(_ bytes: Int) {
         guard bytes != 0 else { return }
         state.withLock { $0.holdSyncBody(bytes) }
     }

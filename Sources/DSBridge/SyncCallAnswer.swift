@@ -11,6 +11,16 @@ public final class SyncCallAnswer: Sendable {
         case done
     }
     private let state = Mutex<State>(.waiting)
+    /// The session whose memory count holds the call's body until the answer comes.
+    private let holder: BridgeSession?
+    private let bodyBytes: Int
+
+    /// An answer to wait for; `bodyBytes` of `holder`'s memory count are given back when it
+    /// comes (``BridgeSession/syncCallOnNetworkThread(_:)``).
+    init(holding bodyBytes: Int = 0, of holder: BridgeSession? = nil) {
+        self.holder = holder
+        self.bodyBytes = bodyBytes
+    }
 
     /// The answer, if it came.
     var result: Result<JSONValue, CallFailure>? {
@@ -21,6 +31,7 @@ public final class SyncCallAnswer: Sendable {
     }
 
     func deliver(_ result: Result<JSONValue, CallFailure>) {
+        holder?.holdSyncBody(-bodyBytes)
         let forward = state.withLock { s -> (@Sendable (Result<JSONValue, CallFailure>) -> Void)? in
             switch s {
             case .waiting:

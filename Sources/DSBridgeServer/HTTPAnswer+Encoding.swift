@@ -36,19 +36,20 @@ extension HTTPAnswer {
         bytes.append(contentsOf: "\r\n".utf8)
     }
 
-    /// The decimal digits of a non-negative `value`.
+    /// The decimal digits of a non-negative `value` (written backwards into a stack
+    /// buffer, then appended: reversing a slice of `bytes` in place copied the array).
     private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
-        guard value > 0 else {
-            bytes.append(UInt8(ascii: "0"))
-            return
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: any Int's 19 digits
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var rest = value.magnitude
+            var start = buffer.count
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0 && start > 0
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start...]))
         }
-        let start = bytes.count
-        var rest = value
-        while rest > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
-            rest /= 10
-        }
-        bytes[start...].reverse()
     }
 
     static func reasonPhrase(_ status: Int) -> String {

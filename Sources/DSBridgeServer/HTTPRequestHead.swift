@@ -55,19 +55,81 @@ struct HTTPRequestHead: Sendable, Equatable {
     /// The value of header `name` (lower-case), repeated fields joined with ", ".
     func header(_ name: String) -> String? {
         var found: String?
-        for field in fieldRanges where Self.isName(bytes[field.name], lowercased: name) {
-            let value = String(decoding: bytes[field.value], as: UTF8.self)
-            found = found.map { $0 + ", " + value } ?? value
+        forEachValue(of: name) { value in
+            let text = String(decoding: value, as: UTF8.self)
+            found = found.map { $0 + ", " + text } ?? text
+            return true
         }
         return found
     }
 
-    /// Whether a header name as sent is `lowercased` (names are ASCII tokens).
-    private static func isName(_ sent: ArraySlice<UInt8>, lowercased: String) -> Bool {
-        guard sent.count == lowercased.utf8.count else { return false }
-        return zip(sent, lowercased.utf8).allSatisfy { a, b in
-            (a >= UInt8(ascii: "A") && a <= UInt8(ascii: "Z") ? a | 0x20 : a) == b
+    /// Whether the head has a field named `name` (lower-case); no string is made.
+    func hasHeader(_ name: String) -> Bool {
+        var found = false
+        forEachValue(of: name) { _ in
+            found = true
+            return false
         }
+        return found
+    }
+
+    /// Calls `body` with the value of each field named `name` (lower-case), in order,
+    /// until it returns `false`. Names are compared as bytes, without making strings (a
+    /// request's head is looked up a dozen times).
+    private func forEachValue(of name: String, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) {
+        var name = name
+        name.withUTF8 { key in
+            bytes.withUnsafeBufferPointer { all in
+                for field in fieldRanges where field.name.count == key.count {
+                    guard Self.matches(UnsafeBufferPointer(rebasing: all[field.name]), lowercased: key) else { continue }
+                    guard body(UnsafeBufferPointer(rebasing: all[field.value])) else { return }
+                }
+            }
+        }
+    }
+
+    /// Calls `body` with each element of the comma-separated lists in the fields named
+    /// `name` (lower-case), trimmed of optional white space, empty elements included, until
+    /// it returns `false`.
+    private func forEachListElement(of name: String, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) {
+        forEachValue(of: name) { value in
+            var start = 0
+            while true {
+                var end = start
+                while end < value.count, value[end] != UInt8(ascii: ",") { end += 1 }
+                var low = start
+                var high = end
+                while low < high, value[low] == 32 || value[low] == 9 { low += 1 }
+                while high > low, value[high - 1] == 32 || value[high - 1] == 9 { high -= 1 }
+                guard body(UnsafeBufferPointer(rebasing: value[low..<high])) else { return false }
+                guard end < value.count else { return true }
+                start = end + 1
+            }
+        }
+    }
+
+    /// Whether a list header `name` (lower-case) has the element `token` (lower-case),
+    /// compared without regard to case.
+    private func listHeader(_ name: String, contains token: String) -> Bool {
+        var token = token
+        return token.withUTF8 { wanted in
+            var found = false
+            forEachListElement(of: name) { element in
+                found = element.count == wanted.count && Self.matches(element, lowercased: wanted)
+                return !found
+            }
+            return found
+        }
+    }
+
+    /// Whether `sent` is `lowercased` whatever its ASCII case (same lengths).
+    private static func matches(_ sent: UnsafeBufferPointer<UInt8>, lowercased: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard sent.count == lowercased.count else { return false }
+        for i in 0..<sent.count {
+            let a = sent[i]
+            if (a >= UInt8(ascii: "A") && a <= UInt8(ascii: "Z") ? a | 0x20 : a) != lowercased[i] { return false }
+        }
+        return true
     }
 
     static func endOfHead(in bytes: UnsafeRawBufferPointer) -> Int? {
@@ -88,7 +150,11 @@ struct HTTPRequestHead: Sendable, Equatable {
     init(parsing head: UnsafeRawBufferPointer) throws(Failure) {
         let bytes = Array(head)
         var requestLine: Range<Int>?
-        var fieldLines: [Range<Int>] = []
+        var fieldRanges: [(name: Range<Int>, value: Range<Int>)] = []
+        // One allocation for the field list: at most a field per line.
+        var lineCount = 0
+        for byte in head where byte == 10 { lineCount += 1 }
+        fieldRanges.reserveCapacity(lineCount)
         var lineStart = 0
         var i = 0
         while i < bytes.count {
@@ -107,20 +173,24 @@ struct HTTPRequestHead: Sendable, Equatable {
                 requestLine = line
                 continue
             }
-            fieldLines.append(line)
+            // (Checked after the request line, as before: its failure is reported first.)
+            fieldRanges.append((line, line))
         }
         guard let requestLine else { throw .malformed("no request line") }
         let lineBytes = bytes[requestLine]
-        let parts = lineBytes.split(separator: UInt8(ascii: " "), maxSplits: 3, omittingEmptySubsequences: false)
-        guard parts.count == 3 else { throw .malformed("the request line is not METHOD TARGET VERSION") }
-        if parts[2].elementsEqual("HTTP/1.1".utf8) {
+        guard let spaces = RawRequestTarget.spaces(in: lineBytes) else {
+            throw .malformed("the request line is not METHOD TARGET VERSION")
+        }
+        let version = bytes[(spaces.second + 1)..<requestLine.upperBound]
+        if version.elementsEqual("HTTP/1.1".utf8) {
             minorVersion = 1
-        } else if parts[2].elementsEqual("HTTP/1.0".utf8) {
+        } else if version.elementsEqual("HTTP/1.0".utf8) {
             minorVersion = 0
         } else {
             throw .malformed("only HTTP/1.0 and HTTP/1.1 are served")
         }
-        guard !parts[0].isEmpty, parts[0].allSatisfy(Self.isTokenCharacter) else { throw .malformed("bad method") }
+        let method = bytes[requestLine.lowerBound..<spaces.first]
+        guard !method.isEmpty, method.allSatisfy(Self.isTokenCharacter) else { throw .malformed("bad method") }
         guard let target = RawRequestTarget(requestLine: lineBytes) else {
             throw .malformed("the target must start with /")
         }
@@ -128,9 +198,7 @@ struct HTTPRequestHead: Sendable, Equatable {
             throw .malformed("control characters in the target")
         }
         self.target = target
-        var fieldRanges: [(name: Range<Int>, value: Range<Int>)] = []
-        fieldRanges.reserveCapacity(fieldLines.count)
-        for line in fieldLines { fieldRanges.append(try Self.field(bytes, line)) }
+        for index in fieldRanges.indices { fieldRanges[index] = try Self.field(bytes, fieldRanges[index].name) }
         self.bytes = bytes
         self.fieldRanges = fieldRanges
     }
@@ -141,7 +209,9 @@ struct HTTPRequestHead: Sendable, Equatable {
         guard first != UInt8(ascii: " "), first != UInt8(ascii: "\t") else {
             throw .malformed("folded header lines are not accepted")
         }
-        guard let colon = bytes[line].firstIndex(of: UInt8(ascii: ":")) else { throw .malformed("a header line without a colon") }
+        var colon = line.lowerBound
+        while colon < line.upperBound, bytes[colon] != UInt8(ascii: ":") { colon += 1 }
+        guard colon < line.upperBound else { throw .malformed("a header line without a colon") }
         let name = line.lowerBound..<colon
         guard !name.isEmpty, bytes[name].allSatisfy(Self.isTokenCharacter) else { throw .malformed("bad header name") }
         var valueStart = colon + 1
@@ -152,27 +222,35 @@ struct HTTPRequestHead: Sendable, Equatable {
         return (name, valueStart..<valueEnd)
     }
 
-    var isWebSocketUpgrade: Bool {
-        guard let upgrade = header("upgrade") else { return false }
-        return upgrade.split(separator: ",").contains { trimmedWhiteSpace($0).lowercased() == "websocket" }
-    }
+    var isWebSocketUpgrade: Bool { listHeader("upgrade", contains: "websocket") }
 
     /// Whether the connection may carry another request after this one (RFC 9112 9.3).
     var keepsAlive: Bool {
-        let options = (header("connection") ?? "").split(separator: ",").map { trimmedWhiteSpace($0).lowercased() }
-        if options.contains("close") { return false }
-        return minorVersion >= 1 || options.contains("keep-alive")
+        if listHeader("connection", contains: "close") { return false }
+        return minorVersion >= 1 || listHeader("connection", contains: "keep-alive")
     }
 
     /// The body's length: 0 without `Content-Length`; `nil` when the header is not one
     /// non-negative decimal number (repeated equal values are one value, RFC 9110 8.6).
     var contentLength: Int? {
-        guard let raw = header("content-length") else { return 0 }
-        let values = Set(raw.split(separator: ",", omittingEmptySubsequences: false).map { trimmedWhiteSpace($0) })
-        guard values.count == 1, let value = values.first, !value.isEmpty, value.utf8.count <= 18,
-            value.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 })
-        else { return nil }
-        return Int(value)
+        var value: Int?
+        var first: UnsafeBufferPointer<UInt8>?
+        var valid = true
+        forEachListElement(of: "content-length") { element in
+            if let first {
+                valid = element.elementsEqual(first)
+                return valid
+            }
+            guard !element.isEmpty, element.count <= 18, element.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
+                valid = false
+                return false
+            }
+            first = element
+            value = element.reduce(0) { $0 * 10 + Int($1 - 48) }
+            return true
+        }
+        guard valid else { return nil }
+        return value ?? 0
     }
 
     private static func isTokenCharacter(_ c: UInt8) -> Bool {
@@ -185,12 +263,4 @@ struct HTTPRequestHead: Sendable, Equatable {
         default: false
         }
     }
-}
-
-/// `text` without leading and trailing spaces and tabs (HTTP's optional white space).
-private func trimmedWhiteSpace(_ text: Substring) -> String {
-    var view = text.utf8[...]
-    while let c = view.first, c == 32 || c == 9 { view = view.dropFirst() }
-    while let c = view.last, c == 32 || c == 9 { view = view.dropLast() }
-    return String(Substring(view))
 }

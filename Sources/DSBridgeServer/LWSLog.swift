@@ -13,6 +13,14 @@ enum LWSLog {
         self.logger.withLock { $0 = l }
         lws_set_log_level(Int32(LLL_ERR | LLL_WARN | LLL_NOTICE), lwsLogEmit)
     }
+
+    /// Whether an lws line is a trace it logs at the wrong level. lws 4.1's
+    /// `adopt_socket_readbuf` logs "calling service" / "deferring handling ah" as errors on
+    /// every socket adopted with bytes already read (a WebSocket upgrade after a kept-alive
+    /// request, ServiceLoop+PlainHTTP): nothing went wrong then.
+    static func isMisleveledTrace(_ text: String) -> Bool {
+        text.hasPrefix("adopt_socket_readbuf: ")
+    }
 }
 
 /// lws log sink (any thread lws logs from; in practice the service thread).
@@ -22,6 +30,7 @@ private func lwsLogEmit(_ level: Int32, _ line: UnsafePointer<CChar>?) {
     while text.hasSuffix("\n") { text.removeLast() }
     guard let logger = LWSLog.logger.withLock({ $0 }) else { return }
     switch level {
+    case Int32(LLL_ERR) where LWSLog.isMisleveledTrace(text): logger.debug("\(text)")
     case Int32(LLL_ERR): logger.error("\(text)")
     case Int32(LLL_WARN): logger.warning("\(text)")
     default: logger.debug("\(text)")

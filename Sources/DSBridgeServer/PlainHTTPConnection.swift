@@ -13,7 +13,8 @@ import Glibc
 /// Why not libwebsockets for these: lws 4.1 normalises the request path before anyone sees
 /// it (PROTOCOL.md 1.2 judges the path as sent, on every request of a kept-alive
 /// connection), and on libuv it re-arms the socket's events about six times per keep-alive
-/// request (each `epoll_ctl`); here a request costs a peek, a read and a write.
+/// request (each `epoll_ctl`); here a kept-alive request costs a read and a write (the
+/// first of a connection a peek more).
 final class PlainHTTPConnection {
     /// Where the connection is in its request cycle.
     enum Phase: Equatable {
@@ -64,6 +65,13 @@ final class PlainHTTPConnection {
     /// Input arrived while an answer was pending (a pipelined request): not polled for
     /// until the answer is out.
     var inputHeld = false
+    /// Input read from the socket but not used yet: the start of a head sent in pieces, or
+    /// requests pipelined behind the one just read (only after the first request: that one
+    /// is peeked at, see ``ServiceLoop``'s `readHead`).
+    var buffered: [UInt8] = []
+    /// The next head is read from the socket with a consuming read, not peeked at first:
+    /// after the first request, an upgrade's bytes are handed to libwebsockets with it.
+    var readsHeadsConsuming: Bool { completedRequests > 0 }
     private(set) var closed = false
 
     private let poll: SocketPoll

@@ -16,9 +16,10 @@ struct RawRequestTarget: Sendable, Equatable {
     /// Parses `METHOD SP TARGET SP VERSION` (the line without its CR LF); `nil` for
     /// anything else, which lws then judges itself.
     init?(requestLine: ArraySlice<UInt8>) {
-        let parts = requestLine.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
-        guard parts.count == 3, let target = parts.dropFirst().first, target.first == UInt8(ascii: "/") else { return nil }
-        method = String(decoding: parts[parts.startIndex], as: UTF8.self)
+        guard let spaces = Self.spaces(in: requestLine) else { return nil }
+        let target = requestLine[(spaces.first + 1)..<spaces.second]
+        guard target.first == UInt8(ascii: "/") else { return nil }
+        method = String(decoding: requestLine[..<spaces.first], as: UTF8.self)
         if let mark = target.firstIndex(of: UInt8(ascii: "?")) {
             path = Array(target[..<mark])
             query = Array(target[target.index(after: mark)...])
@@ -28,8 +29,19 @@ struct RawRequestTarget: Sendable, Equatable {
         }
     }
 
+    /// Where the two spaces of a request line are; `nil` unless it has exactly two.
+    static func spaces(in requestLine: ArraySlice<UInt8>) -> (first: Int, second: Int)? {
+        guard let first = requestLine.firstIndex(of: UInt8(ascii: " ")) else { return nil }
+        let rest = requestLine[(first + 1)...]
+        guard let second = rest.firstIndex(of: UInt8(ascii: " ")),
+            !requestLine[(second + 1)...].contains(UInt8(ascii: " "))
+        else { return nil }
+        return (first, second)
+    }
+
     /// The path percent-decoded once (an invalid escape stays as it is).
     var decodedPath: [UInt8] {
+        guard path.contains(UInt8(ascii: "%")) else { return path }
         var out: [UInt8] = []
         out.reserveCapacity(path.count)
         var i = 0

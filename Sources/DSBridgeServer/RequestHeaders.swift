@@ -27,7 +27,7 @@ struct RequestHeaders: Sendable {
         get {
             if !table.isEmpty, let value = table[name] { return value }
             guard let head else { return nil }
-            if name == "content-length", let contentLength, head.header(name) != nil { return String(contentLength) }
+            if name == "content-length", let contentLength, head.hasHeader(name) { return String(contentLength) }
             return head.header(name)
         }
         set { table[name] = newValue }

@@ -65,6 +65,7 @@ extension ServiceLoop {
             case .lingering: dropLingeringInput(c)
             }
         }
+        serveBuffered(c)
         if !c.closed { c.updatePolling(readable: wantsInput(c)) }
     }
 
@@ -78,55 +79,78 @@ extension ServiceLoop {
 
     // MARK: Reading a request
 
-    private func readHead(_ c: PlainHTTPConnection) {
+    /// Reads the next request head. A connection's first head is peeked at (`MSG_PEEK`)
+    /// and consumed only once it is known not to be a WebSocket upgrade, which goes to
+    /// libwebsockets unread; later heads are read at once (one system call less per
+    /// kept-alive request), and an upgrade among them is handed over with the bytes read.
+    /// `fromSocket: false` looks only at what is buffered (pipelined requests).
+    private func readHead(_ c: PlainHTTPConnection, fromSocket: Bool = true) {
         let limit = config.maxHeaderBytes
         let scratch = plainScratch
-        let window = UnsafeMutableRawBufferPointer(rebasing: scratch[..<min(scratch.count, limit + 1)])
+        let window = min(scratch.count, limit + 1)
+        let consuming = c.readsHeadsConsuming
         let seen: Int
-        switch c.peek(into: window) {
-        case .ended: return closePlain(c)
-        case .wouldBlock: return
-        case .bytes(let n): seen = n
+        if consuming {
+            guard let n = readConsuming(c, window: window, fromSocket: fromSocket) else { return }
+            seen = n
+        } else {
+            switch c.peek(into: UnsafeMutableRawBufferPointer(rebasing: scratch[..<window])) {
+            case .ended: return closePlain(c)
+            case .wouldBlock: return
+            case .bytes(let n): seen = n
+            }
         }
+        // Bytes of the socket a refusal still has to consume (none once read).
+        let unread = { (count: Int) in consuming ? 0 : count }
         let now = loopNow
         guard let end = HTTPRequestHead.endOfHead(in: UnsafeRawBufferPointer(rebasing: scratch[..<seen])) else {
-            if seen > limit { return refuseHead(c, .tooLarge(limit: limit), consuming: seen) }
-            // Incomplete: look again shortly, within the head's own deadline.
+            if seen > limit { return refuseHead(c, .tooLarge(limit: limit), consuming: unread(seen)) }
             if c.headStartedAt == nil {
                 c.headStartedAt = now
                 c.deadline = min(c.deadline, now + Self.headMs)
             }
-            c.recheckAt = now + Self.headRecheckMs
+            if consuming {
+                // Kept until the rest arrives (polled for: it is no longer in the socket).
+                c.buffered = Array(UnsafeRawBufferPointer(rebasing: scratch[..<seen]))
+            } else {
+                // Incomplete: look again shortly, within the head's own deadline.
+                c.recheckAt = now + Self.headRecheckMs
+            }
             armPlainTimer(c)
             return
         }
-        guard end <= limit else { return refuseHead(c, .tooLarge(limit: limit), consuming: end) }
+        guard end <= limit else { return refuseHead(c, .tooLarge(limit: limit), consuming: unread(end)) }
         let head: HTTPRequestHead
         do {
             head = try HTTPRequestHead(parsing: UnsafeRawBufferPointer(rebasing: scratch[..<end]))
         } catch {
-            return refuseHead(c, error, consuming: end)
+            return refuseHead(c, error, consuming: unread(end))
         }
         if head.isWebSocketUpgrade {
             guard origins.allows(head.header("origin")) else {
                 // Refused here, so the answer says the connection closes (lws would answer as
                 // if it stayed open, then close it).
                 logger.info("WebSocket refused: origin not allowed", metadata: ["bridge.peer": "\(c.peer)"])
-                return refuseHead(c, .forbiddenOrigin, consuming: end)
+                return refuseHead(c, .forbiddenOrigin, consuming: unread(end))
             }
-            return handToLibWebSockets(c)
+            return handToLibWebSockets(c, alreadyRead: consuming ? UnsafeRawBufferPointer(rebasing: scratch[..<seen]) : nil)
         }
         guard let contentLength = head.contentLength else {
-            return refuseHead(c, .malformed("Content-Length is not one decimal number"), consuming: end)
+            return refuseHead(c, .malformed("Content-Length is not one decimal number"), consuming: unread(end))
         }
         // A body not framed by Content-Length (chunked) cannot be skipped: the connection
         // ends after the answer (the endpoints answer 411).
-        let framed = head.header("transfer-encoding") == nil
+        let framed = !head.hasHeader("transfer-encoding")
         let bodyLength = framed ? contentLength : 0
         let bodyNow = min(bodyLength, seen - end)
-        // Consume the head and what of the body came with it (the bytes just peeked).
-        guard case .bytes(end + bodyNow) = c.read(into: UnsafeMutableRawBufferPointer(rebasing: scratch[..<(end + bodyNow)])) else {
-            return closePlain(c)
+        if consuming {
+            // What follows the body came pipelined: served once this request is answered.
+            if end + bodyNow < seen { c.buffered = Array(UnsafeRawBufferPointer(rebasing: scratch[(end + bodyNow)..<seen])) }
+        } else {
+            // Consume the head and what of the body came with it (the bytes just peeked).
+            guard case .bytes(end + bodyNow) = c.read(into: UnsafeMutableRawBufferPointer(rebasing: scratch[..<(end + bodyNow)])) else {
+                return closePlain(c)
+            }
         }
         let exchange = makePlainExchange(c, head: head, contentLength: framed ? contentLength : nil)
         c.exchange = exchange
@@ -156,6 +180,42 @@ extension ServiceLoop {
             bodyCompleted(c)
         }
         if !c.closed { armPlainTimer(c) }
+    }
+
+    /// A consuming read of a head (``readHead(_:fromSocket:)``): what was buffered, then
+    /// what the socket has, up to `window` bytes in all, into ``plainScratch``. `nil` when
+    /// there is nothing to look at, or the connection closed.
+    private func readConsuming(_ c: PlainHTTPConnection, window: Int, fromSocket: Bool) -> Int? {
+        var seen = c.buffered.count
+        if seen > 0 {
+            c.buffered.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: plainScratch[..<seen]).copyMemory(from: $0) }
+            c.buffered = []
+        }
+        guard fromSocket, seen < window else { return seen > 0 ? seen : nil }
+        switch c.read(into: UnsafeMutableRawBufferPointer(rebasing: plainScratch[seen..<window])) {
+        case .ended:
+            // The client has sent all it will: a whole head already read is still served
+            // (the poll reports the end again afterwards); anything else ends here.
+            guard seen > 0, HTTPRequestHead.endOfHead(in: UnsafeRawBufferPointer(rebasing: plainScratch[..<seen])) != nil else {
+                closePlain(c)
+                return nil
+            }
+        case .wouldBlock:
+            break
+        case .bytes(let n):
+            seen += n
+        }
+        return seen > 0 ? seen : nil
+    }
+
+    /// Serves requests already read (pipelined behind the one just answered) while each is
+    /// answered at once; stops at one answered later, or at a head not complete yet.
+    private func serveBuffered(_ c: PlainHTTPConnection) {
+        while !c.closed, c.phase == .head, !c.buffered.isEmpty {
+            let served = c.completedRequests
+            readHead(c, fromSocket: false)
+            guard c.completedRequests > served || c.phase != .head else { return }
+        }
     }
 
     /// The exchange of a request read here, shaped like one libwebsockets parsed.
@@ -248,6 +308,7 @@ extension ServiceLoop {
             closing: c.closeAfterAnswer)
         guard c.write(bytes) else { return closePlain(c) }
         advancePlain(c)
+        serveBuffered(c)
         if !c.closed { c.updatePolling(readable: wantsInput(c)) }
     }
 
@@ -261,6 +322,7 @@ extension ServiceLoop {
             guard c.isFlushed else { return }
             c.shutdownOutput()
             c.exchange = nil
+            c.buffered = []
             c.phase = .lingering
             let lingering = Lingering(now: loopNow)
             c.lingering = lingering
@@ -284,7 +346,8 @@ extension ServiceLoop {
 
     /// Answers a head that cannot be served (400, 431) and closes, lingering.
     private func refuseHead(_ c: PlainHTTPConnection, _ failure: HTTPRequestHead.Failure, consuming count: Int) {
-        _ = c.read(into: UnsafeMutableRawBufferPointer(rebasing: plainScratch[..<min(count, plainScratch.count)]))
+        if count > 0 { _ = c.read(into: UnsafeMutableRawBufferPointer(rebasing: plainScratch[..<min(count, plainScratch.count)])) }
+        c.buffered = []
         let exchange = HTTPExchange(id: makeID(), wsi: nil, method: .other, path: "", peer: c.peer)
         exchange.connection = c
         c.exchange = exchange
@@ -299,16 +362,25 @@ extension ServiceLoop {
         if !c.closed { c.updatePolling(readable: wantsInput(c)) }
     }
 
-    /// A WebSocket upgrade: the socket goes to libwebsockets with the request unread (as
-    /// plaintext: under TLS it is a tunnel's inner end, TLS is done outside).
-    private func handToLibWebSockets(_ c: PlainHTTPConnection) {
+    /// A WebSocket upgrade: the socket goes to libwebsockets with the request unread, or
+    /// with the bytes read of it (`alreadyRead`: a head after the first of a connection),
+    /// which lws takes before reading the socket. As plaintext: under TLS it is a tunnel's
+    /// inner end, TLS is done outside.
+    private func handToLibWebSockets(_ c: PlainHTTPConnection, alreadyRead: UnsafeRawBufferPointer? = nil) {
         plainConnections.removeValue(forKey: c.id)
         c.close(keepSocket: true)
         if c.tunneled { tunnelPeers[c.fd] = c.peer }
         var descriptor = lws_sock_file_fd_type()
         descriptor.sockfd = c.fd
         let type = lws_adoption_type(LWS_ADOPT_SOCKET.rawValue | LWS_ADOPT_HTTP.rawValue)
-        guard let vhost = mainVhost, lws_adopt_descriptor_vhost(vhost, type, descriptor, nil, nil) != nil else {
+        let adopted: OpaquePointer?
+        if let alreadyRead, let base = alreadyRead.baseAddress, let vhost = mainVhost {
+            // (lws 4.1 logs an error-level line "calling service" here: LWSLog drops it.)
+            adopted = lws_adopt_socket_vhost_readbuf(vhost, c.fd, base.assumingMemoryBound(to: CChar.self), alreadyRead.count)
+        } else {
+            adopted = mainVhost.flatMap { lws_adopt_descriptor_vhost($0, type, descriptor, nil, nil) }
+        }
+        guard adopted != nil else {
             // (lws closed the socket itself.)
             logger.debug("libwebsockets refused an upgrade's connection")
             pageConnectionClosed()

@@ -185,3 +185,92 @@ struct CloseFrameTests {
         #expect(cut == "a" + String(repeating: "😀", count: 30))
     }
 }
+
+/// Requests after the first of a kept-alive connection are read at once, not peeked at
+/// (issue 21): pipelined requests, heads in pieces and a WebSocket upgrade among them.
+@Suite("Kept-alive connections: the requests after the first")
+struct KeptAliveRequestTests {
+    /// Reads one answer: its head and its body (by `content-length`).
+    private func readAnswer(_ socket: TestSocket) throws -> (head: String, body: String) {
+        let head = String(decoding: try socket.read(until: Array("\r\n\r\n".utf8)), as: UTF8.self)
+        let length =
+            head.components(separatedBy: "\r\n")
+            .first { $0.lowercased().hasPrefix("content-length:") }
+            .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+        return (head, String(decoding: try socket.read(length), as: UTF8.self))
+    }
+
+    private func get(_ path: String, close: Bool = false) -> String {
+        "GET \(path) HTTP/1.1\r\nHost: x\r\n" + (close ? "Connection: close\r\n" : "") + "\r\n"
+    }
+
+    @Test("pipelined requests sent in one write are each answered once, in order")
+    func pipelinedInOrder() throws {
+        let server = try RunningServer()
+        defer { server.stop() }
+        let socket = try TestSocket(port: server.port)
+        let paths = ["/app.js", "/sub/site.css", "/app.js", "/missing", "/sub/site.css"]
+        let requests = paths.enumerated().map { get($1, close: $0 == paths.count - 1) }.joined()
+        try socket.write(Array(requests.utf8))
+        var bodies: [String] = []
+        for _ in paths { bodies.append(try readAnswer(socket).body) }
+        #expect(bodies == ["window.x = 1;", "body{}", "window.x = 1;", "not found\n", "body{}"])
+        #expect(try socket.readToEnd().isEmpty)
+    }
+
+    @Test("a later head sent in pieces, and sync calls on one connection, are answered")
+    func laterHeadInPieces() throws {
+        let server = try RunningServer()
+        defer { server.stop() }
+        let (page, welcome) = try server.openSession()
+        _ = page
+        guard case .string(let token)? = welcome["token"] else { throw TestClientError.badHandshake("no token") }
+        let socket = try TestSocket(port: server.port)
+        try socket.write(Array(get("/app.js").utf8))
+        #expect(try readAnswer(socket).body == "window.x = 1;")
+        try socket.write(Array("GET /sub/si".utf8))
+        usleep(30_000)
+        try socket.write(Array("te.css HTTP/1.1\r\nHo".utf8))
+        usleep(30_000)
+        try socket.write(Array("st: x\r\n\r\n".utf8))
+        #expect(try readAnswer(socket).body == "body{}")
+        let body = #"{"method":"echo.syn","arg":{"data":"kept"}}"#
+        let call = "POST /dsbridge/call HTTP/1.1\r\nHost: x\r\nX-DSBridge-Token: \(token)\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        // Two calls in one write, then one more with its body in a second write.
+        try socket.write(Array((call + call).utf8))
+        #expect(try readAnswer(socket).body.contains(#""data":"kept""#))
+        #expect(try readAnswer(socket).body.contains(#""data":"kept""#))
+        let split = call.utf8.count - 10
+        try socket.write(Array(call.utf8.prefix(split)))
+        usleep(30_000)
+        try socket.write(Array(call.utf8.dropFirst(split)))
+        let last = try readAnswer(socket)
+        #expect(last.head.hasPrefix("HTTP/1.1 200"), "\(last.head)")
+        #expect(last.body.contains(#""data":"kept""#), "\(last.body)")
+    }
+
+    @Test("a WebSocket upgrade after a kept-alive request, or pipelined behind one, opens a session")
+    func upgradeAfterRequest() throws {
+        let server = try RunningServer()
+        defer { server.stop() }
+        // After the answer was read.
+        let first = try TestSocket(port: server.port)
+        try first.write(Array(get("/app.js").utf8))
+        #expect(try readAnswer(first).body == "window.x = 1;")
+        let page = try TestWebSocket(socket: first, port: server.port)
+        #expect(try page.hello()["t"] == "welcome")
+        // Pipelined: the request and the upgrade in one write (the upgrade's head is read
+        // with the request's and handed to libwebsockets with its bytes).
+        let second = try TestSocket(port: server.port)
+        try second.write(Array((get("/sub/site.css") + get("/app.js")).utf8))
+        #expect(try readAnswer(second).body == "body{}")
+        #expect(try readAnswer(second).body == "window.x = 1;")
+        let pipelined = try TestWebSocket(socket: second, port: server.port)
+        #expect(try pipelined.hello()["t"] == "welcome")
+        // An upgrade after a request from an origin that is not allowed: 403, closed.
+        let third = try TestSocket(port: server.port)
+        try third.write(Array(get("/app.js").utf8))
+        _ = try readAnswer(third)
+        #expect(throws: TestClientError.self) { try TestWebSocket(socket: third, port: server.port, origin: "https://not-allowed.example") }
+    }
+}

@@ -91,7 +91,8 @@ struct SyncHTTPCallTests {
 
     @Test("a sync call waits until the socket calls named by X-DSBridge-After have started")
     func afterWaitsForSocketCalls() throws {
-        let server = try RunningServer()
+        // (A wait shorter than the test client's 5 s read timeout: the default, 5 s, raced it.)
+        let server = try RunningServer(configure: { $0.afterTimeoutMs = 1_000 })
         defer { server.stop() }
         let (ws, welcome) = try server.openSession()
         let token = try #require(welcome["token"]?.stringValue)

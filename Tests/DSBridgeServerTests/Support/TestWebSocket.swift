@@ -19,8 +19,13 @@ final class TestWebSocket {
     private var pending: [JSONValue] = []
 
     /// Opens `/dsbridge` (or `path`) offering `protocols`.
-    init(port: Int, path: String = "/dsbridge", protocols: [String]? = ["dsbridge.v1"], origin: String? = nil) throws {
-        socket = try TestSocket(port: port)
+    convenience init(port: Int, path: String = "/dsbridge", protocols: [String]? = ["dsbridge.v1"], origin: String? = nil) throws {
+        try self.init(socket: TestSocket(port: port), port: port, path: path, protocols: protocols, origin: origin)
+    }
+
+    /// Upgrades `socket`, which may have carried HTTP requests before (their answers read).
+    init(socket: TestSocket, port: Int, path: String = "/dsbridge", protocols: [String]? = ["dsbridge.v1"], origin: String? = nil) throws {
+        self.socket = socket
         var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         request += "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
         if let protocols { request += "Sec-WebSocket-Protocol: \(protocols.joined(separator: ", "))\r\n" }
