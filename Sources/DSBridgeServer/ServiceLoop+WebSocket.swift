@@ -101,10 +101,7 @@ extension ServiceLoop {
             let message = socket.message
             socket.message = []
             socket.connection.receive(message)
-            if !socket.flushQueued {
-                socket.flushQueued = true
-                flushSoon.append(socket)
-            }
+            flushBeforeWait(socket)
         }
     }
 
@@ -127,8 +124,21 @@ extension ServiceLoop {
         }
     }
 
+    /// Lists `socket` for ``flushInlineAnswers()`` at the end of this loop pass.
+    func flushBeforeWait(_ socket: WebSocketState) {
+        guard !socket.flushQueued else { return }
+        socket.flushQueued = true
+        flushSoon.append(socket)
+    }
+
     private func writeAnswersNow(_ socket: WebSocketState) {
-        guard socket.forcedClose == nil, !socket.pingDue, !stopping, lws_partial_buffered(socket.wsi) == 0 else { return }
+        guard socket.forcedClose == nil else { return }
+        guard !socket.pingDue, !stopping, lws_partial_buffered(socket.wsi) == 0 else {
+            // A ping, a drain or lws' own unsent bytes go first: the answers follow from
+            // WRITEABLE.
+            lws_callback_on_writable(socket.wsi)
+            return
+        }
         for _ in 0..<2 {
             switch socket.connection.nextAction() {
             case .write(let frame)?:

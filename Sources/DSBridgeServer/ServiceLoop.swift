@@ -313,9 +313,14 @@ final class ServiceLoop {
                     armLiveness(socket)
                 }
                 // Nothing to write (an answer already went out from RECEIVE): no WRITEABLE.
-                if socket.forcedClose != nil || socket.pingDue || socket.heartbeatDue || stopping
-                    || socket.connection.hasPendingOutput
-                {
+                // What a worker queued goes out before this pass waits, like the answers of
+                // frames run here (``flushInlineAnswers()``): on libuv a WRITEABLE round
+                // trip costs two `epoll_ctl` calls and a loop pass per answer.
+                if socket.forcedClose != nil || socket.pingDue || stopping {
+                    lws_callback_on_writable(socket.wsi)
+                } else if socket.connection.hasPendingOutput {
+                    flushBeforeWait(socket)
+                } else if socket.heartbeatDue {
                     lws_callback_on_writable(socket.wsi)
                 }
             case .httpAnswer(let id, let answer):
