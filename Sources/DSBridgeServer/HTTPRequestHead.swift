@@ -55,55 +55,38 @@ struct HTTPRequestHead: Sendable, Equatable {
     /// The value of header `name` (lower-case), repeated fields joined with ", ".
     func header(_ name: String) -> String? {
         var found: String?
-        forEachValue(of: name) { value in
-            let text = String(decoding: value, as: UTF8.self)
+        for field in fieldRanges where Self.matches(bytes, field.name, name) {
+            let text = String(decoding: bytes[field.value], as: UTF8.self)
             found = found.map { $0 + ", " + text } ?? text
-            return true
         }
         return found
     }
 
     /// Whether the head has a field named `name` (lower-case); no string is made.
     func hasHeader(_ name: String) -> Bool {
-        var found = false
-        forEachValue(of: name) { _ in
-            found = true
-            return false
-        }
-        return found
+        fieldRanges.contains { Self.matches(bytes, $0.name, name) }
     }
 
-    /// Calls `body` with the value of each field named `name` (lower-case), in order,
-    /// until it returns `false`. Names are compared as bytes, without making strings (a
-    /// request's head is looked up a dozen times).
-    private func forEachValue(of name: String, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) {
-        var name = name
-        name.withUTF8 { key in
-            bytes.withUnsafeBufferPointer { all in
-                for field in fieldRanges where field.name.count == key.count {
-                    guard Self.matches(UnsafeBufferPointer(rebasing: all[field.name]), lowercased: key) else { continue }
-                    guard body(UnsafeBufferPointer(rebasing: all[field.value])) else { return }
-                }
-            }
-        }
-    }
+    // Look-ups compare bytes in place, with plain loops: a request's head is looked up a
+    // dozen times, and closures capturing `self` would copy it (a retain and a release of
+    // each of its buffers) each time.
 
-    /// Calls `body` with each element of the comma-separated lists in the fields named
-    /// `name` (lower-case), trimmed of optional white space, empty elements included, until
-    /// it returns `false`.
-    private func forEachListElement(of name: String, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) {
-        forEachValue(of: name) { value in
-            var start = 0
-            while true {
-                var end = start
-                while end < value.count, value[end] != UInt8(ascii: ",") { end += 1 }
+    /// Calls `body` with the head's bytes and the range of each element of the
+    /// comma-separated lists in the fields named `name` (lower-case), trimmed of optional
+    /// white space, empty elements included, until it returns `false`.
+    private func forEachListElement(of name: String, _ body: ([UInt8], Range<Int>) -> Bool) {
+        for field in fieldRanges where Self.matches(bytes, field.name, name) {
+            let end = field.value.upperBound
+            var start = field.value.lowerBound
+            while start <= end {
+                var stop = start
+                while stop < end, bytes[stop] != UInt8(ascii: ",") { stop += 1 }
                 var low = start
-                var high = end
-                while low < high, value[low] == 32 || value[low] == 9 { low += 1 }
-                while high > low, value[high - 1] == 32 || value[high - 1] == 9 { high -= 1 }
-                guard body(UnsafeBufferPointer(rebasing: value[low..<high])) else { return false }
-                guard end < value.count else { return true }
-                start = end + 1
+                var high = stop
+                while low < high, bytes[low] == 32 || bytes[low] == 9 { low += 1 }
+                while high > low, bytes[high - 1] == 32 || bytes[high - 1] == 9 { high -= 1 }
+                guard body(bytes, low..<high) else { return }
+                start = stop + 1
             }
         }
     }
@@ -111,23 +94,22 @@ struct HTTPRequestHead: Sendable, Equatable {
     /// Whether a list header `name` (lower-case) has the element `token` (lower-case),
     /// compared without regard to case.
     private func listHeader(_ name: String, contains token: String) -> Bool {
-        var token = token
-        return token.withUTF8 { wanted in
-            var found = false
-            forEachListElement(of: name) { element in
-                found = element.count == wanted.count && Self.matches(element, lowercased: wanted)
-                return !found
-            }
-            return found
+        var found = false
+        forEachListElement(of: name) { bytes, element in
+            found = Self.matches(bytes, element, token)
+            return !found
         }
+        return found
     }
 
-    /// Whether `sent` is `lowercased` whatever its ASCII case (same lengths).
-    private static func matches(_ sent: UnsafeBufferPointer<UInt8>, lowercased: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard sent.count == lowercased.count else { return false }
-        for i in 0..<sent.count {
-            let a = sent[i]
-            if (a >= UInt8(ascii: "A") && a <= UInt8(ascii: "Z") ? a | 0x20 : a) != lowercased[i] { return false }
+    /// Whether `bytes[range]` is `lowercased` whatever its ASCII case.
+    private static func matches(_ bytes: [UInt8], _ range: Range<Int>, _ lowercased: String) -> Bool {
+        guard range.count == lowercased.utf8.count else { return false }
+        var i = range.lowerBound
+        for wanted in lowercased.utf8 {
+            let a = bytes[i]
+            if (a >= UInt8(ascii: "A") && a <= UInt8(ascii: "Z") ? a | 0x20 : a) != wanted { return false }
+            i += 1
         }
         return true
     }
@@ -233,24 +215,23 @@ struct HTTPRequestHead: Sendable, Equatable {
     /// The body's length: 0 without `Content-Length`; `nil` when the header is not one
     /// non-negative decimal number (repeated equal values are one value, RFC 9110 8.6).
     var contentLength: Int? {
-        var value: Int?
-        var first: UnsafeBufferPointer<UInt8>?
+        var first: Range<Int>?
         var valid = true
-        forEachListElement(of: "content-length") { element in
+        forEachListElement(of: "content-length") { bytes, element in
             if let first {
-                valid = element.elementsEqual(first)
+                valid = bytes[element].elementsEqual(bytes[first])
                 return valid
             }
-            guard !element.isEmpty, element.count <= 18, element.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
+            guard !element.isEmpty, element.count <= 18, bytes[element].allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
                 valid = false
                 return false
             }
             first = element
-            value = element.reduce(0) { $0 * 10 + Int($1 - 48) }
             return true
         }
         guard valid else { return nil }
-        return value ?? 0
+        guard let first else { return 0 }
+        return bytes[first].reduce(0) { $0 * 10 + Int($1 - 48) }
     }
 
     private static func isTokenCharacter(_ c: UInt8) -> Bool {

@@ -8,10 +8,10 @@
 struct RawRequestTarget: Sendable, Equatable {
     /// The method token (`GET`, `HEAD`, ...).
     let method: String
-    /// The path as sent (before `?`).
-    let path: [UInt8]
+    /// The path as sent (before `?`): a slice of the request line (no copy).
+    let path: ArraySlice<UInt8>
     /// The query as sent (after `?`), if any.
-    let query: [UInt8]?
+    let query: ArraySlice<UInt8>?
 
     /// Parses `METHOD SP TARGET SP VERSION` (the line without its CR LF); `nil` for
     /// anything else, which lws then judges itself.
@@ -21,10 +21,10 @@ struct RawRequestTarget: Sendable, Equatable {
         guard target.first == UInt8(ascii: "/") else { return nil }
         method = String(decoding: requestLine[..<spaces.first], as: UTF8.self)
         if let mark = target.firstIndex(of: UInt8(ascii: "?")) {
-            path = Array(target[..<mark])
-            query = Array(target[target.index(after: mark)...])
+            path = target[..<mark]
+            query = target[target.index(after: mark)...]
         } else {
-            path = Array(target)
+            path = target
             query = nil
         }
     }
@@ -39,14 +39,15 @@ struct RawRequestTarget: Sendable, Equatable {
         return (first, second)
     }
 
-    /// The path percent-decoded once (an invalid escape stays as it is).
-    var decodedPath: [UInt8] {
+    /// The path percent-decoded once (an invalid escape stays as it is); the path itself
+    /// when it has no escape.
+    var decodedPath: ArraySlice<UInt8> {
         guard path.contains(UInt8(ascii: "%")) else { return path }
         var out: [UInt8] = []
         out.reserveCapacity(path.count)
-        var i = 0
-        while i < path.count {
-            if path[i] == UInt8(ascii: "%"), i + 2 < path.count, let high = Self.hex(path[i + 1]), let low = Self.hex(path[i + 2]) {
+        var i = path.startIndex
+        while i < path.endIndex {
+            if path[i] == UInt8(ascii: "%"), i + 2 < path.endIndex, let high = Self.hex(path[i + 1]), let low = Self.hex(path[i + 2]) {
                 out.append(high << 4 | low)
                 i += 3
             } else {
@@ -54,7 +55,7 @@ struct RawRequestTarget: Sendable, Equatable {
                 i += 1
             }
         }
-        return out
+        return out[...]
     }
 
     /// Whether PROTOCOL.md 1.2 answers 404 to this static `GET`/`HEAD` whatever the web root

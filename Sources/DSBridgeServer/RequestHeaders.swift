@@ -26,9 +26,10 @@ struct RequestHeaders: Sendable {
     subscript(name: String) -> String? {
         get {
             if !table.isEmpty, let value = table[name] { return value }
-            guard let head else { return nil }
-            if name == "content-length", let contentLength, head.hasHeader(name) { return String(contentLength) }
-            return head.header(name)
+            // (Optional chaining reads the head in place; `if let` would copy it, a retain
+            // and a release of each of its buffers per look-up.)
+            if name == "content-length", let contentLength, head?.hasHeader(name) == true { return String(contentLength) }
+            return head?.header(name)
         }
         set { table[name] = newValue }
     }

@@ -29,8 +29,8 @@ struct HTTPRequestHeadTests {
     func parsesFields() throws {
         let head = try parse("GET /%73ub?a=1&b=%20c HTTP/1.1\r\nHost: x\r\nX-Thing:  one \r\nx-thing: two\r\n\r\n")
         #expect(head.methodToken == "GET")
-        #expect(head.target.path == Array("/%73ub".utf8))
-        #expect(head.target.query == Array("a=1&b=%20c".utf8))
+        #expect(Array(head.target.path) == Array("/%73ub".utf8))
+        #expect(head.target.query.map(Array.init) == Array("a=1&b=%20c".utf8))
         #expect(head.header("x-thing") == "one, two")
         #expect(head.header("host") == "x")
         #expect(head.header("missing") == nil)

@@ -13,8 +13,8 @@ struct RawRequestTargetTests {
     func parses() throws {
         let t = try #require(target("GET /%73ub?a=1&b=%20c HTTP/1.1"))
         #expect(t.method == "GET")
-        #expect(t.path == Array("/%73ub".utf8))
-        #expect(t.query == Array("a=1&b=%20c".utf8))
+        #expect(Array(t.path) == Array("/%73ub".utf8))
+        #expect(t.query.map(Array.init) == Array("a=1&b=%20c".utf8))
         #expect(t.directoryLocation == "/%73ub/?a=1&b=%20c")
         #expect(try #require(target("GET //evil.example/sub HTTP/1.1")).directoryLocation == "/evil.example/sub/")
         #expect(target("GET http://x/ HTTP/1.1") == nil)
