@@ -9,8 +9,10 @@ struct ClientAddress: Sendable {
     /// Peers whose `X-Forwarded-For` is believed (exact addresses, e.g. `127.0.0.1`).
     let trustedProxies: Set<String>
 
-    func resolve(peer: String, forwardedFor: String?) -> String {
-        guard trustedProxies.contains(peer), let forwardedFor else { return peer }
+    /// The address of a request from `peer` with this `X-Forwarded-For` (read only when
+    /// `peer` is a trusted proxy).
+    func resolve(peer: String, forwardedFor: @autoclosure () -> String?) -> String {
+        guard !trustedProxies.isEmpty, trustedProxies.contains(peer), let forwardedFor = forwardedFor() else { return peer }
         // The last entry, even an empty one ("1.2.3.4," names no client).
         guard let last = forwardedFor.split(separator: ",", omittingEmptySubsequences: false).last else { return peer }
         let candidate = String(last).trimmingCharacters(in: .whitespaces)

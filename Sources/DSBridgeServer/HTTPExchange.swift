@@ -35,8 +35,9 @@ final class HTTPExchange {
     var extraHeaders: [(String, String)] = []
     var headersSent = false
     var bodyOffset = 0
-    /// Captured request headers (lws frees them once the body starts).
-    var headers = RequestHeaders()
+    /// Captured request headers (lws frees them once the body starts), or the head
+    /// dsbridged read itself.
+    let headers: RequestHeaders
     let peer: String
     /// The query's arguments as lws split and decoded them (`a=1`, `b= c`).
     var queryArguments: [String] = []
@@ -45,8 +46,9 @@ final class HTTPExchange {
     /// The request came to the admin listener.
     var adminListener = false
 
-    init(id: UInt64, wsi: OpaquePointer?, method: HTTPMethod, path: String, peer: String) {
+    init(id: UInt64, wsi: OpaquePointer?, method: HTTPMethod, path: String, peer: String, headers: RequestHeaders = RequestHeaders()) {
         self.id = id
+        self.headers = headers
         self.wsi = wsi
         self.method = method
         self.path = path

@@ -55,7 +55,8 @@ struct HTTPRequestHead: Sendable, Equatable {
     /// The value of header `name` (lower-case), repeated fields joined with ", ".
     func header(_ name: String) -> String? {
         var found: String?
-        for field in fieldRanges where Self.matches(bytes, field.name, name) {
+        let length = name.utf8.count
+        for field in fieldRanges where field.name.count == length && Self.matches(bytes, field.name, name) {
             let text = String(decoding: bytes[field.value], as: UTF8.self)
             found = found.map { $0 + ", " + text } ?? text
         }
@@ -64,7 +65,8 @@ struct HTTPRequestHead: Sendable, Equatable {
 
     /// Whether the head has a field named `name` (lower-case); no string is made.
     func hasHeader(_ name: String) -> Bool {
-        fieldRanges.contains { Self.matches(bytes, $0.name, name) }
+        let length = name.utf8.count
+        return fieldRanges.contains { $0.name.count == length && Self.matches(bytes, $0.name, name) }
     }
 
     // Look-ups compare bytes in place, with plain loops: a request's head is looked up a
@@ -75,7 +77,8 @@ struct HTTPRequestHead: Sendable, Equatable {
     /// comma-separated lists in the fields named `name` (lower-case), trimmed of optional
     /// white space, empty elements included, until it returns `false`.
     private func forEachListElement(of name: String, _ body: ([UInt8], Range<Int>) -> Bool) {
-        for field in fieldRanges where Self.matches(bytes, field.name, name) {
+        let length = name.utf8.count
+        for field in fieldRanges where field.name.count == length && Self.matches(bytes, field.name, name) {
             let end = field.value.upperBound
             var start = field.value.lowerBound
             while start <= end {
@@ -102,7 +105,8 @@ struct HTTPRequestHead: Sendable, Equatable {
         return found
     }
 
-    /// Whether `bytes[range]` is `lowercased` whatever its ASCII case.
+    /// Whether `bytes[range]` is `lowercased` whatever its ASCII case (callers compare the
+    /// lengths first: most fields differ in length from the name looked up).
     private static func matches(_ bytes: [UInt8], _ range: Range<Int>, _ lowercased: String) -> Bool {
         guard range.count == lowercased.utf8.count else { return false }
         var i = range.lowerBound

@@ -3,7 +3,10 @@
 /// A request's headers by lower-case name. On a plain-HTTP connection they are read from
 /// the parsed head when asked for (no table is built per request); on the libwebsockets
 /// path the few headers the routes use are copied into a table before lws frees them.
-struct RequestHeaders: Sendable {
+///
+/// A class, used on the service thread only: as a struct stored in ``HTTPExchange`` every
+/// look-up copied it out (a retain and a release of each of the head's buffers).
+final class RequestHeaders {
     /// The head dsbridged parsed itself (plain HTTP), if any.
     private let head: HTTPRequestHead?
     /// `Content-Length` as one number (a repeated equal value, `5, 5`, reads as `5`).
@@ -32,6 +35,20 @@ struct RequestHeaders: Sendable {
             return head?.header(name)
         }
         set { table[name] = newValue }
+    }
+
+    /// Whether header `name` (lower-case) is present; no string is made.
+    func has(_ name: String) -> Bool {
+        if !table.isEmpty, table[name] != nil { return true }
+        return head?.hasHeader(name) == true
+    }
+
+    /// `Content-Length` as a number (`nil` without it, or when it is not one).
+    var contentLengthNumber: Int? {
+        if !table.isEmpty, let value = table["content-length"] { return Int(value) }
+        guard head?.hasHeader("content-length") == true else { return nil }
+        // (Not checked when the body is chunked: then the value as sent.)
+        return contentLength ?? head?.header("content-length").flatMap { Int($0) }
     }
 
     /// Every header, for an authenticator.

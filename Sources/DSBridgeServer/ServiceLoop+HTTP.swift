@@ -199,18 +199,18 @@ extension ServiceLoop {
 
     /// Waits for the body, refusing it up front when Content-Length is over the limit.
     func expectBody(_ exchange: HTTPExchange, then handler: @escaping (HTTPExchange) -> Void) {
-        if let length = exchange.headers["content-length"].flatMap(Int.init), length > exchange.bodyLimit {
+        if let length = exchange.headers.contentLengthNumber, length > exchange.bodyLimit {
             respond(exchange, tooLarge(exchange))
             return
         }
-        if exchange.headers["transfer-encoding"] != nil {
+        if exchange.headers.has("transfer-encoding") {
             // lws 4.1 does not de-chunk request bodies; browsers send Content-Length.
             var a = HTTPAnswer.text(411, "a request body needs Content-Length (chunked bodies are not accepted)")
             a.closeAfter = true
             respond(exchange, a)
             return
         }
-        if exchange.headers["content-length"] == nil {
+        if !exchange.headers.has("content-length") {
             // Without Content-Length lws never reports the body's completion: treat it as empty.
             handler(exchange)
             return
@@ -302,7 +302,7 @@ extension ServiceLoop {
     }
 
     private func finishTransaction(_ exchange: HTTPExchange, _ answer: HTTPAnswer) -> Int32 {
-        if answer.closeAfter, !exchange.bodyComplete, let length = exchange.headers["content-length"].flatMap(Int.init), length > 0 {
+        if answer.closeAfter, !exchange.bodyComplete, let length = exchange.headers.contentLengthNumber, length > 0 {
             // The body is still coming: linger instead of resetting the connection over it.
             if let wsi = exchange.wsi { shutdown(lws_get_socket_fd(wsi), Int32(SHUT_WR)) }
             exchange.onBody = nil

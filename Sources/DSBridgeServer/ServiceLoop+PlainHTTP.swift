@@ -224,11 +224,10 @@ extension ServiceLoop {
         let peer = clientAddresses.resolve(peer: c.peer, forwardedFor: head.header("x-forwarded-for"))
         let exchange = HTTPExchange(
             id: makeID(), wsi: nil, method: HTTPMethod(rawValue: head.methodToken) ?? .other,
-            path: path, peer: peer)
+            path: path, peer: peer, headers: RequestHeaders(head: head, contentLength: contentLength))
         exchange.connection = c
         exchange.bodyLimit = bridge.configuration.maxMessageBytes
         exchange.rawTarget = head.target
-        exchange.headers = RequestHeaders(head: head, contentLength: contentLength)
         return exchange
     }
 

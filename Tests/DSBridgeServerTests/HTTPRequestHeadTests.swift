@@ -49,7 +49,7 @@ struct HTTPRequestHeadTests {
     @Test("request headers read from the head: Content-Length as one number, the whole set for an authenticator")
     func requestHeaders() throws {
         let head = try parse("POST / HTTP/1.1\r\nContent-Length: 5, 5\r\nCookie: a=1\r\ncookie: b=2\r\n\r\n")
-        var headers = RequestHeaders(head: head, contentLength: head.contentLength)
+        let headers = RequestHeaders(head: head, contentLength: head.contentLength)
         #expect(headers["content-length"] == "5")
         #expect(headers["cookie"] == "a=1, b=2")
         #expect(headers["origin"] == nil)
