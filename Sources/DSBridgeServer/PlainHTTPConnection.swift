@@ -71,7 +71,10 @@ final class PlainHTTPConnection {
     var buffered: [UInt8] = []
     /// The next head is read from the socket with a consuming read, not peeked at first:
     /// after the first request, an upgrade's bytes are handed to libwebsockets with it.
-    var readsHeadsConsuming: Bool { completedRequests > 0 }
+    /// Not for a tunnel's inner end: the only lws 4.1 call that takes bytes already read
+    /// (`lws_adopt_socket_vhost_readbuf`) allows TLS, and the vhost of a TLS listener would
+    /// then expect a handshake on the tunnel's plaintext.
+    var readsHeadsConsuming: Bool { completedRequests > 0 && !tunneled }
     private(set) var closed = false
 
     private let poll: SocketPoll
