@@ -192,11 +192,13 @@ public final class ClusterNode: ClusterRouter {
     }
 
     public var healthNote: String? {
-        client.isConnected && messenger.isConnected ? nil : "redis unavailable"
+        isRedisUp ? nil : "redis unavailable"
     }
 
-    /// Whether Redis can be reached now.
-    public var isRedisUp: Bool { client.isConnected && messenger.isConnected }
+    /// Whether Redis can be reached now: both command connections, and the subscriber
+    /// subscribed again (until it is, other nodes' messages to this node are lost and their
+    /// calls into its sessions answer "node down", though commands already work).
+    public var isRedisUp: Bool { client.isConnected && messenger.isConnected && subscriber.isConnected }
 
     private func beatCommands() -> [RedisCommand] {
         let key = ClusterKeys.node(nodeID)
