@@ -10,6 +10,8 @@ Cases, each a PASS/FAIL line:
     page's error as 422), 404 for an unknown session, 400 for a bad body of a remote one;
   - POST /admin/groups/TAG/call reaches every tagged session on every node;
   - POST /dsbridge/call (sync HTTP) with a token of another node's session runs there;
+  - sync calls made while the page's session moves to another node (its socket came back
+    there) never answer 401: every node waits for a move under way to finish;
   - a page resumes on another node: replay after its ack, in order, lastCall kept;
   - a node killed (SIGKILL) while a call runs, and started again under its name before the
     page comes back: the page resumes elsewhere and the call gets exactly one final error
@@ -27,6 +29,7 @@ Cases, each a PASS/FAIL line:
 """
 
 import argparse
+import http.client
 import json
 import os
 import sys
@@ -117,6 +120,46 @@ def sync_http(port, token, method, data):
             return r.status, json.loads(r.read())
     except urllib.error.HTTPError as e:
         return e.code, e.read().decode("utf-8", "replace")
+
+
+def sync_calls_during_takeovers(nodes, rounds=25):
+    """Moves fresh sessions from nodes[0] to nodes[1] (a hello with the token there) while
+    threads send sync calls with the token to every node on kept-alive connections.
+    Returns (statuses by count, the first few non-200 answers)."""
+    statuses, odd = {}, []
+    lock = threading.Lock()
+    for _ in range(rounds):
+        page = Page(nodes[0])
+        stop = threading.Event()
+        body = json.dumps({"method": "echo.syn", "arg": json.dumps({"data": 1})})
+
+        def hammer(node):
+            conn = http.client.HTTPConnection("127.0.0.1", node.port, timeout=20)
+            try:
+                while not stop.is_set():
+                    conn.request("POST", "/dsbridge/call", body=body,
+                                 headers={"Content-Type": "application/json", "X-DSBridge-Token": page.token})
+                    r = conn.getresponse()
+                    text = r.read()
+                    with lock:
+                        statuses[r.status] = statuses.get(r.status, 0) + 1
+                        if r.status != 200 and len(odd) < 5:
+                            odd.append((node.name, r.status, text[:120]))
+            finally:
+                conn.close()
+        threads = [threading.Thread(target=hammer, args=(n,), daemon=True) for n in nodes for _ in range(2)]
+        for t in threads:
+            t.start()
+        time.sleep(0.02)
+        ws = WS(nodes[1].port)
+        ws.session(token=page.token, ack=0)
+        time.sleep(0.05)
+        stop.set()
+        for t in threads:
+            t.join(25)
+        ws.close()
+        page.ws.close()
+    return statuses, odd
 
 
 def messages_until(ws, pred, timeout):
@@ -227,6 +270,10 @@ def main():
                 (status, body))
         status, _ = sync_http(n2.port, "not-a-token", "echo.syn", 1)
         c.check(status == 401, "POST /dsbridge/call with an unknown token is 401", status)
+        statuses, odd = sync_calls_during_takeovers([n1, n2, n3])
+        c.check(set(statuses) == {200} and statuses[200] > 0,
+                "sync calls made on every node while sessions move from n1 to n2 all answer 200 (none 401)",
+                (statuses, odd))
 
         # Resume on another node (n1's page moves to n2).
         p = pages["n1"]

@@ -12,20 +12,56 @@ extension ClusterNode {
     /// The longest a forwarded sync call is waited for (the owner's own bounds apply first).
     static let forwardedSyncTimeoutMs = 120_000
 
+    /// How many owners a sync call is tried at while its session moves between nodes.
+    static let syncCallOwnersTried = 3
+
+    /// Runs a sync call of a session this node does not hold: at the session's owner, found
+    /// in Redis, and relays its answer. A session that moves while the call travels (its
+    /// page's socket came back on another node) is followed to its new owner: a call that
+    /// no node ran is never answered 401 while some node still holds its session.
     public func forwardSyncCall(
         token: String, body: [UInt8], afterHeader: String?, traceparent: String?,
         answer: @escaping @Sendable (ForwardedSyncCall) -> Void
     ) {
-        messenger.send([ClusterScripts.ownerByTokenScript.evalSHA(arguments: [token])]) { [self] result in
+        let call = ForwardedSync(token: token, body: body, after: afterHeader, traceparent: traceparent)
+        routeSyncCall(call, tried: nil, triesLeft: Self.syncCallOwnersTried, answer: answer)
+    }
+
+    /// A sync call on its way to its session's owner.
+    private struct ForwardedSync: Sendable {
+        let token: String
+        let body: [UInt8]
+        let after: String?
+        let traceparent: String?
+    }
+
+    /// Looks the owner up and runs `call` there; `tried` is the owner that answered "not
+    /// here" last (asked again only if Redis names another one).
+    private func routeSyncCall(
+        _ call: ForwardedSync, tried: String?, triesLeft: Int, answer: @escaping @Sendable (ForwardedSyncCall) -> Void
+    ) {
+        messenger.send([ClusterScripts.ownerByTokenScript.evalSHA(arguments: [call.token])]) { [self] result in
             guard case .success(let replies) = result else { return answer(.unavailable("cluster unavailable")) }
-            guard let owner = replies.first?.stringValue, owner != nodeID else { return answer(.unknownToken) }
+            guard let owner = replies.first?.stringValue, owner != tried else { return answer(.unknownToken) }
+            // "Not here" from an owner that let the session go meanwhile: ask the next one.
+            let followed: @Sendable (ForwardedSyncCall) -> Void = { [self] r in
+                guard case .unknownToken = r, triesLeft > 1 else { return answer(r) }
+                routeSyncCall(call, tried: owner, triesLeft: triesLeft - 1, answer: answer)
+            }
+            guard owner != nodeID else {
+                // This node is the owner but did not know the session a moment ago: a takeover
+                // here may be restoring it.
+                return journal.whenRestored(token: call.token) { [self] in
+                    Task { followed(await syncCallHere(token: call.token, body: call.body, after: call.after, traceparent: call.traceparent)) }
+                }
+            }
             let req = nextRequest()
             let once = Atomic<Bool>(false)
-            let finish: @Sendable (ForwardedSyncCall) -> Void = { r in if !once.exchange(true, ordering: .acquiringAndReleasing) { answer(r) } }
+            let finish: @Sendable (ForwardedSyncCall) -> Void = { r in if !once.exchange(true, ordering: .acquiringAndReleasing) { followed(r) } }
             pending.withLock { $0.syncs[req] = finish }
             let message = NodeMessage.sync(
-                req: req, from: nodeID, token: token, body: String(decoding: body, as: UTF8.self), after: afterHeader,
-                traceparent: traceparent)
+                req: req, from: nodeID, token: call.token, body: String(decoding: call.body, as: UTF8.self), after: call.after,
+                traceparent: call.traceparent)
             publish(message, to: owner) { [self] delivered in
                 if !delivered, let f = pending.withLock({ $0.syncs.removeValue(forKey: req) }) {
                     f(.unavailable("node \(owner) of the session is down"))
@@ -37,22 +73,34 @@ extension ClusterNode {
         }
     }
 
-    /// Runs a sync call another node passed on (on a task: it may wait for socket calls).
+    /// Runs a sync call another node passed on, once a takeover of its session under way
+    /// here (if any) has restored it: the other node found this one named as the owner.
     func runForwardedSync(req: Int64, from: String, token: String, body: String, after: String?, traceparent: String?) {
+        journal.whenRestored(token: token) { [self] in
+            Task { [self] in
+                let reply: String?
+                switch await syncCallHere(token: token, body: Array(body.utf8), after: after, traceparent: traceparent) {
+                case .answered(let bytes): reply = String(decoding: bytes, as: UTF8.self)
+                case .unknownToken, .unavailable: reply = nil
+                }
+                publish(.synced(req: req, body: reply), to: from)
+            }
+        }
+    }
+
+    /// Runs a sync call of a session of this node (it may wait for socket calls, PROTOCOL 4).
+    /// - Returns: the answer's body, or `.unknownToken` when the session is not here.
+    private func syncCallHere(token: String, body: [UInt8], after: String?, traceparent: String?) async -> ForwardedSyncCall {
         let bridge = self.bridge
         var request: SyncCallRequest
         do {
-            request = try SyncCallRequest(body: Array(body.utf8), afterHeader: after, maxDepth: bridge.configuration.maxDepth)
+            request = try SyncCallRequest(body: body, afterHeader: after, maxDepth: bridge.configuration.maxDepth)
             request.trace = traceparent.flatMap { TraceContext(traceparent: $0) }
         } catch {
-            let failure = CallFailure(.badArgument, error.reason)
-            return publish(.synced(req: req, body: String(decoding: SyncCallRequest.answerBody(.failure(failure)), as: UTF8.self)), to: from)
+            return .answered(SyncCallRequest.answerBody(.failure(CallFailure(.badArgument, error.reason))))
         }
-        Task { [self] in
-            let result = await bridge.syncCall(token: token, request: request)
-            let reply = result.map { String(decoding: SyncCallRequest.answerBody($0), as: UTF8.self) }
-            publish(.synced(req: req, body: reply), to: from)
-        }
+        guard let result = await bridge.syncCall(token: token, request: request) else { return .unknownToken }
+        return .answered(SyncCallRequest.answerBody(result))
     }
 
     /// The owner's answer to sync request `req`.

@@ -45,6 +45,8 @@ public final class RedisJournal: SessionJournal {
         var pushesInFlight = 0
         /// Sessions that moved away with calls still running here.
         var moved: [String: BridgeSession] = [:]
+        /// Takeovers under way here, by token: their count and what waits for them to end.
+        var restoring: [String: (count: Int, waiters: [@Sendable () -> Void])] = [:]
 
         /// Forgets what this node kept about owning session `id` (it ended or moved away).
         mutating func forgetOwned(_ id: String) {
@@ -162,8 +164,23 @@ public final class RedisJournal: SessionJournal {
 
     public func takeOver(
         token: String, ack: Int64, peerAddress: String,
-        completion: @escaping @Sendable (Result<BridgeSession, SessionRefusal>) -> Void
+        completion finished: @escaping @Sendable (Result<BridgeSession, SessionRefusal>) -> Void
     ) {
+        state.withLock { $0.restoring[token, default: (0, [])].count += 1 }
+        let completion: @Sendable (Result<BridgeSession, SessionRefusal>) -> Void = { [self] result in
+            finished(result)
+            let waiters = state.withLock { s -> [@Sendable () -> Void] in
+                guard var entry = s.restoring[token] else { return [] }
+                entry.count -= 1
+                if entry.count > 0 {
+                    s.restoring[token] = entry
+                    return []
+                }
+                s.restoring.removeValue(forKey: token)
+                return entry.waiters
+            }
+            for waiter in waiters { waiter() }
+        }
         let unknown = SessionRefusal(code: 4004, reason: "unknown session")
         let command = ClusterScripts.claimScript.evalSHA(arguments: [token, nodeID, String(ack), String(ttlMs)])
         client.send([command]) { [self] result in
@@ -186,6 +203,19 @@ public final class RedisJournal: SessionJournal {
             }
             restore(claimed, token: token, completion: completion)
         }
+    }
+
+    /// Runs `body` once no takeover of the session with `token` is under way on this node
+    /// (at once when none is). Between the claim's reply and the session's restore the
+    /// journal names this node as the owner while the bridge does not know the session yet:
+    /// a sync call that arrives then waits here instead of answering 401.
+    func whenRestored(token: String, _ body: @escaping @Sendable () -> Void) {
+        let now = state.withLock { s -> Bool in
+            guard s.restoring[token] != nil else { return true }
+            s.restoring[token]?.waiters.append(body)
+            return false
+        }
+        if now { body() }
     }
 
     /// Makes the claimed session here (on a worker: it may end a session, which runs hooks).
