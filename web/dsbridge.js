@@ -112,8 +112,11 @@
   function auth() {
     return config.auth || window.DSBRIDGE_AUTH || attr('data-auth') || null;
   }
+  // Acks (PROTOCOL.md 2.2: at least every 64 messages and within 1 s): an ack due rides in
+  // front of whatever the page sends next, in the same frame; alone only after ACK_DELAY_MS
+  // without anything to send. A page calling at least once a second sends no ack frames.
   var ACK_EVERY = 64;
-  var ACK_DELAY_MS = 250;
+  var ACK_DELAY_MS = 1000;
   var MAX_BATCH = 256;
   // Bytes per batch frame at first (the server's default maxMessageBytes is 4 MiB). A server
   // that closes 1009 lowers it (see onWelcome); a single message above it goes alone.
@@ -623,6 +626,10 @@
 
   function send(text, id) {
     state.outbox.push({ text: text, bytes: utf8Bytes(text), id: id || 0 });
+    scheduleFlush();
+  }
+
+  function scheduleFlush() {
     if (!state.flushScheduled) {
       state.flushScheduled = true;
       Promise.resolve().then(flushOutbox);
@@ -638,6 +645,13 @@
     }
     var out = state.outbox;
     state.outbox = [];
+    // An ack due goes first, with what is sent now (one frame, not two); sendAck's
+    // placeholder only asked for a flush.
+    out = out.filter(function (entry) {
+      return !entry.ackPlaceholder;
+    });
+    if (state.lastSeq > state.ackedSeq) out.unshift(ackEntry());
+    if (!out.length) return;
     var frame = [];
     var bytes = 0;
     var ws = state.ws;
@@ -796,8 +810,18 @@
     clearTimeout(state.ackTimer);
     state.ackTimer = null;
     if (!state.welcomed || state.lastSeq <= state.ackedSeq) return;
+    // flushOutbox puts the ack in front of what goes out (with the highest seq by then).
+    state.outbox.push({ text: '', bytes: 0, id: 0, ackPlaceholder: true });
+    scheduleFlush();
+  }
+
+  /** The outbox entry of an ack of everything received; the ack timer stops. */
+  function ackEntry() {
+    clearTimeout(state.ackTimer);
+    state.ackTimer = null;
     state.ackedSeq = state.lastSeq;
-    send(JSON.stringify({ t: 'ack', seq: state.lastSeq }));
+    var text = '{"t":"ack","seq":' + state.lastSeq + '}';
+    return { text: text, bytes: text.length, id: 0 };
   }
 
   // Incoming frames

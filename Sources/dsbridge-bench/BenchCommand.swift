@@ -63,6 +63,13 @@ struct BenchCommand: ParsableCommand {
     var rawEcho = false
     @Flag(help: "Send every message due in one batch frame, as web/dsbridge.js does per microtask (default: one frame per message).")
     var coalesce = false
+    @Option(help: "Milliseconds from the first unacknowledged message to an ack sent alone (web/dsbridge.js: 1000).")
+    var ackDelayMs = 1000
+    @Flag(
+        inversion: .prefixedNo,
+        help: "An ack due rides in front of the page's next call, in the same frame, as web/dsbridge.js does (--no-piggyback-acks: always alone)."
+    )
+    var piggybackAcks = true
     @Flag(help: "Print the report as JSON.") var json = false
     @Flag(help: "No progress line on stderr.") var quiet = false
     @Option(help: "libwebsockets log level bits (LLL_*), default errors and warnings.") var lwsLogLevel: Int32 = 3
@@ -78,6 +85,7 @@ struct BenchCommand: ParsableCommand {
         guard (0...10_000).contains(progressCount) else { throw ValidationError("--progress-count must be 0...10000") }
         guard (1...5_000).contains(invokeBatch) else { throw ValidationError("--invoke-batch must be 1...5000") }
         guard connectConcurrency >= 1 else { throw ValidationError("--connect-concurrency must be at least 1") }
+        guard (1...60_000).contains(ackDelayMs) else { throw ValidationError("--ack-delay-ms must be 1...60000") }
         guard rate > 0, rate <= 1_000 else { throw ValidationError("--rate must be > 0 and at most 1000") }
         if scenario == .paced, clientLoop == .poll {
             throw ValidationError("paced needs --client-loop uv (its calls are timed by a libuv timer)")
@@ -103,6 +111,8 @@ struct BenchCommand: ParsableCommand {
         options.invokeBatch = invokeBatch
         options.triggerMethod = triggerMethod
         options.coalesce = coalesce
+        options.ackDelayMs = UInt64(ackDelayMs)
+        options.piggybackAcks = piggybackAcks
         options.method = method
         options.connectConcurrency = connectConcurrency
         options.openTimeout = openTimeout

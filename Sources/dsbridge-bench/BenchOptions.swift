@@ -81,6 +81,10 @@ struct BenchOptions: Sendable {
     /// Send everything due in one (batch) frame, as web/dsbridge.js does, instead of one
     /// frame per message.
     var coalesce = false
+    /// Milliseconds from the first unacknowledged message to an ack sent alone.
+    var ackDelayMs: UInt64 = 1000
+    /// An ack due goes with the next call, in the same frame (as web/dsbridge.js does).
+    var piggybackAcks = true
     /// Connections being opened at once per thread (handshakes in progress).
     var connectConcurrency = 128
     /// `idle`, `paced`, `http`: the server is the plain echo server (no hello; `http`: the

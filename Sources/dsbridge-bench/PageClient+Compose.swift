@@ -4,6 +4,9 @@
 extension PageClient {
     /// Composes the next message due into `c`; `false` when nothing is due.
     func compose(into c: inout FrameComposer) -> Bool {
+        if ackDue, worker.options.piggybackAcks, !worker.options.coalesce, case .call? = outbox.first {
+            ackDue = false  // it rides in front of that call, below
+        }
         if ackDue {
             ackDue = false
             c.literal(#"{"t":"ack","seq":"#)
@@ -11,6 +14,7 @@ extension PageClient {
             c.byte(UInt8(ascii: "}"))
             ackedSeq = highestSeq
             lastAckAt = monotonicNanos()
+            firstUnackedAt = nil
             return true
         }
         guard let job = outbox.popFirst() else { return false }
@@ -26,6 +30,18 @@ extension PageClient {
                 c.literal(#"{"t":"hello","v":1}"#)
             }
         case .call(let kind, let madeAt):
+            // --piggyback-acks: an ack due rides in front of the call, in one batch frame
+            // (only when the call is a frame of its own: batches do not nest).
+            let ackInFront = worker.options.piggybackAcks && !worker.options.coalesce && ready && highestSeq > ackedSeq
+            if ackInFront {
+                c.literal(#"[{"t":"ack","seq":"#)
+                c.integer(highestSeq)
+                c.literal("},")
+                ackedSeq = highestSeq
+                lastAckAt = monotonicNanos()
+                firstUnackedAt = nil
+            }
+            defer { if ackInFront { c.byte(UInt8(ascii: "]")) } }
             let id = takeCallID(kind, madeAt: madeAt)
             c.literal(#"{"t":"call","id":"#)
             c.integer(id)

@@ -32,6 +32,8 @@ final class PageClient: Link {
     var lastAckAt: UInt64 = 0
     /// An ack is scheduled on the worker's timer (`--client-loop uv`).
     var ackScheduled = false
+    /// When the oldest message not acknowledged yet arrived (an ack sent clears it).
+    var firstUnackedAt: UInt64?
     /// The session's token, once welcomed (or the one being resumed).
     var token: [UInt8]?
     /// Resuming: the `ack` the hello carries.
@@ -83,11 +85,15 @@ final class PageClient: Link {
         }
         if highestSeq - ackedSeq >= 64 {
             ackDue = true
-        } else if highestSeq > ackedSeq, !ackScheduled, worker.schedulesAcks {
-            // As web/dsbridge.js does: an ack 250 ms after the first unacknowledged message
-            // (each page on its own clock, not every page at the same tick).
-            ackScheduled = true
-            worker.scheduleAck(self, afterMs: 250)
+        } else if highestSeq > ackedSeq, worker.schedulesAcks {
+            // As web/dsbridge.js does: an ack alone 1 s (--ack-delay-ms) after the first
+            // unacknowledged message unless a call took it along before (each page on its own
+            // clock, not every page at the same tick).
+            if firstUnackedAt == nil { firstUnackedAt = now }
+            if !ackScheduled {
+                ackScheduled = true
+                worker.scheduleAck(self, afterMs: worker.options.ackDelayMs)
+            }
         }
         if ackDue || !outbox.isEmpty { wantWrite() }
     }
@@ -226,6 +232,8 @@ final class PageClient: Link {
     /// `--coalesce`: everything due goes out in one frame, a batch when there is more than
     /// one message (as web/dsbridge.js sends what a page queued in one microtask).
     private func writeBatch(_ wsi: OpaquePointer) -> Int32 {
+        // --piggyback-acks: an ack due goes first in the batch that carries the next calls.
+        if worker.options.piggybackAcks, ready, highestSeq > ackedSeq, !outbox.isEmpty { ackDue = true }
         var c = worker.composer(offset: 1)
         var count = 0
         while ackDue || !outbox.isEmpty, count < ClientWorker.coalescedMessages,
@@ -268,6 +276,13 @@ final class PageClient: Link {
     func ackTimerFired() {
         ackScheduled = false
         guard ready, highestSeq > ackedSeq else { return }
+        let delay = worker.options.ackDelayMs * 1_000_000
+        if let first = firstUnackedAt, case let waited = monotonicNanos() &- first, waited < delay {
+            // An ack went with a call meanwhile: the timer counts from the oldest message since.
+            ackScheduled = true
+            worker.scheduleAck(self, afterMs: (delay - waited) / 1_000_000 + 1)
+            return
+        }
         ackDue = true
         wantWrite()
     }

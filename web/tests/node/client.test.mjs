@@ -117,9 +117,29 @@ test('dsBridge.call with a callback: window.dscbN gets each value and is deleted
   assert.equal(stub in window, false);
 });
 
-test('acks: the highest seq processed, after the ack delay', async () => {
-  server.newMessages();
+test('an ack due rides in front of the next call, in the same frame (PROTOCOL.md 2.1, 2.2)', async () => {
+  const first = invoke('echo.first', 1);
+  await flush();
+  const [call] = server.calls('echo.first');
+  server.send(server.ret(call), server.cb(call, 1));
+  assert.equal(await first, 1);
+  const before = ws.sent.length;
+  const second = invoke('echo.second', 2);
+  await flush();
+  const frames = ws.sent.slice(before).map((f) => JSON.parse(f));
+  assert.equal(frames.length, 1, 'one frame: ' + JSON.stringify(frames));
+  assert.deepEqual(frames[0][0], { t: 'ack', seq: server.seq });
+  assert.equal(frames[0][1].method, 'echo.second');
+  const [next] = server.calls('echo.second');
+  server.send(server.ret(next), server.cb(next, 2));
+  assert.equal(await second, 2);
   await sleep(400);
+  assert.deepEqual(server.newMessages().filter((m) => m.t === 'ack'), [], 'no ack alone before the ack delay (1 s)');
+});
+
+test('acks: the highest seq processed, alone after the ack delay (1 s) when nothing else goes out', async () => {
+  server.newMessages();
+  await sleep(700);
   const acks = server.newMessages().filter((m) => m.t === 'ack');
   assert.deepEqual(acks, [{ t: 'ack', seq: server.seq }]);
 });
