@@ -12,6 +12,11 @@ Cases, each a PASS/FAIL line:
   - POST /dsbridge/call (sync HTTP) with a token of another node's session runs there;
   - sync calls made while the page's session moves to another node (its socket came back
     there) never answer 401: every node waits for a move under way to finish;
+  - with --admin-during-moves (off by default: it shows an open problem of issue 16): admin
+    calls into a page made on every node while its session moves all reach the page. Today
+    some time out: an invoke made on the old owner in the instant of the move, whose
+    journal write the move fenced, is dropped with the session's copy (SessionState.letGo)
+    instead of being passed to the new owner.
   - a page resumes on another node: replay after its ack, in order, lastCall kept;
   - a node killed (SIGKILL) while a call runs, and started again under its name before the
     page comes back: the page resumes elsewhere and the call gets exactly one final error
@@ -25,7 +30,7 @@ Cases, each a PASS/FAIL line:
     cross-node calls answer 503 meanwhile; once Redis is back every session is listed and
     reachable across nodes again.
 
-    scripts/cluster_test.py [--daemon .build/debug/dsbridged]
+    scripts/cluster_test.py [--daemon .build/debug/dsbridged] [--admin-during-moves]
 """
 
 import argparse
@@ -162,6 +167,85 @@ def sync_calls_during_takeovers(nodes, rounds=25):
     return statuses, odd
 
 
+def answer_invokes_on(ws, first_id, stop, sent=None):
+    """A thread answering every invoke on `ws` at once (its own call ids from `first_id`)
+    until `stop` is set or the socket ends; the calls it sends are appended to `sent`."""
+    sent = sent if sent is not None else []
+
+    def run():
+        next_id = first_id
+        while not stop.is_set():
+            try:
+                m = ws.next_message(0.05, lambda m: isinstance(m, dict) and m.get("t") == "invoke")
+            except Exception:  # noqa: BLE001 - the socket was closed under us
+                return
+            if m is None:
+                if ws.close_code is not None or ws.ended:
+                    return
+                continue
+            answer = return_value(m["callbackId"], {"got": m["args"]})
+            sent.append((next_id, answer))
+            ws.call(next_id, "_dsb.returnValue", answer)
+            next_id += 1
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    return t
+
+
+def admin_calls_during_takeovers(nodes, rounds=15):
+    """Moves ready sessions from nodes[0] to nodes[1] while threads make admin calls into
+    them on every node; both sockets answer invokes. Returns (statuses by count, the first
+    few other answers)."""
+    statuses, odd = {}, []
+    lock = threading.Lock()
+    for _ in range(rounds):
+        page = Page(nodes[0])
+        page.ready()
+        stop, done, switched = threading.Event(), threading.Event(), threading.Event()
+        sent = []
+        answering = [answer_invokes_on(page.ws, page.next_id, switched, sent)]
+
+        def hammer(node):
+            conn = http.client.HTTPConnection("127.0.0.1", node.admin_port, timeout=20)
+            body = json.dumps({"method": "echo", "args": [1], "timeoutMs": 8000})
+            headers = {"Authorization": "Bearer " + node.admin_token, "Content-Type": "application/json"}
+            try:
+                while not stop.is_set():
+                    conn.request("POST", "/admin/sessions/%s/call" % page.id, body=body, headers=headers)
+                    r = conn.getresponse()
+                    text = r.read()
+                    with lock:
+                        statuses[r.status] = statuses.get(r.status, 0) + 1
+                        if r.status != 200 and len(odd) < 5:
+                            odd.append((node.name, r.status, text[:160]))
+            finally:
+                conn.close()
+        threads = [threading.Thread(target=hammer, args=(n,), daemon=True) for n in nodes]
+        for t in threads:
+            t.start()
+        time.sleep(0.05)
+        # The page switches sockets (as after a reconnect): the old one is no longer read,
+        # and the calls the new owner lacks are sent again (PROTOCOL.md 2.1).
+        switched.set()
+        answering[0].join(5)
+        ws = WS(nodes[1].port)
+        w = ws.session(token=page.token, ack=0)
+        for cid, answer in sent:
+            if cid > w["lastCall"]:
+                ws.call(cid, "_dsb.returnValue", answer)
+        answering.append(answer_invokes_on(ws, max([w["lastCall"]] + [cid for cid, _ in sent]) + 1, done))
+        time.sleep(0.15)
+        stop.set()
+        for t in threads:
+            t.join(25)
+        done.set()
+        for t in answering:
+            t.join(5)
+        ws.close()
+        page.ws.close()
+    return statuses, odd
+
+
 def messages_until(ws, pred, timeout):
     """Messages (batches split) until one satisfies pred; returns them all."""
     got = []
@@ -179,6 +263,8 @@ def messages_until(ws, pred, timeout):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--daemon", default=None)
+    ap.add_argument("--admin-during-moves", action="store_true",
+                    help="also make admin calls while sessions move (an open problem: some time out)")
     args = ap.parse_args()
     binary = binary_path(args.daemon)
     c = Checks()
@@ -274,6 +360,11 @@ def main():
         c.check(set(statuses) == {200} and statuses[200] > 0,
                 "sync calls made on every node while sessions move from n1 to n2 all answer 200 (none 401)",
                 (statuses, odd))
+        if args.admin_during_moves:
+            statuses, odd = admin_calls_during_takeovers([n1, n2, n3])
+            c.check(set(statuses) == {200} and statuses[200] > 0,
+                    "admin calls made on every node while sessions move from n1 to n2 all reach the page",
+                    (statuses, odd))
 
         # Resume on another node (n1's page moves to n2).
         p = pages["n1"]
