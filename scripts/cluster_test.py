@@ -12,11 +12,10 @@ Cases, each a PASS/FAIL line:
   - POST /dsbridge/call (sync HTTP) with a token of another node's session runs there;
   - sync calls made while the page's session moves to another node (its socket came back
     there) never answer 401: every node waits for a move under way to finish;
-  - with --admin-during-moves (off by default: it shows an open problem of issue 16): admin
-    calls into a page made on every node while its session moves all reach the page. Today
-    some time out: an invoke made on the old owner in the instant of the move, whose
-    journal write the move fenced, is dropped with the session's copy (SessionState.letGo)
-    instead of being passed to the new owner.
+  - admin calls into a page made on every node while its session moves all reach the page
+    (an invoke the old owner made as the move happened, not journaled yet, is passed to the
+    new owner as a call with its origin; a call reaching the new owner while it restores the
+    session waits for the restore);
   - a page resumes on another node: replay after its ack, in order, lastCall kept;
   - a node killed (SIGKILL) while a call runs, and started again under its name before the
     page comes back: the page resumes elsewhere and the call gets exactly one final error
@@ -30,7 +29,7 @@ Cases, each a PASS/FAIL line:
     cross-node calls answer 503 meanwhile; once Redis is back every session is listed and
     reachable across nodes again.
 
-    scripts/cluster_test.py [--daemon .build/debug/dsbridged] [--admin-during-moves]
+    scripts/cluster_test.py [--daemon .build/debug/dsbridged]
 """
 
 import argparse
@@ -263,8 +262,6 @@ def messages_until(ws, pred, timeout):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--daemon", default=None)
-    ap.add_argument("--admin-during-moves", action="store_true",
-                    help="also make admin calls while sessions move (an open problem: some time out)")
     args = ap.parse_args()
     binary = binary_path(args.daemon)
     c = Checks()
@@ -360,11 +357,10 @@ def main():
         c.check(set(statuses) == {200} and statuses[200] > 0,
                 "sync calls made on every node while sessions move from n1 to n2 all answer 200 (none 401)",
                 (statuses, odd))
-        if args.admin_during_moves:
-            statuses, odd = admin_calls_during_takeovers([n1, n2, n3])
-            c.check(set(statuses) == {200} and statuses[200] > 0,
-                    "admin calls made on every node while sessions move from n1 to n2 all reach the page",
-                    (statuses, odd))
+        statuses, odd = admin_calls_during_takeovers([n1, n2, n3])
+        c.check(set(statuses) == {200} and statuses[200] > 0,
+                "admin calls made on every node while sessions move from n1 to n2 all reach the page",
+                (statuses, odd))
 
         # Resume on another node (n1's page moves to n2).
         p = pages["n1"]

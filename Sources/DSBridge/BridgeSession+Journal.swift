@@ -75,6 +75,12 @@ extension BridgeSession {
         if !kept { body() }
     }
 
+    /// Cluster mode: where the answers of native call `callbackId` go (`NODE|REF`), when the
+    /// journal recorded it; a session that moved keeps this for the invokes it passes on.
+    package func nativeCallOrigin(_ callbackId: Int64) -> String? {
+        state.withLock { $0.journal?.nativeOrigins[callbackId] }
+    }
+
     private func carryOut(_ report: SessionState<BridgeConnection>.JournalReport) {
         for body in report.created { body() }
         for (resume, gate) in report.resumed { resume(gate) }

@@ -59,11 +59,12 @@ extension ClusterNode {
             }
             if owner == nodeID {
                 // The record names this node but the session is not here: a takeover is
-                // finishing (ask the bridge once more), or it is a session of this node's
-                // former process, waiting for its page.
-                guard let session = bridge.session(id: id), !session.hasMoved else { return refused(.awaitingPage(nodeID)) }
-                session.callJavaScript(method, args: args, timeout: timeout, handler: handler)
-                return
+                // finishing (wait for it, then ask the bridge once more), or it is a session
+                // of this node's former process, waiting for its page.
+                return journal.whenRestoresEnd { [self] in
+                    guard let session = bridge.session(id: id), !session.hasMoved else { return refused(.awaitingPage(nodeID)) }
+                    session.callJavaScript(method, args: args, timeout: timeout, handler: handler)
+                }
             }
             owners.remember(owner, of: id)
             callRemote(id, owner: owner, method: method, args: args, timeoutMs: timeoutMs, handler: handler, refused: refused)

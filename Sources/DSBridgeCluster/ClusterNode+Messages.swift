@@ -75,18 +75,21 @@ extension ClusterNode {
         let parts = origin.split(separator: "|", maxSplits: 1)
         guard parts.count == 2, let ref = Int64(parts[1]) else { return }
         let from = String(parts[0])
-        guard let session = bridge.session(id: id), !session.hasMoved else {
-            // Not here: a session of this node's former process (Redis still names this node:
-            // it waits for its page), or none.
+        let run: @Sendable (BridgeSession) -> Void = { [self] session in
+            if isDraining(), !session.isConnected { return publish(.refused(ref: ref, status: 503), to: from) }
+            let forward = journal.forwarder(to: origin)
+            session.callJavaScript(method, args: args, timeout: .milliseconds(timeoutMs), origin: origin, handler: forward)
+        }
+        if let session = bridge.session(id: id), !session.hasMoved { return run(session) }
+        // Not here: a takeover here may be restoring it (Redis names this node already);
+        // else a session of this node's former process (it waits for its page), or none.
+        journal.whenRestoresEnd { [self] in
+            if let session = bridge.session(id: id), !session.hasMoved { return run(session) }
             messenger.send([RedisCommand("HGET", ClusterKeys.session(id), "node")]) { [self] result in
                 let waiting = (try? result.get())?.first?.stringValue == nodeID
                 publish(.refused(ref: ref, status: waiting ? NodeMessage.awaitingPageStatus : 404), to: from)
             }
-            return
         }
-        if isDraining(), !session.isConnected { return publish(.refused(ref: ref, status: 503), to: from) }
-        let forward = journal.forwarder(to: origin)
-        session.callJavaScript(method, args: args, timeout: .milliseconds(timeoutMs), origin: origin, handler: forward)
     }
 
     /// This node's sessions as `GET /admin/sessions` lists them, each with `node`.

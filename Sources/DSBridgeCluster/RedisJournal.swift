@@ -129,8 +129,34 @@ public final class RedisJournal: SessionJournal {
 
     public func passLate(_ messages: [LateMessage], of session: BridgeSession) {
         state.withLock { _ = $0.epochs.removeValue(forKey: session.id) }
-        metrics.lateMessages.increment(by: Int64(messages.count))
-        pushLate(session: session.id, items: messages.map { LateItem.encode($0, runner: runnerID) })
+        // An invoke among them was never journaled (nor sent: rule 2), so no node knows it:
+        // it goes to the owner as a call with its origin, to be numbered and recorded there
+        // like any call from another node. As a late message it would reach the page with
+        // this node's callbackId and no record of where its answers go.
+        var late: [LateMessage] = []
+        for message in messages {
+            if message.message.kind == .invoke, let call = PassedInvoke(message.message, of: session) {
+                passInvoke(call, session: session.id)
+            } else {
+                late.append(message)
+            }
+        }
+        guard !late.isEmpty else { return }
+        metrics.lateMessages.increment(by: Int64(late.count))
+        pushLate(session: session.id, items: late.map { LateItem.encode($0, runner: runnerID) })
+    }
+
+    /// Sends an invoke the move left unjournaled to the session's owner, as a `call`.
+    private func passInvoke(_ call: PassedInvoke, session: String) {
+        messenger.send([RedisCommand("HGET", ClusterKeys.session(session), "node")]) { [self] result in
+            guard let owner = (try? result.get())?.first?.stringValue, owner != nodeID else {
+                logger.info("an invoke made as the session moved was dropped: no owner", metadata: ["bridge.session": "\(session)"])
+                return
+            }
+            let message = NodeMessage.call(
+                session: session, method: call.method, args: call.args, timeoutMs: PassedInvoke.timeoutMs, origin: call.origin)
+            messenger.send([RedisCommand("PUBLISH", ClusterKeys.channel(owner), message.encoded())]) { _ in }
+        }
     }
 
     /// Pushes late items to the session's list and nudges its owner; retried every 500 ms
@@ -216,6 +242,32 @@ public final class RedisJournal: SessionJournal {
             return false
         }
         if now { body() }
+    }
+
+    /// Runs `body` once every takeover under way on this node now has ended (at once when
+    /// none is): a call for a session this node is named the owner of but does not hold
+    /// yet waits here.
+    func whenRestoresEnd(_ body: @escaping @Sendable () -> Void) {
+        let now = state.withLock { s -> Bool in
+            guard !s.restoring.isEmpty else { return true }
+            let countdown = Countdown(s.restoring.count, body)
+            for token in s.restoring.keys { s.restoring[token]?.waiters.append { countdown.done() } }
+            return false
+        }
+        if now { body() }
+    }
+
+    /// Runs its body when ``done()`` has been called `count` times.
+    private final class Countdown: Sendable {
+        private let left: Atomic<Int>
+        private let body: @Sendable () -> Void
+        init(_ count: Int, _ body: @escaping @Sendable () -> Void) {
+            left = Atomic(count)
+            self.body = body
+        }
+        func done() {
+            if left.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { body() }
+        }
     }
 
     /// Makes the claimed session here (on a worker: it may end a session, which runs hooks).
