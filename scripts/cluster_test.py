@@ -126,34 +126,51 @@ def sync_http(port, token, method, data):
         return e.code, e.read().decode("utf-8", "replace")
 
 
+class Tally:
+    """Answer statuses counted across threads, and the first few that were not 200."""
+
+    def __init__(self):
+        self.statuses, self.odd = {}, []
+        self.lock = threading.Lock()
+
+    def add(self, node, status, text):
+        with self.lock:
+            self.statuses[status] = self.statuses.get(status, 0) + 1
+            if status != 200 and len(self.odd) < 5:
+                self.odd.append((node.name, status, text[:160]))
+
+
+def post_until(stop, node, port, path, body, headers, tally):
+    """POSTs `body` to `path` on one kept-alive connection until `stop` is set."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+    try:
+        while not stop.is_set():
+            conn.request("POST", path, body=body, headers=headers)
+            r = conn.getresponse()
+            tally.add(node, r.status, r.read())
+    finally:
+        conn.close()
+
+
+def start_threads(target, args_list):
+    threads = [threading.Thread(target=target, args=args, daemon=True) for args in args_list]
+    for t in threads:
+        t.start()
+    return threads
+
+
 def sync_calls_during_takeovers(nodes, rounds=25):
     """Moves fresh sessions from nodes[0] to nodes[1] (a hello with the token there) while
     threads send sync calls with the token to every node on kept-alive connections.
     Returns (statuses by count, the first few non-200 answers)."""
-    statuses, odd = {}, []
-    lock = threading.Lock()
+    tally = Tally()
+    body = json.dumps({"method": "echo.syn", "arg": json.dumps({"data": 1})})
     for _ in range(rounds):
         page = Page(nodes[0])
         stop = threading.Event()
-        body = json.dumps({"method": "echo.syn", "arg": json.dumps({"data": 1})})
-
-        def hammer(node):
-            conn = http.client.HTTPConnection("127.0.0.1", node.port, timeout=20)
-            try:
-                while not stop.is_set():
-                    conn.request("POST", "/dsbridge/call", body=body,
-                                 headers={"Content-Type": "application/json", "X-DSBridge-Token": page.token})
-                    r = conn.getresponse()
-                    text = r.read()
-                    with lock:
-                        statuses[r.status] = statuses.get(r.status, 0) + 1
-                        if r.status != 200 and len(odd) < 5:
-                            odd.append((node.name, r.status, text[:120]))
-            finally:
-                conn.close()
-        threads = [threading.Thread(target=hammer, args=(n,), daemon=True) for n in nodes for _ in range(2)]
-        for t in threads:
-            t.start()
+        headers = {"Content-Type": "application/json", "X-DSBridge-Token": page.token}
+        threads = start_threads(post_until, [(stop, n, n.port, "/dsbridge/call", body, headers, tally)
+                                             for n in nodes for _ in range(2)])
         time.sleep(0.02)
         ws = WS(nodes[1].port)
         ws.session(token=page.token, ack=0)
@@ -163,7 +180,7 @@ def sync_calls_during_takeovers(nodes, rounds=25):
             t.join(25)
         ws.close()
         page.ws.close()
-    return statuses, odd
+    return tally.statuses, tally.odd
 
 
 def answer_invokes_on(ws, first_id, stop, sent=None):
@@ -195,33 +212,19 @@ def admin_calls_during_takeovers(nodes, rounds=15):
     """Moves ready sessions from nodes[0] to nodes[1] while threads make admin calls into
     them on every node; both sockets answer invokes. Returns (statuses by count, the first
     few other answers)."""
-    statuses, odd = {}, []
-    lock = threading.Lock()
+    tally = Tally()
+    body = json.dumps({"method": "echo", "args": [1], "timeoutMs": 8000})
     for _ in range(rounds):
         page = Page(nodes[0])
         page.ready()
         stop, done, switched = threading.Event(), threading.Event(), threading.Event()
         sent = []
         answering = [answer_invokes_on(page.ws, page.next_id, switched, sent)]
-
-        def hammer(node):
-            conn = http.client.HTTPConnection("127.0.0.1", node.admin_port, timeout=20)
-            body = json.dumps({"method": "echo", "args": [1], "timeoutMs": 8000})
-            headers = {"Authorization": "Bearer " + node.admin_token, "Content-Type": "application/json"}
-            try:
-                while not stop.is_set():
-                    conn.request("POST", "/admin/sessions/%s/call" % page.id, body=body, headers=headers)
-                    r = conn.getresponse()
-                    text = r.read()
-                    with lock:
-                        statuses[r.status] = statuses.get(r.status, 0) + 1
-                        if r.status != 200 and len(odd) < 5:
-                            odd.append((node.name, r.status, text[:160]))
-            finally:
-                conn.close()
-        threads = [threading.Thread(target=hammer, args=(n,), daemon=True) for n in nodes]
-        for t in threads:
-            t.start()
+        path = "/admin/sessions/%s/call" % page.id
+        threads = start_threads(post_until, [
+            (stop, n, n.admin_port, path, body,
+             {"Authorization": "Bearer " + n.admin_token, "Content-Type": "application/json"}, tally)
+            for n in nodes])
         time.sleep(0.05)
         # The page switches sockets (as after a reconnect): the old one is no longer read,
         # and the calls the new owner lacks are sent again (PROTOCOL.md 2.1).
@@ -242,7 +245,7 @@ def admin_calls_during_takeovers(nodes, rounds=15):
             t.join(5)
         ws.close()
         page.ws.close()
-    return statuses, odd
+    return tally.statuses, tally.odd
 
 
 def messages_until(ws, pred, timeout):

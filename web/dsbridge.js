@@ -638,20 +638,16 @@
 
   function flushOutbox() {
     state.flushScheduled = false;
-    if (!state.outbox.length) return;
+    var ackDue = state.lastSeq > state.ackedSeq;
+    if (!state.outbox.length && !ackDue) return;
     if (!state.ws || !state.welcomed || state.ws.readyState !== 1) {
       state.outbox.length = 0; // calls stay in inFlight (resent on welcome); acks, cancels go
       return;
     }
     var out = state.outbox;
     state.outbox = [];
-    // An ack due goes first, with what is sent now (one frame, not two); sendAck's
-    // placeholder only asked for a flush.
-    out = out.filter(function (entry) {
-      return !entry.ackPlaceholder;
-    });
-    if (state.lastSeq > state.ackedSeq) out.unshift(ackEntry());
-    if (!out.length) return;
+    // An ack due goes first, with what is sent now (one frame, not two).
+    if (ackDue) out.unshift(ackEntry());
     var frame = [];
     var bytes = 0;
     var ws = state.ws;
@@ -811,7 +807,6 @@
     state.ackTimer = null;
     if (!state.welcomed || state.lastSeq <= state.ackedSeq) return;
     // flushOutbox puts the ack in front of what goes out (with the highest seq by then).
-    state.outbox.push({ text: '', bytes: 0, id: 0, ackPlaceholder: true });
     scheduleFlush();
   }
 

@@ -51,7 +51,7 @@ extension ClusterNode {
             guard owner != nodeID else {
                 // This node is the owner but did not know the session a moment ago: a takeover
                 // here may be restoring it.
-                return journal.whenRestored(token: call.token) { [self] in
+                return journal.whenRestoresEnd { [self] in
                     Task { followed(await syncCallHere(token: call.token, body: call.body, after: call.after, traceparent: call.traceparent)) }
                 }
             }
@@ -76,7 +76,7 @@ extension ClusterNode {
     /// Runs a sync call another node passed on, once a takeover of its session under way
     /// here (if any) has restored it: the other node found this one named as the owner.
     func runForwardedSync(req: Int64, from: String, token: String, body: String, after: String?, traceparent: String?) {
-        journal.whenRestored(token: token) { [self] in
+        journal.whenRestoresEnd { [self] in
             Task { [self] in
                 let reply: String?
                 switch await syncCallHere(token: token, body: Array(body.utf8), after: after, traceparent: traceparent) {

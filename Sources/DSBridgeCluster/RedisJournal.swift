@@ -231,22 +231,10 @@ public final class RedisJournal: SessionJournal {
         }
     }
 
-    /// Runs `body` once no takeover of the session with `token` is under way on this node
-    /// (at once when none is). Between the claim's reply and the session's restore the
-    /// journal names this node as the owner while the bridge does not know the session yet:
-    /// a sync call that arrives then waits here instead of answering 401.
-    func whenRestored(token: String, _ body: @escaping @Sendable () -> Void) {
-        let now = state.withLock { s -> Bool in
-            guard s.restoring[token] != nil else { return true }
-            s.restoring[token]?.waiters.append(body)
-            return false
-        }
-        if now { body() }
-    }
-
     /// Runs `body` once every takeover under way on this node now has ended (at once when
-    /// none is): a call for a session this node is named the owner of but does not hold
-    /// yet waits here.
+    /// none is). Between a claim's reply and the session's restore the journal names this
+    /// node as the owner while the bridge does not know the session yet: a call for it
+    /// (sync, admin, from another node) that arrives then waits here instead of failing.
     func whenRestoresEnd(_ body: @escaping @Sendable () -> Void) {
         let now = state.withLock { s -> Bool in
             guard !s.restoring.isEmpty else { return true }
