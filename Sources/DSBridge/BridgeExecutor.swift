@@ -23,7 +23,8 @@ extension BridgeExecutor {
     }
 }
 
-/// The real executor: Dispatch's global queue and the system's monotonic clock.
+/// The real executor: Dispatch's global queue, the system's monotonic clock, and one timer
+/// thread for delayed work (``DelayedWork``).
 public struct DispatchBridgeExecutor: BridgeExecutor {
     public init() {}
 
@@ -32,7 +33,7 @@ public struct DispatchBridgeExecutor: BridgeExecutor {
     }
 
     public func schedule(afterMilliseconds milliseconds: Int, _ work: @escaping @Sendable () -> Void) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(milliseconds), execute: work)
+        DelayedWork.shared.schedule(afterMilliseconds: milliseconds, work)
     }
 
     public var uptimeMilliseconds: Int64 { Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000) }

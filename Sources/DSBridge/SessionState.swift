@@ -333,6 +333,9 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
         journal?.record(JournalMessage(seq: log.lastSeq, bytes: bytes, run: run))
         var a = appended
         a.registerJournal = journal?.needsRegistration() ?? false
+        // Held back until the journal has it: the write's report wakes the socket then
+        // (``journalWritten(_:_:)``); waking it now would find nothing to send.
+        if !log.hasUnsent { a.wake = nil }
         return a
     }
 

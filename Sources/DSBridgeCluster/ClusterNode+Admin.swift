@@ -55,7 +55,7 @@ extension ClusterNode {
                     answer(Self.reply(.nodeDown(owner)))
                 }
             }
-            queue.asyncAfter(deadline: .now() + .seconds(2)) { [self] in
+            afterDelay(milliseconds: 2_000) { [self] in
                 if pending.withLock({ $0.traces.removeValue(forKey: req) }) != nil { answer(Self.reply(.nodeDown(owner))) }
             }
         }

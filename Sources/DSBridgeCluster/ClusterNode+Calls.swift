@@ -92,7 +92,7 @@ extension ClusterNode {
             refused(.nodeDown(owner))
         }
         // The owner times the call out; this deadline only covers an owner that died.
-        queue.asyncAfter(deadline: .now() + .milliseconds(timeoutMs + 2_000)) { [self] in
+        afterDelay(milliseconds: timeoutMs + 2_000) { [self] in
             _ = pending.withLock { $0.refusals.removeValue(forKey: ref) }
             bridge.deliverForwardedAnswer(ref: ref, .failed(.timeout))
         }
@@ -187,7 +187,7 @@ extension ClusterNode {
             publish(message, to: node) { [self] delivered in
                 if !delivered, pending.withLock({ $0.groups.removeValue(forKey: req) }) != nil { part(down) }
             }
-            queue.asyncAfter(deadline: .now() + .milliseconds(request.timeoutMs + 2_000)) { [self] in
+            afterDelay(milliseconds: request.timeoutMs + 2_000) { [self] in
                 if pending.withLock({ $0.groups.removeValue(forKey: req) }) != nil { part(down) }
             }
         }
@@ -243,7 +243,7 @@ extension ClusterNode {
                 if let complete { complete.done(complete.sessions) }
             }
         }
-        queue.asyncAfter(deadline: .now() + .seconds(2)) { [self] in
+        afterDelay(milliseconds: 2_000) { [self] in
             if let late = pending.withLock({ $0.lists.removeValue(forKey: req) }) { late.done(late.sessions) }
         }
     }

@@ -67,7 +67,7 @@ extension ClusterNode {
                     f(.unavailable("node \(owner) of the session is down"))
                 }
             }
-            queue.asyncAfter(deadline: .now() + .milliseconds(Self.forwardedSyncTimeoutMs)) { [self] in
+            afterDelay(milliseconds: Self.forwardedSyncTimeoutMs) { [self] in
                 pending.withLock { $0.syncs.removeValue(forKey: req) }?(.unavailable("node \(owner) did not answer"))
             }
         }

@@ -120,6 +120,13 @@ public final class ClusterNode: ClusterRouter {
     private let busy = Atomic<Bool>(false)
     private let watchingDrain = Atomic<Bool>(false)
     let queue = DispatchQueue(label: "dsbridge-cluster")
+
+    /// Runs `work` on ``queue`` after `milliseconds`: the deadline of one request (a call,
+    /// a forwarded sync call, a listing). ``DelayedWork`` wakes its thread only for a new
+    /// earliest deadline, where `asyncAfter` pokes Dispatch's timer thread on every call.
+    func afterDelay(milliseconds: Int, _ work: @escaping @Sendable () -> Void) {
+        DelayedWork.shared.schedule(afterMilliseconds: milliseconds, on: queue, work)
+    }
     private let beats = Atomic<Int>(0)
 
     /// - Parameters:

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import DSBridge
 import Testing
 
 @testable import DSBridgeServer

@@ -345,6 +345,28 @@ struct SessionJournalTests {
         #expect(await c.a.eventually { answers.withLock { $0 } == [.completed("ok")] })
     }
 
+    @Test("a message held back for the journal wakes its socket once, when the write makes it sendable, not when it is queued")
+    func heldMessageWakesSocketOnlyWhenDurable() async throws {
+        let c = Cluster()
+        let waker = CountingWaker(activity: c.a.executor.activity)
+        let page = BridgeHarness(sharing: c.a.bridge, connection: c.a.bridge.connect(peerAddress: "127.0.0.1", origin: nil, waker: waker))
+        let token = try #require(try await hello(page, c.journalA)["token"]?.stringValue)
+        page.call(1, "_dsb.dsinit", nil)
+        c.journalA.flush()
+        page.executor.runUntilIdle()
+        c.journalA.flush()
+        _ = try await page.messages(1)
+        let session = try #require(c.a.bridge.session(token: token))
+        let before = waker.wakes.load(ordering: .relaxed)
+        session.callJavaScript("f", args: [1]) { _ in }
+        #expect(waker.wakes.load(ordering: .relaxed) == before, "nothing to send until the journal holds the invoke")
+        #expect(page.connection.nextAction() == nil)
+        c.journalA.flush()
+        #expect(waker.wakes.load(ordering: .relaxed) == before + 1, "the write makes the invoke sendable: one wake")
+        let invoke = try await page.messages(1)[0]
+        #expect(invoke["t"] == "invoke" && invoke["method"] == "f")
+    }
+
     @Test("a session that ends on its node deletes its journal records; one that moved does not")
     func endingForgetsRecords() async throws {
         let c = Cluster()

@@ -7,7 +7,7 @@ import HeapModule
 /// Entries are never removed early. A subject whose deadline moved keeps its old entry;
 /// the owner recognises it as stale when it comes due (``SocketLiveness/armedDeadline`` and
 /// friends) and ignores it, which is cheaper than finding it in the heap.
-struct DeadlineQueue<Subject> {
+package struct DeadlineQueue<Subject> {
     private struct Entry: Comparable {
         let deadline: UInt64
         /// Keeps entries with equal deadlines in scheduling order.
@@ -21,20 +21,22 @@ struct DeadlineQueue<Subject> {
     private var heap = Heap<Entry>()
     private var scheduled: UInt64 = 0
 
+    package init() {}
+
     /// Adds `subject`, due at `deadline`.
-    mutating func schedule(_ subject: Subject, at deadline: UInt64) {
+    package mutating func schedule(_ subject: Subject, at deadline: UInt64) {
         scheduled &+= 1
         heap.insert(Entry(deadline: deadline, order: scheduled, subject: subject))
     }
 
     /// The earliest deadline, if any entry is left.
-    var earliest: UInt64? { heap.min?.deadline }
+    package var earliest: UInt64? { heap.min?.deadline }
 
     /// Entries held, stale ones included.
-    var count: Int { heap.count }
+    package var count: Int { heap.count }
 
     /// Takes the earliest entry if it is due at `now`.
-    mutating func popDue(now: UInt64) -> (subject: Subject, deadline: UInt64)? {
+    package mutating func popDue(now: UInt64) -> (subject: Subject, deadline: UInt64)? {
         guard let first = heap.min, first.deadline <= now else { return nil }
         _ = heap.removeMin()
         return (first.subject, first.deadline)

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+import Dispatch
+import Synchronization
+import Testing
+
+@testable import DSBridge
+
+@Suite("Delayed work: one timer thread for every deadline")
+struct DelayedWorkTests {
+    /// Waits (at most `seconds`) until `condition` holds.
+    private func eventually(seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
+        let end = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
+        while DispatchTime.now().uptimeNanoseconds < end {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        return condition()
+    }
+
+    @Test("work runs once its delay has passed, not before")
+    func runsAfterItsDelay() async {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let ranAt = Mutex<UInt64?>(nil)
+        DelayedWork.shared.schedule(afterMilliseconds: 40) { ranAt.withLock { $0 = DispatchTime.now().uptimeNanoseconds } }
+        #expect(await eventually { ranAt.withLock { $0 } != nil })
+        let elapsed = (ranAt.withLock { $0 } ?? start) - start
+        #expect(elapsed >= 40_000_000, "ran after \(elapsed) ns")
+    }
+
+    @Test("a deadline earlier than the one the thread sleeps for wakes it: the earlier work runs first")
+    func earlierDeadlineScheduledLaterRunsFirst() async {
+        let order = Mutex<[String]>([])
+        DelayedWork.shared.schedule(afterMilliseconds: 3_000) { order.withLock { $0.append("late") } }
+        DelayedWork.shared.schedule(afterMilliseconds: 10) { order.withLock { $0.append("early") } }
+        #expect(await eventually { order.withLock { $0.contains("late") } })
+        #expect(order.withLock { $0 } == ["early", "late"])
+    }
+
+    @Test("entries due together all run, each on the queue it was scheduled for")
+    func runsOnItsQueue() async {
+        let key = DispatchSpecificKey<String>()
+        let queue = DispatchQueue(label: "delayed-work-test")
+        queue.setSpecific(key: key, value: "mine")
+        let seen = Mutex<[String?]>([])
+        for _ in 0..<50 {
+            DelayedWork.shared.schedule(afterMilliseconds: 5, on: queue) { seen.withLock { $0.append(DispatchQueue.getSpecific(key: key)) } }
+        }
+        #expect(await eventually { seen.withLock { $0.count } == 50 })
+        #expect(seen.withLock { $0 }.allSatisfy { $0 == "mine" })
+    }
+}
