@@ -26,15 +26,7 @@ package final class DelayedWork: Sendable {
     private let wakeUp = DispatchSemaphore(value: 0)
 
     private init() {
-        let thread = Thread { [self] in
-            if let comm = fopen("/proc/thread-self/comm", "w") {
-                fputs("dsbridge-timer", comm)
-                fclose(comm)
-            }
-            loop()
-        }
-        thread.name = "dsbridge-timer"
-        thread.start()
+        startNamedThread("dsbridge-timer", kernelName: "dsbridge-timer") { [self] in loop() }
     }
 
     /// Runs `work` on `queue` (Dispatch's global queue by default) once `milliseconds` have

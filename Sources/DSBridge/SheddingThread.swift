@@ -14,18 +14,7 @@ final class SheddingThread: Sendable {
     private let signal = DispatchSemaphore(value: 0)
 
     private init() {
-        let thread = Thread { [self] in
-            // Foundation's `name` stays in the process on Linux; the kernel's name (15
-            // bytes at most) is what `top -H` and `/proc/PID/task/*/comm` show.
-            // (Glibc's pthread_setname_np is not visible to Swift; /proc/thread-self is.)
-            if let comm = fopen("/proc/thread-self/comm", "w") {
-                fputs("dsbridge-shed", comm)
-                fclose(comm)
-            }
-            loop()
-        }
-        thread.name = "dsbridge-shedding"
-        thread.start()
+        startNamedThread("dsbridge-shedding", kernelName: "dsbridge-shed") { [self] in loop() }
     }
 
     /// Runs `body` on the shedding thread, after what is already queued.

@@ -77,41 +77,19 @@ final class HiredisConnection {
     // MARK: Writing
 
     /// Appends `commands` to the output buffer (nothing is written yet: see ``flush()`` and
-    /// ``writeSome()``). Each command is formatted from its binary-safe arguments
-    /// (`redisAppendCommandArgv`).
+    /// ``writeSome()``), encoded here into one buffer (``RESPEncoding``) and handed to
+    /// hiredis in one copy (`redisAppendFormattedCommand`).
     func append(_ commands: some Collection<RedisCommand>) -> HiredisFailure? {
         var bytes: [UInt8] = []
-        var lengths: [Int] = []
-        for command in commands {
-            for argument in command.arguments {
-                bytes += argument
-                lengths.append(argument.count)
-            }
-        }
-        bytes.append(0)  // never empty, so the buffer has an address even when every argument is empty
+        bytes.reserveCapacity(RESPEncoding.estimatedSize(of: commands))
+        for command in commands { RESPEncoding.append(command, to: &bytes) }
+        guard !bytes.isEmpty else { return nil }
         return bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars -> HiredisFailure? in
-                guard let base = chars.baseAddress else { return HiredisFailure(message: "no argument buffer") }
-                var pointers: [UnsafePointer<CChar>?] = []
-                pointers.reserveCapacity(lengths.count)
-                var offset = 0
-                for length in lengths {
-                    pointers.append(base + offset)
-                    offset += length
+                guard let base = chars.baseAddress, redisAppendFormattedCommand(context, base, chars.count) == REDIS_OK else {
+                    return failure(doing: "queue a command") ?? HiredisFailure(message: "could not queue a command")
                 }
-                return pointers.withUnsafeMutableBufferPointer { argv in
-                    lengths.withUnsafeBufferPointer { argvLengths in
-                        var first = 0
-                        for command in commands {
-                            let count = command.arguments.count
-                            guard let argvBase = argv.baseAddress, let lengthBase = argvLengths.baseAddress,
-                                redisAppendCommandArgv(context, Int32(count), argvBase + first, lengthBase + first) == REDIS_OK
-                            else { return failure(doing: "format a command") ?? HiredisFailure(message: "could not format a command") }
-                            first += count
-                        }
-                        return nil
-                    }
-                }
+                return nil
             }
         }
     }
