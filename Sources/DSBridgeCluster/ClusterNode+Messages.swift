@@ -18,7 +18,14 @@ extension ClusterNode {
             if case .progress = event {} else { _ = pending.withLock { $0.refusals.removeValue(forKey: ref) } }
             bridge.deliverForwardedAnswer(ref: ref, event)
         case .refused(let ref, let status):
-            guard let refused = pending.withLock({ $0.refusals.removeValue(forKey: ref) }) else { return }
+            guard let refused = pending.withLock({ $0.refusals.removeValue(forKey: ref) }) else {
+                // A call of this node's own that its session passed on as it moved
+                // (``RedisJournal/passLate(_:of:)``) found no session at the new owner: no
+                // node carries it any more, so it ends now rather than at its deadline. (A
+                // handler that already had its final event is gone: nothing happens.)
+                bridge.deliverForwardedAnswer(ref: ref, .failed(.sessionEnded))
+                return
+            }
             bridge.forgetNativeCallHandler(ref: ref)
             switch status {
             case 503: refused(.draining)
