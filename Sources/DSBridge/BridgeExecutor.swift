@@ -10,11 +10,33 @@ public protocol BridgeExecutor: Sendable {
     func execute(_ work: @escaping @Sendable () -> Void)
     /// Runs `work` once, `milliseconds` from now, on a worker.
     func schedule(afterMilliseconds milliseconds: Int, _ work: @escaping @Sendable () -> Void)
+    /// Like ``schedule(afterMilliseconds:_:)``, for work that may be called off before it is
+    /// due (a call's timeout, once the call is answered): ``ScheduledWork/cancel()`` lets go
+    /// of `work` and what it holds. The default schedules it with
+    /// ``schedule(afterMilliseconds:_:)``, which cannot be called off.
+    func scheduleCancellable(afterMilliseconds milliseconds: Int, _ work: @escaping @Sendable () -> Void) -> ScheduledWork
     /// Milliseconds on this executor's monotonic clock (rate limits read it).
     var uptimeMilliseconds: Int64 { get }
 }
 
+/// Work scheduled with ``BridgeExecutor/scheduleCancellable(afterMilliseconds:_:)``.
+public struct ScheduledWork: Sendable {
+    let id: UInt64
+    let timers: DelayedWork?
+
+    /// Work that cannot be called off (it runs when due and finds nothing left to do).
+    public static let notCancellable = ScheduledWork(id: 0, timers: nil)
+
+    /// Calls the work off if it has not run yet.
+    public func cancel() { timers?.cancel(id) }
+}
+
 extension BridgeExecutor {
+    public func scheduleCancellable(afterMilliseconds milliseconds: Int, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
+        schedule(afterMilliseconds: milliseconds, work)
+        return .notCancellable
+    }
+
     /// Suspends the calling task for `milliseconds` on this executor's clock.
     func sleep(milliseconds: Int) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -26,14 +48,27 @@ extension BridgeExecutor {
 /// The real executor: Dispatch's global queue, the system's monotonic clock, and one timer
 /// thread for delayed work (``DelayedWork``).
 public struct DispatchBridgeExecutor: BridgeExecutor {
-    public init() {}
+    let timers: DelayedWork
+
+    public init() {
+        timers = .shared
+    }
+
+    /// An executor whose delayed work goes to `timers` (tests count what is pending there).
+    package init(timers: DelayedWork) {
+        self.timers = timers
+    }
 
     public func execute(_ work: @escaping @Sendable () -> Void) {
         DispatchQueue.global().async(execute: work)
     }
 
     public func schedule(afterMilliseconds milliseconds: Int, _ work: @escaping @Sendable () -> Void) {
-        DelayedWork.shared.schedule(afterMilliseconds: milliseconds, work)
+        timers.schedule(afterMilliseconds: milliseconds, work)
+    }
+
+    public func scheduleCancellable(afterMilliseconds milliseconds: Int, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
+        ScheduledWork(id: timers.schedule(afterMilliseconds: milliseconds, work), timers: timers)
     }
 
     public var uptimeMilliseconds: Int64 { Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000) }

@@ -38,6 +38,7 @@ extension BridgeSession {
                     requestBytes: JSONWriter.bytes(.array(args)).count, traceparent: trace?.traceparent)
             )
         }
+        let callTimeout = timeout.map { _ in NativeCallTimeout() }
         var handler: NativeCallHandler = { event in
             let outcome: String
             switch event {
@@ -49,6 +50,7 @@ extension BridgeSession {
             case .failed(.tooLarge): outcome = "tooLarge"
             }
             metrics.nativeCall(outcome: outcome)
+            callTimeout?.callEnded()
             if let (sink, started) = span {
                 var ended = started
                 ended.outcome = outcome
@@ -86,11 +88,12 @@ extension BridgeSession {
             if let timeout {
                 let ms = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
                 let origins = bridge.nativeCallOrigins
-                bridge.executor.schedule(afterMilliseconds: ms) { [weak self, localRef] in
+                let work = bridge.executor.scheduleCancellable(afterMilliseconds: ms) { [weak self, localRef] in
                     self?.abandonJavaScriptCall(callbackId, reason: .timeout)
                     // The session may have moved away: the handler is kept by number.
                     if let localRef { origins.deliver(ref: localRef, .failed(.timeout)) }
                 }
+                callTimeout?.scheduled(work)
             }
             carryOut(invoke: callbackId, appended, site: .worker)
         }

@@ -87,15 +87,25 @@ extension ClusterNode {
         let message = NodeMessage.call(
             session: id, method: method, args: args, timeoutMs: timeoutMs, origin: "\(nodeID)|\(ref)")
         publish(message, to: owner) { [self] delivered in
-            guard !delivered, let refused = pending.withLock({ $0.refusals.removeValue(forKey: ref) }) else { return }
+            guard !delivered, let refused = callOff(ref) else { return }
             bridge.forgetNativeCallHandler(ref: ref)
             refused(.nodeDown(owner))
         }
         // The owner times the call out; this deadline only covers an owner that died.
-        afterDelay(milliseconds: timeoutMs + 2_000) { [self] in
-            _ = pending.withLock { $0.refusals.removeValue(forKey: ref) }
+        let deadline = afterDelay(milliseconds: timeoutMs + 2_000) { [self] in
+            pending.withLock {
+                $0.refusals.removeValue(forKey: ref)
+                $0.deadlines.removeValue(forKey: ref)
+            }
             bridge.deliverForwardedAnswer(ref: ref, .failed(.timeout))
         }
+        // Answered (or refused) already: the deadline goes at once.
+        let answered = pending.withLock { p -> Bool in
+            guard p.refusals[ref] != nil else { return true }
+            p.deadlines[ref] = deadline
+            return false
+        }
+        if answered { DelayedWork.shared.cancel(deadline) }
     }
 
     /// ``callJavaScript(inSession:_:args:timeout:handler:refused:)`` awaiting the final

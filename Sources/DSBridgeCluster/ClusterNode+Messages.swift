@@ -15,10 +15,10 @@ extension ClusterNode {
         case .call(let id, let method, let args, let timeoutMs, let origin):
             runCall(session: id, method: method, args: args, timeoutMs: timeoutMs, origin: origin)
         case .answer(let ref, let event):
-            if case .progress = event {} else { _ = pending.withLock { $0.refusals.removeValue(forKey: ref) } }
+            if case .progress = event {} else { callOff(ref) }
             bridge.deliverForwardedAnswer(ref: ref, event)
         case .refused(let ref, let status):
-            guard let refused = pending.withLock({ $0.refusals.removeValue(forKey: ref) }) else {
+            guard let refused = callOff(ref) else {
                 // A call of this node's own that its session passed on as it moved
                 // (``RedisJournal/passLate(_:of:)``) found no session at the new owner: no
                 // node carries it any more, so it ends now rather than at its deadline. (A
@@ -97,6 +97,15 @@ extension ClusterNode {
                 publish(.refused(ref: ref, status: waiting ? NodeMessage.awaitingPageStatus : 404), to: from)
             }
         }
+    }
+
+    /// A remote call `ref` had its final answer or a refusal: it may not be refused any
+    /// more and its deadline is called off. - Returns: its refusal handler, if it still had one.
+    @discardableResult
+    func callOff(_ ref: Int64) -> (@Sendable (ClusterCallError) -> Void)? {
+        let (refused, deadline) = pending.withLock { ($0.refusals.removeValue(forKey: ref), $0.deadlines.removeValue(forKey: ref)) }
+        if let deadline { DelayedWork.shared.cancel(deadline) }
+        return refused
     }
 
     /// This node's sessions as `GET /admin/sessions` lists them, each with `node`.

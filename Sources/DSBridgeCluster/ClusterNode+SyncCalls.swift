@@ -63,13 +63,18 @@ extension ClusterNode {
                 req: req, from: nodeID, token: call.token, body: String(decoding: call.body, as: UTF8.self), after: call.after,
                 traceparent: call.traceparent)
             publish(message, to: owner) { [self] delivered in
-                if !delivered, let f = pending.withLock({ $0.syncs.removeValue(forKey: req) }) {
-                    f(.unavailable("node \(owner) of the session is down"))
-                }
+                if !delivered, let f = takeSync(req) { f(.unavailable("node \(owner) of the session is down")) }
             }
-            afterDelay(milliseconds: Self.forwardedSyncTimeoutMs) { [self] in
-                pending.withLock { $0.syncs.removeValue(forKey: req) }?(.unavailable("node \(owner) did not answer"))
+            let deadline = afterDelay(milliseconds: Self.forwardedSyncTimeoutMs) { [self] in
+                takeSync(req)?(.unavailable("node \(owner) did not answer"))
             }
+            // Answered already: the deadline goes at once (else at the answer: takeSync).
+            let answered = pending.withLock { p -> Bool in
+                guard p.syncs[req] != nil else { return true }
+                p.syncDeadlines[req] = deadline
+                return false
+            }
+            if answered { DelayedWork.shared.cancel(deadline) }
         }
     }
 
@@ -105,7 +110,15 @@ extension ClusterNode {
 
     /// The owner's answer to sync request `req`.
     func syncAnswered(req: Int64, body: String?) {
-        guard let finish = pending.withLock({ $0.syncs.removeValue(forKey: req) }) else { return }
+        guard let finish = takeSync(req) else { return }
         finish(body.map { .answered(Array($0.utf8)) } ?? .unknownToken)
+    }
+
+    /// Forwarded sync call `req` ended (answered, undeliverable or timed out): its deadline
+    /// is called off. - Returns: what finishes it, if nothing did yet.
+    private func takeSync(_ req: Int64) -> (@Sendable (ForwardedSyncCall) -> Void)? {
+        let (finish, deadline) = pending.withLock { ($0.syncs.removeValue(forKey: req), $0.syncDeadlines.removeValue(forKey: req)) }
+        if let deadline { DelayedWork.shared.cancel(deadline) }
+        return finish
     }
 }

@@ -86,9 +86,14 @@ public final class ClusterNode: ClusterRouter {
         var nextRequest: Int64 = 1
         /// Remote calls that may be refused, by the ref of their handler.
         var refusals: [Int64: @Sendable (ClusterCallError) -> Void] = [:]
+        /// The deadlines of remote calls (``DelayedWork`` ids), by the ref of their handler:
+        /// called off at the call's final answer or refusal.
+        var deadlines: [Int64: UInt64] = [:]
         var lists: [Int64: ListWait] = [:]
         var groups: [Int64: GroupWait] = [:]
         var syncs: [Int64: @Sendable (ForwardedSyncCall) -> Void] = [:]
+        /// The deadlines of forwarded sync calls (``DelayedWork`` ids), by request.
+        var syncDeadlines: [Int64: UInt64] = [:]
         var traces: [Int64: @Sendable (JSONValue?) -> Void] = [:]
         var metrics: [Int64: @Sendable (String?) -> Void] = [:]
     }
@@ -124,7 +129,10 @@ public final class ClusterNode: ClusterRouter {
     /// Runs `work` on ``queue`` after `milliseconds`: the deadline of one request (a call,
     /// a forwarded sync call, a listing). ``DelayedWork`` wakes its thread only for a new
     /// earliest deadline, where `asyncAfter` pokes Dispatch's timer thread on every call.
-    func afterDelay(milliseconds: Int, _ work: @escaping @Sendable () -> Void) {
+    /// - Returns: an id for ``DelayedWork/cancel(_:)`` (a deadline of a request answered
+    ///   in time is called off, so it holds no memory until it would have come due).
+    @discardableResult
+    func afterDelay(milliseconds: Int, _ work: @escaping @Sendable () -> Void) -> UInt64 {
         DelayedWork.shared.schedule(afterMilliseconds: milliseconds, on: queue, work)
     }
     private let beats = Atomic<Int>(0)

@@ -48,4 +48,43 @@ struct DelayedWorkTests {
         #expect(await eventually { seen.withLock { $0.count } == 50 })
         #expect(seen.withLock { $0 }.allSatisfy { $0 == "mine" })
     }
+
+    @Test("cancelled work never runs, and its closure (with what it holds) is let go at once")
+    func cancelReleasesWork() async {
+        final class Held: Sendable {}
+        let timers = DelayedWork(threadName: "test-timer-1")
+        weak var watched: Held?
+        let ran = Atomic<Bool>(false)
+        do {
+            let held = Held()
+            watched = held
+            let id = timers.schedule(afterMilliseconds: 50) { [held] in
+                _ = held
+                ran.store(true, ordering: .relaxed)
+            }
+            timers.cancel(id)
+        }
+        #expect(watched == nil, "the closure was released by cancel, not kept until its deadline")
+        #expect(timers.pendingCount == 0)
+        try? await Task.sleep(for: .milliseconds(150))
+        let didRun = ran.load(ordering: .relaxed)
+        #expect(!didRun)
+    }
+
+    @Test("after most work was cancelled the queue is rebuilt, and the work left still runs, in deadline order")
+    func rebuildKeepsLiveWork() async {
+        let timers = DelayedWork(threadName: "test-timer-2")
+        let order = Mutex<[Int]>([])
+        var cancelled: [UInt64] = []
+        for i in 0..<5_000 {
+            let id = timers.schedule(afterMilliseconds: 60_000 + i) {}
+            cancelled.append(id)
+        }
+        timers.schedule(afterMilliseconds: 700) { order.withLock { $0.append(2) } }
+        timers.schedule(afterMilliseconds: 500) { order.withLock { $0.append(1) } }
+        for id in cancelled { timers.cancel(id) }
+        #expect(timers.pendingCount == 2)
+        #expect(await eventually { order.withLock { $0.count } == 2 })
+        #expect(order.withLock { $0 } == [1, 2])
+    }
 }

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 import DSBridge
+import Synchronization
 import Testing
+
+@testable import DSBridge
 
 @Suite("Native-initiated calls from Swift")
 struct NativeCallTests {
@@ -83,5 +86,32 @@ struct NativeCallTests {
         _ = try await readySession(h)
         #expect(h.bridge.broadcast("refresh", args: ["all"]) == 1)
         #expect(try await h.messages(1)[0]["method"] == "refresh")
+    }
+}
+
+/// Timeouts of native-initiated calls on the real executor's timer thread.
+@Suite("Native call timeouts")
+struct NativeCallTimeoutTests {
+    @Test("a call answered before its timeout leaves nothing on the timer thread; an unanswered one stays until it times out")
+    func answeredCallReleasesItsTimeout() async throws {
+        let timers = DelayedWork(threadName: "test-timer-3")
+        let bridge = Bridge(executor: DispatchBridgeExecutor(timers: timers))
+        let page = BridgeHarness(sharing: bridge, connection: bridge.connect(peerAddress: "127.0.0.1", origin: nil, waker: CountingWaker()))
+        let token = try #require(try await page.hello()["token"]?.stringValue)
+        page.call(1, "_dsb.dsinit", nil)
+        _ = try await page.messages(1)
+        let session = try #require(bridge.session(token: token))
+        let outcomes = Mutex<[NativeCallEvent]>([])
+        for i in 0..<50 {
+            session.callJavaScript("f", args: [.integer(Int64(i))], timeout: .seconds(60)) { e in outcomes.withLock { $0.append(e) } }
+        }
+        #expect(timers.pendingCount == 50)
+        let invokes = try await page.messages(50)
+        for (n, invoke) in invokes.enumerated() where n < 49 {
+            let callbackId = try #require(invoke["callbackId"])
+            page.call(Int64(2 + n), "_dsb.returnValue", ["id": callbackId, "data": "ok", "complete": true])
+        }
+        #expect(await page.eventually { outcomes.withLock { $0.count } == 49 })
+        #expect(await page.eventually { timers.pendingCount == 1 }, "only the unanswered call's timeout is left")
     }
 }
