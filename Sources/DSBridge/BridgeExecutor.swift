@@ -47,28 +47,23 @@ extension BridgeExecutor {
 
 /// The real executor: Dispatch's global queue, the system's monotonic clock, and one timer
 /// thread for delayed work (``DelayedWork``).
+///
+/// It holds nothing (the timer thread is ``DelayedWork/shared``): the bridge copies it, as an
+/// existential, on every hand-off to a worker, and a stored reference would cost a retain
+/// and a release each time (the micro-benchmarks count them).
 public struct DispatchBridgeExecutor: BridgeExecutor {
-    let timers: DelayedWork
-
-    public init() {
-        timers = .shared
-    }
-
-    /// An executor whose delayed work goes to `timers` (tests count what is pending there).
-    package init(timers: DelayedWork) {
-        self.timers = timers
-    }
+    public init() {}
 
     public func execute(_ work: @escaping @Sendable () -> Void) {
         DispatchQueue.global().async(execute: work)
     }
 
     public func schedule(afterMilliseconds milliseconds: Int, _ work: @escaping @Sendable () -> Void) {
-        timers.schedule(afterMilliseconds: milliseconds, work)
+        DelayedWork.shared.schedule(afterMilliseconds: milliseconds, work)
     }
 
     public func scheduleCancellable(afterMilliseconds milliseconds: Int, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
-        ScheduledWork(id: timers.schedule(afterMilliseconds: milliseconds, work), timers: timers)
+        ScheduledWork(id: DelayedWork.shared.schedule(afterMilliseconds: milliseconds, work), timers: .shared)
     }
 
     public var uptimeMilliseconds: Int64 { Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000) }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import DSBridge
+import Dispatch
 import Synchronization
 import Testing
 
@@ -95,7 +96,7 @@ struct NativeCallTimeoutTests {
     @Test("a call answered before its timeout leaves nothing on the timer thread; an unanswered one stays until it times out")
     func answeredCallReleasesItsTimeout() async throws {
         let timers = DelayedWork(threadName: "test-timer-3")
-        let bridge = Bridge(executor: DispatchBridgeExecutor(timers: timers))
+        let bridge = Bridge(executor: OwnTimersExecutor(timers: timers))
         let page = BridgeHarness(sharing: bridge, connection: bridge.connect(peerAddress: "127.0.0.1", origin: nil, waker: CountingWaker()))
         let token = try #require(try await page.hello()["token"]?.stringValue)
         page.call(1, "_dsb.dsinit", nil)
@@ -114,4 +115,22 @@ struct NativeCallTimeoutTests {
         #expect(await page.eventually { outcomes.withLock { $0.count } == 49 })
         #expect(await page.eventually { timers.pendingCount == 1 }, "only the unanswered call's timeout is left")
     }
+}
+
+/// The real executor's workers and timer thread, but a timer thread of its own, so a test can
+/// count the work pending there.
+struct OwnTimersExecutor: BridgeExecutor {
+    let timers: DelayedWork
+
+    func execute(_ work: @escaping @Sendable () -> Void) { DispatchQueue.global().async(execute: work) }
+
+    func schedule(afterMilliseconds milliseconds: Int, _ work: @escaping @Sendable () -> Void) {
+        timers.schedule(afterMilliseconds: milliseconds, work)
+    }
+
+    func scheduleCancellable(afterMilliseconds milliseconds: Int, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
+        ScheduledWork(id: timers.schedule(afterMilliseconds: milliseconds, work), timers: timers)
+    }
+
+    var uptimeMilliseconds: Int64 { DispatchBridgeExecutor().uptimeMilliseconds }
 }
