@@ -79,10 +79,17 @@ extension ClusterNode {
         let bridge = self.bridge
         let registered = bridge.registerNativeCallHandler(handler)
         let ref = registered.ref
+        // The owner times the call out; this deadline only covers an owner that died. Kept
+        // with the refusal before the call goes out, so its answer finds both.
+        let deadline = afterDelay(milliseconds: timeoutMs + 2_000) { [self] in
+            callOff(ref)
+            bridge.deliverForwardedAnswer(ref: ref, .failed(.timeout))
+        }
         pending.withLock {
             $0.refusals[ref] = { error in
                 if case .awaitingPage = error { refused(.awaitingPage(owner)) } else { refused(error) }
             }
+            $0.deadlines[ref] = deadline
         }
         let message = NodeMessage.call(
             session: id, method: method, args: args, timeoutMs: timeoutMs, origin: "\(nodeID)|\(ref)")
@@ -91,21 +98,6 @@ extension ClusterNode {
             bridge.forgetNativeCallHandler(ref: ref)
             refused(.nodeDown(owner))
         }
-        // The owner times the call out; this deadline only covers an owner that died.
-        let deadline = afterDelay(milliseconds: timeoutMs + 2_000) { [self] in
-            pending.withLock {
-                $0.refusals.removeValue(forKey: ref)
-                $0.deadlines.removeValue(forKey: ref)
-            }
-            bridge.deliverForwardedAnswer(ref: ref, .failed(.timeout))
-        }
-        // Answered (or refused) already: the deadline goes at once.
-        let answered = pending.withLock { p -> Bool in
-            guard p.refusals[ref] != nil else { return true }
-            p.deadlines[ref] = deadline
-            return false
-        }
-        if answered { DelayedWork.shared.cancel(deadline) }
     }
 
     /// ``callJavaScript(inSession:_:args:timeout:handler:refused:)`` awaiting the final

@@ -58,23 +58,19 @@ extension ClusterNode {
             let req = nextRequest()
             let once = Atomic<Bool>(false)
             let finish: @Sendable (ForwardedSyncCall) -> Void = { r in if !once.exchange(true, ordering: .acquiringAndReleasing) { followed(r) } }
-            pending.withLock { $0.syncs[req] = finish }
+            let deadline = afterDelay(milliseconds: Self.forwardedSyncTimeoutMs) { [self] in
+                takeSync(req)?(.unavailable("node \(owner) did not answer"))
+            }
+            pending.withLock {
+                $0.syncs[req] = finish
+                $0.syncDeadlines[req] = deadline
+            }
             let message = NodeMessage.sync(
                 req: req, from: nodeID, token: call.token, body: String(decoding: call.body, as: UTF8.self), after: call.after,
                 traceparent: call.traceparent)
             publish(message, to: owner) { [self] delivered in
                 if !delivered, let f = takeSync(req) { f(.unavailable("node \(owner) of the session is down")) }
             }
-            let deadline = afterDelay(milliseconds: Self.forwardedSyncTimeoutMs) { [self] in
-                takeSync(req)?(.unavailable("node \(owner) did not answer"))
-            }
-            // Answered already: the deadline goes at once (else at the answer: takeSync).
-            let answered = pending.withLock { p -> Bool in
-                guard p.syncs[req] != nil else { return true }
-                p.syncDeadlines[req] = deadline
-                return false
-            }
-            if answered { DelayedWork.shared.cancel(deadline) }
         }
     }
 
