@@ -72,6 +72,7 @@ extension HTTPAnswer {
         case 409: "Conflict"
         case 411: "Length Required"
         case 413: "Content Too Large"
+        case 426: "Upgrade Required"
         case 429: "Too Many Requests"
         case 431: "Request Header Fields Too Large"
         case 500: "Internal Server Error"

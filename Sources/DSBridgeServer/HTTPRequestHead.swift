@@ -210,6 +210,9 @@ struct HTTPRequestHead: Sendable, Equatable {
 
     var isWebSocketUpgrade: Bool { listHeader("upgrade", contains: "websocket") }
 
+    /// Whether `Connection` lists `upgrade` (a WebSocket handshake needs it, RFC 6455 4.1).
+    var connectionHasUpgrade: Bool { listHeader("connection", contains: "upgrade") }
+
     /// Whether the connection may carry another request after this one (RFC 9112 9.3).
     var keepsAlive: Bool {
         if listHeader("connection", contains: "close") { return false }

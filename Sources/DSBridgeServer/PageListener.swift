@@ -12,7 +12,8 @@ enum PageListenerError: Error, Equatable {
 
 /// The page port's listening socket, owned by dsbridged instead of libwebsockets so that
 /// accepting can pause when descriptors run short (lws 4.1.6 retries a failing `accept` in
-/// a busy loop). Accepted sockets are handed to lws with `lws_adopt_socket_vhost`.
+/// a busy loop). Accepted sockets are served by ServiceLoop+PlainHTTP (under TLS, lws does
+/// the TLS first).
 /// Non-blocking, watched by a libuv poll handle on the service thread's loop.
 ///
 /// Service thread only.

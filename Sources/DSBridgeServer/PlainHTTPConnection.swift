@@ -7,14 +7,13 @@ import Glibc
 
 /// One plain-HTTP connection of the page port, served by dsbridged itself (service thread
 /// only): its socket, its libuv poll handle, where it is in the request cycle and what is
-/// left to write. ``ServiceLoop`` drives it (ServiceLoop+PlainHTTP); a WebSocket upgrade
-/// is handed to libwebsockets unread.
+/// left to write. ``ServiceLoop`` drives it (ServiceLoop+PlainHTTP); after a WebSocket
+/// upgrade it carries the WebSocket (``WebSocketState/channel``, ServiceLoop+WebSocket).
 ///
 /// Why not libwebsockets for these: lws 4.1 normalises the request path before anyone sees
 /// it (PROTOCOL.md 1.2 judges the path as sent, on every request of a kept-alive
 /// connection), and on libuv it re-arms the socket's events about six times per keep-alive
-/// request (each `epoll_ctl`); here a kept-alive request costs a read and a write (the
-/// first of a connection a peek more).
+/// request (each `epoll_ctl`); here a request costs a read and a write.
 final class PlainHTTPConnection {
     /// Where the connection is in its request cycle.
     enum Phase: Equatable {
@@ -54,8 +53,6 @@ final class PlainHTTPConnection {
     private var unsentOffset = 0
     /// When the connection is closed unless it makes progress (loop clock, ms).
     var deadline: UInt64
-    /// When a head seen incomplete is looked at again (it stays unread until complete).
-    var recheckAt: UInt64?
     /// The deadline entry queued for it, if any (older entries are stale).
     var armedDeadline: UInt64?
     var lingering: Lingering?
@@ -66,15 +63,8 @@ final class PlainHTTPConnection {
     /// until the answer is out.
     var inputHeld = false
     /// Input read from the socket but not used yet: the start of a head sent in pieces, or
-    /// requests pipelined behind the one just read (only after the first request: that one
-    /// is peeked at, see ``ServiceLoop``'s `readHead`).
+    /// requests pipelined behind the one just read.
     var buffered: [UInt8] = []
-    /// The next head is read from the socket with a consuming read, not peeked at first:
-    /// after the first request, an upgrade's bytes are handed to libwebsockets with it.
-    /// Not for a tunnel's inner end: the only lws 4.1 call that takes bytes already read
-    /// (`lws_adopt_socket_vhost_readbuf`) allows TLS, and the vhost of a TLS listener would
-    /// then expect a handshake on the tunnel's plaintext.
-    var readsHeadsConsuming: Bool { completedRequests > 0 && !tunneled }
     private(set) var closed = false
 
     private let poll: SocketPoll
@@ -100,6 +90,12 @@ final class PlainHTTPConnection {
     }
 
     // MARK: Polling
+
+    /// From now on the socket's events go to `handler` (a WebSocket upgrade took the
+    /// connection over).
+    func handEvents(to handler: @escaping (_ readable: Bool, _ writable: Bool) -> Void) {
+        poll.onEvent = handler
+    }
 
     /// Polls for what the phase needs: input unless an answer is pending with a request
     /// already read (pipelined input waits), output while bytes are unsent.
@@ -153,6 +149,33 @@ final class PlainHTTPConnection {
         return flush()
     }
 
+    /// Sends `bytes` after whatever is still unsent, without copying them unless the kernel
+    /// does not take them all now (the rest is kept and sent when the socket is writable).
+    /// `false` when the socket failed.
+    func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return true }
+        if unsentOffset < unsent.count {
+            unsent.append(contentsOf: bytes)
+            return true
+        }
+        var sent = 0
+        while sent < bytes.count {
+            let n = send(fd, base + sent, bytes.count - sent, Int32(MSG_NOSIGNAL))
+            if n > 0 {
+                sent += n
+                continue
+            }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
+            return false
+        }
+        if sent < bytes.count {
+            unsent = Array(UnsafeRawBufferPointer(rebasing: bytes[sent...]))
+            unsentOffset = 0
+        }
+        return true
+    }
+
     /// Sends what is unsent; `false` when the socket failed.
     func flush() -> Bool {
         while unsentOffset < unsent.count {
@@ -183,13 +206,12 @@ final class PlainHTTPConnection {
 
     // MARK: Ending
 
-    /// Stops watching the socket and frees the poll handle; closes the socket unless it is
-    /// being handed to libwebsockets (`keepSocket`).
-    func close(keepSocket: Bool = false) {
+    /// Stops watching the socket, frees the poll handle and closes the socket.
+    func close() {
         guard !closed else { return }
         closed = true
         poll.close()
-        if !keepSocket { Glibc.close(fd) }
+        Glibc.close(fd)
     }
 
     /// The peer's address as text (`unknown` if the socket has none).

@@ -4,7 +4,8 @@ import CoreMetrics
 import Glibc
 
 /// Accepting on the page port (service thread): connections are taken from dsbridged's own
-/// listening socket and handed to libwebsockets; the ``AcceptGate`` pauses accepting when
+/// listening socket and served (ServiceLoop+PlainHTTP; under TLS through libwebsockets'
+/// TLS, ServiceLoop+TLSTunnel); the ``AcceptGate`` pauses accepting when
 /// descriptors run short (PROTOCOL.md 2.6) instead of letting a failing `accept` spin.
 extension ServiceLoop {
     /// Connections taken per readiness event at most (others wait for the next pass, so a

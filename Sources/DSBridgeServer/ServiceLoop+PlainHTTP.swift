@@ -7,10 +7,10 @@ import Glibc
 #endif
 
 /// Plain HTTP on the page port, served by dsbridged itself (service thread): each request
-/// head is peeked at as sent, judged (PROTOCOL.md 1.2: the path as sent, on every request
+/// head is read as sent, judged (PROTOCOL.md 1.2: the path as sent, on every request
 /// of a kept-alive connection) and routed like a request libwebsockets parsed
-/// (``routeMain(_:)``); a WebSocket upgrade goes to libwebsockets unread
-/// (`lws_adopt_socket_vhost`). Under TLS every connection goes to libwebsockets.
+/// (``routeMain(_:)``); a WebSocket upgrade turns the connection into a WebSocket
+/// (ServiceLoop+WebSocket). Under TLS the same, on a tunnel's plaintext end.
 extension ServiceLoop {
     /// How long a new connection may take to send its first request head.
     static let firstHeadMs: UInt64 = 10_000
@@ -18,9 +18,6 @@ extension ServiceLoop {
     static let keepAliveIdleMs: UInt64 = 60_000
     /// How long a request head may take once its first byte has arrived.
     static let headMs: UInt64 = 10_000
-    /// How soon a head seen incomplete is looked at again (it stays unread until complete,
-    /// so polling for input meanwhile would report the same bytes again at once).
-    static let headRecheckMs: UInt64 = 5
 
     /// Takes an accepted socket of the page port, or the inner end of a ``TLSTunnel``'s
     /// pair (`peer`: the TLS client's address; a Unix socket has none of its own).
@@ -71,7 +68,7 @@ extension ServiceLoop {
 
     private func wantsInput(_ c: PlainHTTPConnection) -> Bool {
         switch c.phase {
-        case .head: c.recheckAt == nil
+        case .head: true
         case .body, .lingering: true
         case .answering: !c.inputHeld
         }
@@ -79,79 +76,53 @@ extension ServiceLoop {
 
     // MARK: Reading a request
 
-    /// Reads the next request head. A connection's first head is peeked at (`MSG_PEEK`)
-    /// and consumed only once it is known not to be a WebSocket upgrade, which goes to
-    /// libwebsockets unread; later heads are read at once (one system call less per
-    /// kept-alive request), and an upgrade among them is handed over with the bytes read.
-    /// `fromSocket: false` looks only at what is buffered (pipelined requests).
+    /// Reads the next request head; a WebSocket upgrade turns the connection into a
+    /// WebSocket, with what came behind the head. `fromSocket: false` looks only at what is
+    /// buffered (pipelined requests).
     private func readHead(_ c: PlainHTTPConnection, fromSocket: Bool = true) {
         let limit = config.maxHeaderBytes
         let scratch = plainScratch
         let window = min(scratch.count, limit + 1)
-        let consuming = c.readsHeadsConsuming
-        let seen: Int
-        if consuming {
-            guard let n = readConsuming(c, window: window, fromSocket: fromSocket) else { return }
-            seen = n
-        } else {
-            switch c.peek(into: UnsafeMutableRawBufferPointer(rebasing: scratch[..<window])) {
-            case .ended: return closePlain(c)
-            case .wouldBlock: return
-            case .bytes(let n): seen = n
-            }
-        }
-        // Bytes of the socket a refusal still has to consume (none once read).
-        let unread = { (count: Int) in consuming ? 0 : count }
+        guard let seen = readConsuming(c, window: window, fromSocket: fromSocket) else { return }
         let now = loopNow
         guard let end = HTTPRequestHead.endOfHead(in: UnsafeRawBufferPointer(rebasing: scratch[..<seen])) else {
-            if seen > limit { return refuseHead(c, .tooLarge(limit: limit), consuming: unread(seen)) }
+            if seen > limit { return refuseHead(c, .tooLarge(limit: limit)) }
             if c.headStartedAt == nil {
                 c.headStartedAt = now
                 c.deadline = min(c.deadline, now + Self.headMs)
             }
-            if consuming {
-                // Kept until the rest arrives (polled for: it is no longer in the socket).
-                c.buffered = Array(UnsafeRawBufferPointer(rebasing: scratch[..<seen]))
-            } else {
-                // Incomplete: look again shortly, within the head's own deadline.
-                c.recheckAt = now + Self.headRecheckMs
-            }
+            // Kept until the rest arrives.
+            c.buffered = Array(UnsafeRawBufferPointer(rebasing: scratch[..<seen]))
             armPlainTimer(c)
             return
         }
-        guard end <= limit else { return refuseHead(c, .tooLarge(limit: limit), consuming: unread(end)) }
+        guard end <= limit else { return refuseHead(c, .tooLarge(limit: limit)) }
         let head: HTTPRequestHead
         do {
             head = try HTTPRequestHead(parsing: UnsafeRawBufferPointer(rebasing: scratch[..<end]))
         } catch {
-            return refuseHead(c, error, consuming: unread(end))
+            return refuseHead(c, error)
         }
         if head.isWebSocketUpgrade {
             guard origins.allows(head.header("origin")) else {
                 // Refused here, so the answer says the connection closes (lws would answer as
                 // if it stayed open, then close it).
                 logger.info("WebSocket refused: origin not allowed", metadata: ["bridge.peer": "\(c.peer)"])
-                return refuseHead(c, .forbiddenOrigin, consuming: unread(end))
+                return refuseHead(c, .forbiddenOrigin)
             }
-            return handToLibWebSockets(c, alreadyRead: consuming ? UnsafeRawBufferPointer(rebasing: scratch[..<seen]) : nil)
+            // What came behind the head is the page's first frames.
+            return upgrade(c, head: head, early: Array(UnsafeRawBufferPointer(rebasing: scratch[end..<seen])))
         }
         guard let contentLength = head.contentLength else {
-            return refuseHead(c, .malformed("Content-Length is not one decimal number"), consuming: unread(end))
+            return refuseHead(c, .malformed("Content-Length is not one decimal number"))
         }
         // A body not framed by Content-Length (chunked) cannot be skipped: the connection
         // ends after the answer (the endpoints answer 411).
         let framed = !head.hasHeader("transfer-encoding")
         let bodyLength = framed ? contentLength : 0
         let bodyNow = min(bodyLength, seen - end)
-        if consuming {
-            // What follows the body came pipelined: served once this request is answered.
-            if end + bodyNow < seen { c.buffered = Array(UnsafeRawBufferPointer(rebasing: scratch[(end + bodyNow)..<seen])) }
-        } else {
-            // Consume the head and what of the body came with it (the bytes just peeked).
-            guard case .bytes(end + bodyNow) = c.read(into: UnsafeMutableRawBufferPointer(rebasing: scratch[..<(end + bodyNow)])) else {
-                return closePlain(c)
-            }
-        }
+        // What follows the body came pipelined: served once this request is answered.
+        if end + bodyNow < seen { c.buffered = Array(UnsafeRawBufferPointer(rebasing: scratch[(end + bodyNow)..<seen])) }
         let exchange = makePlainExchange(c, head: head, contentLength: framed ? contentLength : nil)
         c.exchange = exchange
         c.keepAlive = head.keepsAlive && framed && !stopping
@@ -159,7 +130,6 @@ extension ServiceLoop {
         c.answerWritten = false
         c.bodyRemaining = bodyLength
         c.headStartedAt = nil
-        c.recheckAt = nil
         c.phase = bodyLength > 0 ? .body : .answering
         c.deadline = bodyLength > 0 ? now + UInt64(max(0, config.bodyTimeoutMs)) + 1_000 : .max
         exchanges[exchange.id] = exchange
@@ -326,7 +296,6 @@ extension ServiceLoop {
             let lingering = Lingering(now: loopNow)
             c.lingering = lingering
             c.deadline = lingering.deadline
-            c.recheckAt = nil
             armPlainTimer(c)
             return
         }
@@ -344,8 +313,15 @@ extension ServiceLoop {
     }
 
     /// Answers a head that cannot be served (400, 431) and closes, lingering.
-    private func refuseHead(_ c: PlainHTTPConnection, _ failure: HTTPRequestHead.Failure, consuming count: Int) {
-        if count > 0 { _ = c.read(into: UnsafeMutableRawBufferPointer(rebasing: plainScratch[..<min(count, plainScratch.count)])) }
+    private func refuseHead(_ c: PlainHTTPConnection, _ failure: HTTPRequestHead.Failure) {
+        var answer = HTTPAnswer.text(failure.status, failure.reason)
+        answer.closeAfter = true
+        refuse(c, answer, extraHeaders: [])
+    }
+
+    /// Answers `c`'s current head (read already) with `answer`, a refusal: the connection
+    /// closes, lingering.
+    func refuse(_ c: PlainHTTPConnection, _ answer: HTTPAnswer, extraHeaders: [(String, String)]) {
         c.buffered = []
         let exchange = HTTPExchange(id: makeID(), wsi: nil, method: .other, path: "", peer: c.peer)
         exchange.connection = c
@@ -354,37 +330,10 @@ extension ServiceLoop {
         c.answerWritten = false
         c.bodyRemaining = 0
         c.phase = .answering
+        exchange.extraHeaders = extraHeaders
         exchanges[exchange.id] = exchange
-        var answer = HTTPAnswer.text(failure.status, failure.reason)
-        answer.closeAfter = true
         respond(exchange, answer)
         if !c.closed { c.updatePolling(readable: wantsInput(c)) }
-    }
-
-    /// A WebSocket upgrade: the socket goes to libwebsockets with the request unread, or
-    /// with the bytes read of it (`alreadyRead`: a head after the first of a connection),
-    /// which lws takes before reading the socket. As plaintext: under TLS it is a tunnel's
-    /// inner end, TLS is done outside.
-    private func handToLibWebSockets(_ c: PlainHTTPConnection, alreadyRead: UnsafeRawBufferPointer? = nil) {
-        plainConnections.removeValue(forKey: c.id)
-        c.close(keepSocket: true)
-        if c.tunneled { tunnelPeers[c.fd] = c.peer }
-        var descriptor = lws_sock_file_fd_type()
-        descriptor.sockfd = c.fd
-        let type = lws_adoption_type(LWS_ADOPT_SOCKET.rawValue | LWS_ADOPT_HTTP.rawValue)
-        let adopted: OpaquePointer?
-        if let alreadyRead, let base = alreadyRead.baseAddress, let vhost = mainVhost {
-            // (lws 4.1 logs an error-level line "calling service" here: LWSLog drops it.)
-            adopted = lws_adopt_socket_vhost_readbuf(vhost, c.fd, base.assumingMemoryBound(to: CChar.self), alreadyRead.count)
-        } else {
-            adopted = mainVhost.flatMap { lws_adopt_descriptor_vhost($0, type, descriptor, nil, nil) }
-        }
-        guard adopted != nil else {
-            // (lws closed the socket itself.)
-            logger.debug("libwebsockets refused an upgrade's connection")
-            pageConnectionClosed()
-            return
-        }
     }
 
     /// Closes `c` now; a request still in it is dropped (its late answer finds nothing).
@@ -402,7 +351,7 @@ extension ServiceLoop {
 
     /// Queues `c`'s next deadline if it is earlier than the one already queued.
     private func armPlainTimer(_ c: PlainHTTPConnection) {
-        let next = min(c.recheckAt ?? .max, c.deadline)
+        let next = c.deadline
         guard next != .max else { return }
         if let armed = c.armedDeadline, armed <= next { return }
         c.armedDeadline = next
@@ -417,10 +366,6 @@ extension ServiceLoop {
             // A head or body that did not come in time, an idle keep-alive connection, or
             // a lingering close that ran out: closed without an answer.
             return closePlain(c)
-        }
-        if let recheck = c.recheckAt, now >= recheck {
-            c.recheckAt = nil
-            c.updatePolling(readable: wantsInput(c))
         }
         armPlainTimer(c)
     }

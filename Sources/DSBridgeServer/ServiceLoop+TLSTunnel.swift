@@ -93,9 +93,6 @@ extension ServiceLoop {
             logger.warning("TLS connection dropped: no socket pair for it (errno \(errno))")
             return -1
         }
-        // (The TCP connection's own address; a stale entry for its descriptor number, left
-        // by an earlier inner end, must not name it.)
-        tunnelPeers.removeValue(forKey: lws_get_socket_fd(wsi))
         let peer = peerAddress(wsi)
         let id = makeID()
         guard

@@ -14,7 +14,7 @@ enum TimerSubject {
     case acceptRetry
     /// A socket that sent its close frame has lingered long enough.
     case lingerEnd(UInt64)
-    /// A plain-HTTP connection's next deadline or recheck (ServiceLoop+PlainHTTP).
+    /// A plain-HTTP connection's next deadline (ServiceLoop+PlainHTTP).
     case plain(UInt64)
 }
 
@@ -56,7 +56,7 @@ extension ServiceLoop {
             case .acceptRetry:
                 acceptRetryDue(now: now)
             case .lingerEnd(let id):
-                if let socket = sockets[id] { lws_set_timeout(socket.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_SYNC) }
+                if let socket = sockets[id] { closeSocket(socket) }
             case .plain(let id):
                 plainDeadlineDue(id, deadline: deadline, now: now)
             }
@@ -67,24 +67,21 @@ extension ServiceLoop {
     private func livenessDue(_ socket: WebSocketState, now: UInt64) {
         let due = socket.liveness.fire(at: now)
         if due.contains(.helloTimeout) && socket.connection.awaitsHello && socket.forcedClose == nil {
-            socket.forcedClose = (4000, "hello timeout")
-            lws_callback_on_writable(socket.wsi)
+            closeSoon(socket, 4000, "hello timeout")
             return
         }
         if due.contains(.hangUp) {
             // 2 × heartbeat without a frame from the page: drop the TCP connection without
-            // a close handshake (a dead peer would not answer it). Synchronously: this runs
-            // outside any lws callback, and lws 4.1 on libuv only re-arms its own timer list
-            // (which LWS_TO_KILL_ASYNC would use) after socket activity.
+            // a close handshake (a dead peer would not answer it).
             logger.info(
                 "WebSocket silent for 2 × heartbeat: hanging up",
                 metadata: ["bridge.session": "\(socket.connection.session?.id ?? "-")"])
-            lws_set_timeout(socket.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_SYNC)
+            closeSocket(socket)
             return
         }
         if due.contains(.ping) { socket.pingDue = true }
         if due.contains(.heartbeat) { socket.heartbeatDue = true }
-        if socket.pingDue || socket.heartbeatDue { lws_callback_on_writable(socket.wsi) }
+        if socket.pingDue || socket.heartbeatDue { flushBeforeWait(socket) }
         armLiveness(socket)
     }
 }

@@ -1,316 +1,285 @@
 // SPDX-License-Identifier: MIT
-import CLibWebSockets
 import DSBridge
-import Dispatch
 import Foundation
 
-/// lws callback of the `dsbridge.v1` protocol (service thread).
-func webSocketCallback(
-    _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
-    _ input: UnsafeMutableRawPointer?, _ len: Int
-) -> Int32 {
-    guard let wsi, let loop = ServiceLoop.from(wsi) else { return 0 }
-    return loop.webSocket(wsi, reason, user, input, len)
-}
+#if canImport(Glibc)
+import Glibc
+#endif
 
+/// The page port's WebSockets, served by dsbridged itself (service thread): the upgrade
+/// (``WebSocketHandshake``) on the connection the request came on, the page's frames read
+/// with ``WebSocketFrameReader``, and the server's frames written by ``pump(_:)``.
+///
+/// Why not libwebsockets for these: a socket is one heap entry, one poll handle and this
+/// state; a call costs one `recv` and one `send`, nothing else per message (lws 4.1 went
+/// through its own buffers and callbacks, and on every close scanned its whole descriptor
+/// table and every open connection: O(sessions) per close).
 extension ServiceLoop {
-    func webSocket(
-        _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
-        _ input: UnsafeMutableRawPointer?, _ len: Int
-    ) -> Int32 {
-        switch reason {
-        case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
-            drainInbox()
-            return 0
-        case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
-            if stopping { return -1 }
-            guard requestURI(wsi, token: WSI_TOKEN_GET_URI) == "/dsbridge" else { return -1 }
-            guard origins.allows(header(wsi, WSI_TOKEN_ORIGIN)) else {
-                logger.info("WebSocket refused: origin not allowed", metadata: ["bridge.peer": "\(peerAddress(wsi))"])
-                _ = lws_return_http_status(wsi, 403, "origin not allowed")
-                return -1
+    /// The bytes of a WebSocket's socket are read into this many at a time.
+    static let webSocketReadBytes = 64 << 10
+
+    /// `head` (read from `c` in full, along with `early`: bytes the page sent behind it) is
+    /// a WebSocket upgrade whose origin is allowed: answers it, and `c` carries the session
+    /// channel from now on; or refuses it (``WebSocketHandshake/Refusal``) and closes.
+    func upgrade(_ c: PlainHTTPConnection, head: HTTPRequestHead, early: [UInt8]) {
+        let accepted: [UInt8]
+        switch WebSocketHandshake.answer(to: head) {
+        case .failure(let refusal):
+            logger.info(
+                "WebSocket upgrade refused: \(refusal.reason)", metadata: ["bridge.peer": "\(c.peer)"])
+            var answer = HTTPAnswer.text(refusal.status, refusal.reason)
+            answer.closeAfter = true
+            return refuse(c, answer, extraHeaders: refusal.headers)
+        case .success(let bytes):
+            accepted = bytes
+        }
+        if stopping {
+            var answer = HTTPAnswer.text(503, "server draining")
+            answer.closeAfter = true
+            return refuse(c, answer, extraHeaders: [])
+        }
+        plainConnections.removeValue(forKey: c.id)
+        c.exchange = nil
+        c.buffered = []
+        guard c.write(accepted) else {
+            c.close()
+            pageConnectionClosed()
+            return
+        }
+        let id = makeID()
+        let waker = InboxWaker(inbox: server.inbox, id: id)
+        let origin = head.header("origin")
+        let peer = clientAddresses.resolve(peer: c.peer, forwardedFor: head.header("x-forwarded-for"))
+        var headers: [String: String] = [:]
+        for name in ["cookie", "authorization", "user-agent", "origin", "x-forwarded-for", "host"] {
+            if let value = head.header(name) { headers[name] = value }
+        }
+        let connection = bridge.connect(peerAddress: peer, origin: origin, headers: headers, waker: waker)
+        let liveness = SocketLiveness(
+            openedAt: loopNow, heartbeatMs: bridge.configuration.heartbeatMs,
+            helloTimeoutMs: bridge.configuration.helloTimeoutMs)
+        let socket = WebSocketState(
+            id: id, channel: c, connection: connection, waker: waker, liveness: liveness,
+            maxMessageBytes: bridge.configuration.maxMessageBytes)
+        sockets[id] = socket
+        c.handEvents { [unowned self, unowned socket] readable, writable in
+            webSocketEvent(socket, readable: readable, writable: writable)
+        }
+        armLiveness(socket)
+        if !early.isEmpty {
+            var bytes = early
+            bytes.withUnsafeMutableBytes { received(socket, $0) }
+        }
+        if !socket.isClosed { updateWebSocketPolling(socket) }
+    }
+
+    /// Closes every WebSocket at once (the loop is closing).
+    func closeWebSockets() {
+        for socket in Array(sockets.values) { closeSocket(socket) }
+    }
+
+    // MARK: Events
+
+    private func webSocketEvent(_ socket: WebSocketState, readable: Bool, writable: Bool) {
+        guard !socket.isClosed else { return }
+        if writable {
+            guard socket.channel.flush() else { return closeSocket(socket) }
+            if socket.channel.isFlushed {
+                if socket.lingering {
+                    socket.channel.shutdownOutput()
+                } else {
+                    pump(socket)
+                }
             }
-            return 0
-        case LWS_CALLBACK_ESTABLISHED:
-            guard let user else { return -1 }
-            let id = makeID()
-            let origin = header(wsi, WSI_TOKEN_ORIGIN)
-            let peer = clientAddress(wsi)
-            let waker = InboxWaker(inbox: server.inbox, id: id)
-            let connection = bridge.connect(peerAddress: peer, origin: origin, headers: requestHeaders(wsi), waker: waker)
-            let liveness = SocketLiveness(
-                openedAt: loopNow, heartbeatMs: bridge.configuration.heartbeatMs,
-                helloTimeoutMs: bridge.configuration.helloTimeoutMs)
-            let socket = WebSocketState(id: id, wsi: wsi, connection: connection, waker: waker, liveness: liveness)
-            sockets[id] = socket
-            // The socket itself, unretained, in lws' per-connection memory: each callback
-            // finds it without a table look-up. `sockets` keeps it alive until CLOSED,
-            // which clears this first.
-            user.storeBytes(of: UInt(bitPattern: Unmanaged.passUnretained(socket).toOpaque()), as: UInt.self)
-            armLiveness(socket)
-            return 0
-        case LWS_CALLBACK_RECEIVE:
-            guard let socket = socket(user) else { return 0 }
-            socket.liveness.received(at: loopNow)
-            receive(socket, input, len)
-            return 0
-        case LWS_CALLBACK_RECEIVE_PONG:
-            socket(user)?.liveness.received(at: loopNow)
-            return 0
-        case LWS_CALLBACK_SERVER_WRITEABLE:
-            guard let socket = socket(user) else { return 0 }
-            return writeable(socket)
-        case LWS_CALLBACK_CLOSED:
-            guard let socket = socket(user), let user else { return 0 }
-            user.storeBytes(of: 0, as: UInt.self)
-            socket.isClosed = true
-            if sockets.removeValue(forKey: socket.id) != nil { socket.connection.socketClosed() }
-            trimHeapAfterBursts()
-            return 0
-        default:
-            return 0
+        }
+        if readable, !socket.isClosed { readFrames(socket) }
+        if !socket.isClosed { updateWebSocketPolling(socket) }
+    }
+
+    /// Polls for input unless reads are paused (backpressure; a lingering socket always
+    /// reads), and for output while the kernel has not taken everything.
+    func updateWebSocketPolling(_ socket: WebSocketState) {
+        socket.channel.updatePolling(readable: socket.lingering || !socket.readsPaused)
+    }
+
+    /// One read of the socket, its frames handed on; a lingering socket's input is dropped.
+    private func readFrames(_ socket: WebSocketState) {
+        let scratch = webSocketScratch
+        switch socket.channel.read(into: scratch) {
+        case .ended:
+            closeSocket(socket)
+        case .wouldBlock:
+            return
+        case .bytes(let n):
+            if socket.lingering { return }
+            received(socket, UnsafeMutableRawBufferPointer(rebasing: scratch[..<n]))
         }
     }
 
-    /// The socket whose lws per-connection memory is `user` (`nil` before ESTABLISHED and
-    /// after CLOSED).
-    private func socket(_ user: UnsafeMutableRawPointer?) -> WebSocketState? {
-        guard let user, let pointer = UnsafeRawPointer(bitPattern: user.load(as: UInt.self)) else { return nil }
-        return Unmanaged<WebSocketState>.fromOpaque(pointer).takeUnretainedValue()
+    /// Bytes the page sent: its frames read and acted on, in order.
+    private func received(_ socket: WebSocketState, _ bytes: UnsafeMutableRawBufferPointer) {
+        socket.liveness.received(at: loopNow)
+        do {
+            try socket.reader.read(bytes) { input in
+                guard socket.forcedClose == nil, !socket.lingering, !socket.isClosed else { return }
+                handle(input, on: socket)
+            }
+        } catch {
+            logger.debug(
+                "WebSocket closed: \(error.reason)",
+                metadata: ["bridge.session": "\(socket.connection.session?.id ?? "-")"])
+            close(socket, Int(error.code), error.reason)
+        }
     }
 
-    /// Reassembles and hands over a message.
-    private func receive(_ socket: WebSocketState, _ input: UnsafeMutableRawPointer?, _ len: Int) {
-        if socket.forcedClose != nil { return }
-        let wsi = socket.wsi
-        if lws_frame_is_binary(wsi) != 0 {
-            closeSoon(socket, 1003, "binary frames are not accepted")
-            return
-        }
-        if lws_is_first_fragment(wsi) != 0 { socket.message.removeAll(keepingCapacity: true) }
-        if socket.message.count + len > bridge.configuration.maxMessageBytes {
-            socket.message = []
-            closeSoon(socket, 1009, "message too big")
-            return
-        }
-        if let input, len > 0 {
-            socket.message.append(contentsOf: UnsafeRawBufferPointer(start: input, count: len))
-            TransportMetrics.bytesIn.increment(by: len)
-        }
-        if lws_is_final_fragment(wsi) != 0 && lws_remaining_packet_payload(wsi) == 0 {
-            let message = socket.message
-            socket.message = []
+    private func handle(_ input: WebSocketInput, on socket: WebSocketState) {
+        switch input {
+        case .text(let message):
+            TransportMetrics.bytesIn.increment(by: message.count)
             socket.connection.receive(message)
             flushBeforeWait(socket)
+        case .ping(let payload):
+            socket.pongDue = payload
+            flushBeforeWait(socket)
+        case .pong:
+            break
+        case .close(let code, _):
+            // The page closes: its close frame is answered with the same status (1000 for
+            // none, RFC 6455 5.5.1), then the socket lingers until the page hangs up.
+            close(socket, code.map(Int.init) ?? 1000, "")
         }
     }
 
-    /// Once per loop pass, after its socket events (the prepare handler): what frames run
-    /// on this thread produced goes out now, without a WRITEABLE round trip (on libuv each
-    /// costs four `epoll_ctl` calls and a loop pass), and coalesced: every answer a socket
-    /// got during the pass in one frame, one `send`. Only when lws holds no unsent bytes
-    /// for the socket (order) and nothing else is due first; then a close those frames
-    /// caused (`_dsb.closePage`) right behind (sent later, the page could send more in
-    /// between, and a close over unread input resets the connection, losing the close
-    /// frame). lws buffers what the kernel does not take and asks for WRITEABLE itself.
+    // MARK: Writing
+
+    /// Once per loop pass, after its socket events (the prepare handler): what the sockets
+    /// listed here have to write goes out now, coalesced (every answer a socket got during
+    /// the pass in one frame, one `send`).
     func flushInlineAnswers() {
-        guard !flushSoon.isEmpty else { return }
-        let due = flushSoon
-        flushSoon.removeAll(keepingCapacity: true)
-        for socket in due {
-            socket.flushQueued = false
-            guard !socket.isClosed else { continue }
-            writeAnswersNow(socket)
+        // (Until none is listed: writing may list a socket again, e.g. a drain's close.)
+        while !flushSoon.isEmpty {
+            let due = flushSoon
+            flushSoon.removeAll(keepingCapacity: true)
+            for socket in due {
+                socket.flushQueued = false
+                guard !socket.isClosed else { continue }
+                pump(socket)
+                if !socket.isClosed { updateWebSocketPolling(socket) }
+            }
         }
     }
 
     /// Lists `socket` for ``flushInlineAnswers()`` at the end of this loop pass.
     func flushBeforeWait(_ socket: WebSocketState) {
-        guard !socket.flushQueued else { return }
+        guard !socket.flushQueued, !socket.isClosed else { return }
         socket.flushQueued = true
         flushSoon.append(socket)
     }
 
-    private func writeAnswersNow(_ socket: WebSocketState) {
-        guard socket.forcedClose == nil else { return }
-        guard !socket.pingDue, !stopping, lws_partial_buffered(socket.wsi) == 0 else {
-            // A ping, a drain or lws' own unsent bytes go first: the answers follow from
-            // WRITEABLE.
-            lws_callback_on_writable(socket.wsi)
-            return
-        }
-        for _ in 0..<2 {
-            switch socket.connection.nextAction() {
-            case .write(let frame)?:
-                guard write(socket.wsi, frame), lws_partial_buffered(socket.wsi) == 0 else {
-                    // The kernel took part of it: lws sends the rest from WRITEABLE.
-                    lws_callback_on_writable(socket.wsi)
-                    return
-                }
-                socket.liveness.wrote(at: loopNow)
-                socket.heartbeatDue = false
-            case .close(let code, let reason)?:
-                socket.forcedClose = (code, reason)
-                if closeGracefully(socket, code, reason) != 0 {
-                    // Outside a callback lws cannot be told -1: drop the connection now.
-                    lws_set_timeout(socket.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_SYNC)
-                }
-                return
-            case nil:
-                return
-            }
-        }
-        if socket.connection.hasPendingOutput { lws_callback_on_writable(socket.wsi) }
-    }
-
-    /// Closes from WRITEABLE (closing from RECEIVE is unreliable in lws 4.1 with
-    /// permessage-deflate).
-    private func closeSoon(_ socket: WebSocketState, _ code: Int, _ reason: String) {
-        socket.forcedClose = (code, reason)
-        lws_callback_on_writable(socket.wsi)
-    }
-
-    /// One write per WRITEABLE, in this order: a close the transport decided, a due ping
-    /// (first, so a page flooded with messages still gets pinged), the next queued frame,
-    /// then a due `hb`. Asks for WRITEABLE again only while something is left (each ask
-    /// costs libuv two `epoll_ctl` calls and the loop a pass; what is queued later wakes
-    /// the loop through the connection's waker).
-    private func writeable(_ socket: WebSocketState) -> Int32 {
-        let wsi = socket.wsi
-        if socket.lingering { return 0 }
-        if let close = socket.forcedClose {
-            return closeGracefully(socket, close.code, close.reason)
+    /// Writes what is due, in this order, until nothing is left or the kernel stops taking
+    /// bytes: a close the transport or the session decided, a pong owed, a due ping (so a
+    /// page flooded with messages still gets pinged), the queued frames, then a due `hb`.
+    /// What the kernel does not take waits for the socket to be writable.
+    func pump(_ socket: WebSocketState) {
+        guard !socket.isClosed, !socket.lingering, socket.channel.isFlushed else { return }
+        if let close = socket.forcedClose { return self.close(socket, close.code, close.reason) }
+        if let payload = socket.pongDue {
+            socket.pongDue = nil
+            guard writeFrame(socket, .pong, payload) else { return }
         }
         if socket.pingDue {
             socket.pingDue = false
-            // With a payload: lws 4.1 reports no RECEIVE_PONG for an empty pong.
-            guard write(wsi, Self.pingPayload, as: LWS_WRITE_PING) else { return -1 }
-            lws_callback_on_writable(wsi)
-            return 0
+            guard writeFrame(socket, .ping, Self.pingPayload) else { return }
         }
-        switch socket.connection.nextAction() {
-        case .write(let frame)?:
-            guard write(wsi, frame) else { return -1 }
-            socket.liveness.wrote(at: loopNow)
-            socket.heartbeatDue = false
-            if socket.pingDue || stopping || socket.connection.hasPendingOutput { lws_callback_on_writable(wsi) }
-            return 0
-        case .close(let code, let reason)?:
-            socket.forcedClose = (code, reason)
-            return closeGracefully(socket, code, reason)
-        case nil:
-            if stopping, socket.connection.isSettled {
-                closeDraining(socket)
-                return 0
-            }
-            if socket.heartbeatDue {
-                socket.heartbeatDue = false
-                guard write(wsi, ServerMessage.heartbeat.encoded(seq: 0)) else { return -1 }
+        while socket.channel.isFlushed {
+            switch socket.connection.nextAction() {
+            case .write(let frame)?:
+                guard writeFrame(socket, .text, frame) else { return }
                 socket.liveness.wrote(at: loopNow)
+                socket.heartbeatDue = false
+            case .close(let code, let reason)?:
+                return close(socket, code, reason)
+            case nil:
+                if stopping, socket.connection.isSettled {
+                    closeDraining(socket)
+                    if let close = socket.forcedClose { self.close(socket, close.code, close.reason) }
+                    return
+                }
+                if socket.heartbeatDue {
+                    socket.heartbeatDue = false
+                    guard writeFrame(socket, .text, ServerMessage.heartbeat.encoded(seq: 0)) else { return }
+                    socket.liveness.wrote(at: loopNow)
+                }
+                return
             }
-            return 0
         }
     }
 
-    /// How long a closed socket waits for the page to close its side.
-    static let lingerMs: UInt64 = 2_000
-
-    /// Sends the close frame, then shuts down the sending side and lingers (input read and
-    /// dropped) until the page closes its side: closing at once would reset the connection
-    /// if the page sent anything meanwhile (an `ack`, a call), and a reset discards the
-    /// close frame the page has not read yet (it would see 1006). Returns what the lws
-    /// callback returns: 0 while lingering, -1 when the socket is to be dropped now.
-    func closeGracefully(_ socket: WebSocketState, _ code: Int, _ reason: String) -> Int32 {
-        let wsi = socket.wsi
-        closeWith(wsi, code, reason)
-        let fd = lws_get_socket_fd(wsi)
-        guard fd >= 0, lws_partial_buffered(wsi) == 0, shutdown(fd, Int32(SHUT_WR)) == 0 else { return -1 }
-        socket.lingering = true
-        deadlines.schedule(.lingerEnd(socket.id), at: loopNow + Self.lingerMs)
-        return 0
+    /// Writes one frame (head and payload in one `send`); `false` when the socket failed
+    /// (it is closed then).
+    private func writeFrame(_ socket: WebSocketState, _ opcode: WebSocketFrameWriter.Opcode, _ payload: [UInt8]) -> Bool {
+        frameScratch.removeAll(keepingCapacity: true)
+        WebSocketFrameWriter.append(opcode, length: payload.count, to: &frameScratch)
+        frameScratch.append(contentsOf: payload)
+        if frameScratch.capacity > Self.largestKeptFrameBytes {
+            defer { frameScratch = [] }
+            return send(socket, frameScratch, payloadBytes: payload.count)
+        }
+        return send(socket, frameScratch, payloadBytes: payload.count)
     }
 
-    /// lws' LWS_WRITE_CLOSE (4), which its header keeps out of the public enum.
-    static let writeClose = lws_write_protocol(rawValue: 4)
+    private func send(_ socket: WebSocketState, _ bytes: [UInt8], payloadBytes: Int) -> Bool {
+        let written = bytes.withUnsafeBytes { socket.channel.write($0) }
+        guard written else {
+            closeSocket(socket)
+            return false
+        }
+        TransportMetrics.bytesOut.increment(by: payloadBytes)
+        return true
+    }
+
+    /// The frame scratch buffer keeps its capacity up to this size between frames.
+    static let largestKeptFrameBytes = 256 << 10
 
     /// What our pings carry (the page's pong echoes it).
     static let pingPayload = Array("dsb".utf8)
 
-    private func write(_ wsi: OpaquePointer, _ frame: [UInt8], as kind: lws_write_protocol = LWS_WRITE_TEXT) -> Bool {
-        let needed = pre + frame.count
-        if writeBuffer.count < needed { writeBuffer = [UInt8](repeating: 0, count: max(needed, 64 << 10)) }
-        return writeBuffer.withUnsafeMutableBufferPointer { buf -> Bool in
-            guard let base = buf.baseAddress else { return false }
-            frame.withUnsafeBufferPointer { src in
-                if let s = src.baseAddress { (base + pre).update(from: s, count: frame.count) }
-            }
-            let n = lws_write(wsi, base + pre, frame.count, kind)
-            TransportMetrics.bytesOut.increment(by: frame.count)
-            return n >= frame.count
-        }
+    // MARK: Closing
+
+    /// How long a closed socket waits for the page to close its side.
+    static let lingerMs: UInt64 = 2_000
+
+    /// Closes `socket` with `code`: the close frame goes out (before anything still
+    /// queued), then the sending side is shut down and the socket lingers (input read and
+    /// dropped) until the page closes its side or ``lingerMs`` passes: closing at once would
+    /// reset the connection if the page sent anything meanwhile (an `ack`, a call), and a
+    /// reset discards the close frame the page has not read yet (it would see 1006).
+    func close(_ socket: WebSocketState, _ code: Int, _ reason: String) {
+        guard !socket.isClosed, !socket.lingering else { return }
+        if socket.forcedClose == nil { socket.forcedClose = (code, reason) }
+        socket.lingering = true
+        guard writeFrame(socket, .close, WebSocketFrameWriter.closePayload(code: code, reason: reason)) else { return }
+        if socket.channel.isFlushed { socket.channel.shutdownOutput() }
+        deadlines.schedule(.lingerEnd(socket.id), at: loopNow + Self.lingerMs)
+        updateWebSocketPolling(socket)
     }
 
-    /// Writes the close frame (status `code`, `reason`) from WRITEABLE; the caller then
-    /// returns -1 and lws drops the connection. (Handing lws the reason with
-    /// `lws_close_reason` and returning -1 sends nothing in lws 4.1 on libuv: its deferred
-    /// close-frame write never runs.)
-    private func closeWith(_ wsi: OpaquePointer, _ code: Int, _ reason: String) {
-        let frame = [UInt8(truncatingIfNeeded: code >> 8), UInt8(truncatingIfNeeded: code)] + Array(CloseReason.clipped(reason).utf8)
-        _ = write(wsi, frame, as: Self.writeClose)
+    /// Closes `socket` at the end of this loop pass (from anywhere: the close frame goes out
+    /// first, ahead of what is queued).
+    func closeSoon(_ socket: WebSocketState, _ code: Int, _ reason: String) {
+        guard socket.forcedClose == nil else { return }
+        socket.forcedClose = (code, reason)
+        flushBeforeWait(socket)
     }
 
-    // MARK: request details (valid while lws holds the request headers)
-
-    func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {
-        let length = Int(lws_hdr_total_length(wsi, token))
-        guard length > 0 else { return nil }
-        var buf = [CChar](repeating: 0, count: length + 1)
-        guard lws_hdr_copy(wsi, &buf, Int32(buf.count), token) >= 0 else { return nil }
-        return Self.string(buf)
-    }
-
-    /// The headers an authenticator may want, lower-case names.
-    func requestHeaders(_ wsi: OpaquePointer) -> [String: String] {
-        var headers: [String: String] = [:]
-        for (name, token) in [
-            ("cookie", WSI_TOKEN_HTTP_COOKIE), ("authorization", WSI_TOKEN_HTTP_AUTHORIZATION),
-            ("user-agent", WSI_TOKEN_HTTP_USER_AGENT), ("origin", WSI_TOKEN_ORIGIN),
-            ("x-forwarded-for", WSI_TOKEN_X_FORWARDED_FOR), ("host", WSI_TOKEN_HOST),
-        ] {
-            if let v = header(wsi, token) { headers[name] = v }
-        }
-        return headers
-    }
-
-    func customHeader(_ wsi: OpaquePointer, _ name: String) -> String? {
-        let key = name.lowercased() + ":"
-        let length = Int(lws_hdr_custom_length(wsi, key, Int32(key.utf8.count)))
-        guard length >= 0 else { return nil }
-        var buf = [CChar](repeating: 0, count: length + 1)
-        guard lws_hdr_custom_copy(wsi, &buf, Int32(buf.count), key, Int32(key.utf8.count)) >= 0 else { return nil }
-        return Self.string(buf)
-    }
-
-    func requestURI(_ wsi: OpaquePointer, token: lws_token_indexes) -> String? {
-        header(wsi, token)
-    }
-
-    static func string(_ buf: [CChar]) -> String {
-        let bytes = buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// The address the request counts under: the TCP peer, or for a trusted proxy the
-    /// client it names in `X-Forwarded-For`.
-    func clientAddress(_ wsi: OpaquePointer) -> String {
-        clientAddresses.resolve(peer: peerAddress(wsi), forwardedFor: header(wsi, WSI_TOKEN_X_FORWARDED_FOR))
-    }
-
-    func peerAddress(_ wsi: OpaquePointer) -> String {
-        // A WebSocket under TLS runs on a tunnel's Unix socket: its client is recorded.
-        if terminatesTLS, let peer = tunnelPeers[lws_get_socket_fd(wsi)] { return peer }
-        var buf = [CChar](repeating: 0, count: 128)
-        guard lws_get_peer_simple(wsi, &buf, buf.count) != nil else { return "unknown" }
-        return Self.string(buf)
+    /// Drops the socket now, without a close handshake (a dead peer, the end of a linger, a
+    /// failed write, the loop closing): the session learns its socket is gone.
+    func closeSocket(_ socket: WebSocketState) {
+        guard !socket.isClosed else { return }
+        socket.isClosed = true
+        socket.channel.close()
+        if sockets.removeValue(forKey: socket.id) != nil { socket.connection.socketClosed() }
+        pageConnectionClosed()
+        trimHeapAfterBursts()
     }
 }

@@ -35,13 +35,13 @@ final class ServiceLoop {
     var terminatesTLS = false
     /// The TLS connections of the page port, by id.
     var tunnels: [UInt64: TLSTunnel] = [:]
-    /// The client address of each inner pair end handed to lws (a WebSocket under TLS):
-    /// lws sees a Unix socket there. Set at each hand-over, so a reused descriptor gets
-    /// its own.
-    var tunnelPeers: [Int32: String] = [:]
     /// Where plain-HTTP requests are read into (service thread only; larger than the
     /// largest request head allowed).
     let plainScratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 17, alignment: 16)
+    /// Where WebSocket input is read into (service thread only; ServiceLoop+WebSocket).
+    let webSocketScratch = UnsafeMutableRawBufferPointer.allocate(byteCount: ServiceLoop.webSocketReadBytes, alignment: 16)
+    /// Where a WebSocket frame is put together before its `send` (ServiceLoop+WebSocket).
+    var frameScratch: [UInt8] = []
     /// Sessions whose socket a drain closed: admin calls into them answer 503 at once.
     var drainClosedSessions = Set<String>()
     var nextID: UInt64 = 1
@@ -148,10 +148,6 @@ final class ServiceLoop {
 
         mainProtocols = makeProtocols([
             ("http", mainHTTPCallback, 16, 0),
-            // lws keeps an rx buffer of this size per WebSocket for its whole life; messages
-            // larger than it arrive in pieces and are reassembled (ServiceLoop+WebSocket).
-            // Small keeps idle sessions cheap.
-            ("dsbridge.v1", webSocketCallback, 16, Self.webSocketRxBufferBytes),
             // Raw TLS connections under --tls-cert (plaintext through a TLSTunnel).
             (Self.tlsTunnelProtocol, tlsTunnelCallback, 16, 0),
         ])
@@ -178,7 +174,7 @@ final class ServiceLoop {
         }
         pageListener = listener
         // HTTP is served here (ServiceLoop+PlainHTTP), under TLS through a tunnel
-        // (ServiceLoop+TLSTunnel); WebSocket upgrades go to lws.
+        // (ServiceLoop+TLSTunnel), WebSockets too (ServiceLoop+WebSocket).
         terminatesTLS = tls != nil
         guard let admin = makeVhost(name: "admin", host: config.adminHost, port: config.adminPort, protocols: adminProtocols!) else {
             closeContextAndLoop()
@@ -257,6 +253,7 @@ final class ServiceLoop {
         retryPolicy?.deallocate()
         contextHolder.deallocate()
         plainScratch.deallocate()
+        webSocketScratch.deallocate()
     }
 
     /// Work done once per loop pass, before it waits: what the service thread posted to
@@ -279,6 +276,7 @@ final class ServiceLoop {
     private func closeContextAndLoop() {
         closeTunnels()
         closePlainConnections()
+        closeWebSockets()
         pageListener?.close()
         pageListener = nil
         if let ctx = contextHolder.pointee { lws_context_destroy(ctx) }
@@ -304,24 +302,16 @@ final class ServiceLoop {
                 let paused = socket.connection.wantsReadsPaused
                 if paused != socket.readsPaused {
                     socket.readsPaused = paused
-                    lws_rx_flow_control(socket.wsi, paused ? 0 : 1)
-                    // lws 4.1 on libuv hands over rx it buffered while paused only in its
-                    // idle pass, which it schedules after socket activity: a wake of its
-                    // event pipe is that activity.
-                    if !paused, let ctx = context { lws_cancel_service(ctx) }
+                    updateWebSocketPolling(socket)
                     socket.liveness.setReadsPaused(paused, at: now)
                     armLiveness(socket)
                 }
-                // Nothing to write (an answer already went out from RECEIVE): no WRITEABLE.
                 // What a worker queued goes out before this pass waits, like the answers of
-                // frames run here (``flushInlineAnswers()``): on libuv a WRITEABLE round
-                // trip costs two `epoll_ctl` calls and a loop pass per answer.
-                if socket.forcedClose != nil || socket.pingDue || stopping {
-                    lws_callback_on_writable(socket.wsi)
-                } else if socket.connection.hasPendingOutput {
+                // frames run here (``flushInlineAnswers()``).
+                if socket.forcedClose != nil || socket.pingDue || socket.heartbeatDue || stopping
+                    || socket.connection.hasPendingOutput
+                {
                     flushBeforeWait(socket)
-                } else if socket.heartbeatDue {
-                    lws_callback_on_writable(socket.wsi)
                 }
             case .httpAnswer(let id, let answer):
                 guard let exchange = exchanges[id], exchange.answer == nil, exchange.awaitingAnswer else { continue }
@@ -338,9 +328,6 @@ final class ServiceLoop {
 
     /// Most bytes lws offers the kernel in one write (it allocates nothing for it).
     static let largestWriteBytes = 1 << 20
-
-    /// Per-socket receive buffer of libwebsockets.
-    static let webSocketRxBufferBytes = 1024
 
     /// After many connections went away, hands the allocator's free memory back to the
     /// system (glibc keeps it otherwise, and RSS would only ever grow after bursts).
@@ -386,7 +373,7 @@ final class ServiceLoop {
         socket.forcedClose = (1001, "server draining")
         if let id = socket.connection.session?.id { drainClosedSessions.insert(id) }
         answerAdminCallsDraining(socket.connection.session?.id)
-        lws_callback_on_writable(socket.wsi)
+        flushBeforeWait(socket)
     }
 
     /// During a drain, every ``drainCheckMs``: at the deadline everything left is cut; the

@@ -8,7 +8,7 @@ import Glibc
 /// One TLS connection of the page port under `--tls-cert` (service thread only).
 /// libwebsockets terminates TLS on it as a raw socket (no HTTP parsing of its own), and
 /// the plaintext travels through a socket pair: its inner end is served like any plain
-/// connection (``PlainHTTPConnection``, or libwebsockets once it upgrades to a WebSocket),
+/// connection (``PlainHTTPConnection``, which carries the WebSocket after an upgrade),
 /// so HTTPS requests are judged as sent (PROTOCOL.md 1.2) exactly as plain ones are. This
 /// object is the outer end: bytes from the client go in, bytes the inner side wrote go
 /// back out through TLS, each way bounded (``highWater``) with flow control, not buffers

@@ -1,38 +1,46 @@
 // SPDX-License-Identifier: MIT
 import DSBridge
 
-/// Service-thread state of one WebSocket: the lws handle, the message being reassembled,
-/// its timing (``SocketLiveness``) and the close the transport itself decided (size,
-/// binary frame, hello timeout).
+/// Service-thread state of one WebSocket of the page port: its socket (the connection the
+/// upgrade came on), the frames being read, its timing (``SocketLiveness``) and the close
+/// the transport itself decided (size, binary frame, hello timeout, a protocol error).
 final class WebSocketState {
     let id: UInt64
-    let wsi: OpaquePointer
+    /// The socket, its poll handle and what the kernel has not taken yet.
+    let channel: PlainHTTPConnection
     let connection: BridgeConnection
     /// The connection's waker; reset each time the service thread takes its wake.
     let waker: InboxWaker
-    var message: [UInt8] = []
+    /// The page's frames, read as they come.
+    var reader: WebSocketFrameReader
     var readsPaused = false
-    /// A close decided by the transport; written from WRITEABLE (never from RECEIVE).
+    /// A close decided by the transport or the session; written before anything else queued.
     var forcedClose: (code: Int, reason: String)?
     var liveness: SocketLiveness
-    /// A WebSocket ping is to be written at the next WRITEABLE.
+    /// A WebSocket ping is to be written.
     var pingDue = false
-    /// An `hb` message is to be written at the next WRITEABLE (if nothing else is).
+    /// The payload of a pong owed to the page's ping.
+    var pongDue: [UInt8]?
+    /// An `hb` message is to be written (if nothing else is).
     var heartbeatDue = false
-    /// The close frame went out and the sending side is shut down: input is read and
-    /// dropped until the page closes too (or the linger deadline), so that closing never
-    /// resets a connection whose close frame the page has not read yet.
+    /// The close frame went out (or is going out): input is read and dropped until the page
+    /// closes too (or the linger deadline), so that closing never resets a connection whose
+    /// close frame the page has not read yet.
     var lingering = false
     /// Listed for ``ServiceLoop/flushInlineAnswers()`` at the end of this loop pass.
     var flushQueued = false
-    /// lws reported CLOSED: the socket is out of ``ServiceLoop/sockets``.
+    /// The socket is closed and out of ``ServiceLoop/sockets``.
     var isClosed = false
 
-    init(id: UInt64, wsi: OpaquePointer, connection: BridgeConnection, waker: InboxWaker, liveness: SocketLiveness) {
+    init(
+        id: UInt64, channel: PlainHTTPConnection, connection: BridgeConnection, waker: InboxWaker,
+        liveness: SocketLiveness, maxMessageBytes: Int
+    ) {
         self.id = id
-        self.wsi = wsi
+        self.channel = channel
         self.connection = connection
         self.waker = waker
         self.liveness = liveness
+        self.reader = WebSocketFrameReader(maxMessageBytes: maxMessageBytes)
     }
 }
