@@ -100,9 +100,17 @@ final class PlainHTTPConnection {
     /// Polls for what the phase needs: input unless an answer is pending with a request
     /// already read (pipelined input waits), output while bytes are unsent.
     func updatePolling(readable: Bool) {
-        guard !closed else { return }
-        poll.poll(readable: readable, writable: unsentOffset < unsent.count)
+        let writable = unsentOffset < unsent.count
+        // (Compared here: the poll handle is another object, cold in memory with many sockets.)
+        guard !closed, readable != polledReadable || writable != polledWritable else { return }
+        polledReadable = readable
+        polledWritable = writable
+        poll.poll(readable: readable, writable: writable)
     }
+
+    /// What ``updatePolling(readable:)`` last asked the poll handle for.
+    private var polledReadable = false
+    private var polledWritable = false
 
     // MARK: Input
 

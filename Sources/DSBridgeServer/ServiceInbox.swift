@@ -111,6 +111,12 @@ final class InboxWaker: ConnectionWaker {
         inbox.post(.connection(id))
     }
 
+    /// The service thread acts on this connection before it next waits (it is reading the
+    /// connection's frames): wakes until ``taken()`` are absorbed, as if one were pending.
+    func absorb() {
+        pending.store(true, ordering: .releasing)
+    }
+
     /// The service thread is about to act on this connection: later wakes post again.
     /// Acquiring: everything done before the wakes it absorbs is visible afterwards.
     func taken() {

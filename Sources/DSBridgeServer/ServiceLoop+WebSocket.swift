@@ -62,7 +62,10 @@ extension ServiceLoop {
             id: id, channel: c, connection: connection, waker: waker, liveness: liveness,
             maxMessageBytes: bridge.configuration.maxMessageBytes)
         sockets[id] = socket
-        c.handEvents { [unowned self, unowned socket] readable, writable in
+        // unowned(unsafe): the loop outlives every socket, and the socket its poll handle,
+        // whose events stop (the closure is dropped) when the socket closes. (Plain
+        // `unowned` costs two atomic operations per event.)
+        c.handEvents { [unowned(unsafe) self, unowned(unsafe) socket] readable, writable in
             webSocketEvent(socket, readable: readable, writable: writable)
         }
         armLiveness(socket)
@@ -116,9 +119,13 @@ extension ServiceLoop {
         }
     }
 
-    /// Bytes the page sent: its frames read and acted on, in order.
+    /// Bytes the page sent: its frames read and acted on, in order. The connection's wakes
+    /// are absorbed meanwhile (its answers to calls run here would each post to the inbox):
+    /// the socket is served at the end of this pass instead (``serve(_:)``).
     private func received(_ socket: WebSocketState, _ bytes: UnsafeMutableRawBufferPointer) {
         socket.liveness.received(at: loopNow)
+        socket.waker.absorb()
+        flushBeforeWait(socket)
         do {
             try socket.reader.read(bytes) { input in
                 guard socket.forcedClose == nil, !socket.lingering, !socket.isClosed else { return }
@@ -135,12 +142,10 @@ extension ServiceLoop {
     private func handle(_ input: WebSocketInput, on socket: WebSocketState) {
         switch input {
         case .text(let message):
-            TransportMetrics.bytesIn.increment(by: message.count)
+            bytesInThisPass += message.count
             socket.connection.receive(message)
-            flushBeforeWait(socket)
         case .ping(let payload):
             socket.pongDue = payload
-            flushBeforeWait(socket)
         case .pong:
             break
         case .close(let code, _):
@@ -163,10 +168,36 @@ extension ServiceLoop {
             for socket in due {
                 socket.flushQueued = false
                 guard !socket.isClosed else { continue }
-                pump(socket)
-                if !socket.isClosed { updateWebSocketPolling(socket) }
+                serve(socket)
             }
         }
+        if bytesInThisPass > 0 {
+            TransportMetrics.bytesIn.increment(by: bytesInThisPass)
+            bytesInThisPass = 0
+        }
+        if bytesOutThisPass > 0 {
+            TransportMetrics.bytesOut.increment(by: bytesOutThisPass)
+            bytesOutThisPass = 0
+        }
+    }
+
+    /// What the inbox does for a woken connection, done here: its wakes are taken (later
+    /// ones post again), a change of its read pause applied, and what is due written.
+    private func serve(_ socket: WebSocketState) {
+        socket.waker.taken()
+        applyReadPause(socket)
+        pump(socket)
+        if !socket.isClosed { updateWebSocketPolling(socket) }
+    }
+
+    /// Pauses or resumes reading as the connection wants (backpressure of its calls).
+    func applyReadPause(_ socket: WebSocketState) {
+        let paused = socket.connection.wantsReadsPaused
+        guard paused != socket.readsPaused else { return }
+        socket.readsPaused = paused
+        updateWebSocketPolling(socket)
+        socket.liveness.setReadsPaused(paused, at: loopNow)
+        armLiveness(socket)
     }
 
     /// Lists `socket` for ``flushInlineAnswers()`` at the end of this loop pass.
@@ -234,7 +265,7 @@ extension ServiceLoop {
             closeSocket(socket)
             return false
         }
-        TransportMetrics.bytesOut.increment(by: payloadBytes)
+        bytesOutThisPass += payloadBytes
         return true
     }
 

@@ -42,6 +42,9 @@ final class ServiceLoop {
     let webSocketScratch = UnsafeMutableRawBufferPointer.allocate(byteCount: ServiceLoop.webSocketReadBytes, alignment: 16)
     /// Where a WebSocket frame is put together before its `send` (ServiceLoop+WebSocket).
     var frameScratch: [UInt8] = []
+    /// WebSocket payload bytes read and written this loop pass (counted once per pass).
+    var bytesInThisPass = 0
+    var bytesOutThisPass = 0
     /// Sessions whose socket a drain closed: admin calls into them answer 503 at once.
     var drainClosedSessions = Set<String>()
     var nextID: UInt64 = 1
@@ -290,7 +293,6 @@ final class ServiceLoop {
 
     /// Handles everything other threads posted (the loop's async handle fired).
     func drainInbox() {
-        let now = loopNow
         let (posted, wokenAt) = server.inbox.drain()
         if let wokenAt { LoopLag.record(since: wokenAt) }
         for work in posted {
@@ -299,13 +301,7 @@ final class ServiceLoop {
                 guard let socket = sockets[id] else { continue }
                 socket.waker.taken()
                 if stopping, socket.forcedClose == nil, socket.connection.isSettled { closeDraining(socket) }
-                let paused = socket.connection.wantsReadsPaused
-                if paused != socket.readsPaused {
-                    socket.readsPaused = paused
-                    updateWebSocketPolling(socket)
-                    socket.liveness.setReadsPaused(paused, at: now)
-                    armLiveness(socket)
-                }
+                applyReadPause(socket)
                 // What a worker queued goes out before this pass waits, like the answers of
                 // frames run here (``flushInlineAnswers()``).
                 if socket.forcedClose != nil || socket.pingDue || socket.heartbeatDue || stopping
