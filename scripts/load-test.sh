@@ -333,7 +333,10 @@ dur=$dur_main; warm=$warm_main
 fi
 
 # Held sessions (issue 12): N sessions held open by one bench process (hello, then silent)
-# while a second bench process measures 1 x 1 round trips; a fresh server per N.
+# while a second bench process measures 1 x 1 round trips, then (daemon only) a connect
+# storm: what opening and closing a session costs the server must not grow with the
+# sessions held (libwebsockets 4.1.6 scanned every open connection on each close); a fresh
+# server per N.
 # held NAME KIND N: KIND is daemon (echo.syn) or echo-poll / echo-uv (bench/lws-echo.c).
 held_max=$((fd_limit - 300))
 held() {
@@ -344,13 +347,13 @@ held() {
     echo-poll) start_server "$name" "$echo_bin" 0 ;;
     echo-uv) start_server "$name" "$echo_bin" 0 0 uv ;;
   esac
-  local pid=$server_pid port=$server_port holder="" raw=()
-  if [ "$kind" != daemon ]; then raw=(--raw-echo); fi
+  local pid=$server_pid port=$server_port holder="" raw=() runs=1
+  if [ "$kind" != daemon ]; then raw=(--raw-echo); else runs=2; fi
   if [ "$n" -gt 0 ]; then
     local base
     base=$(ls "/proc/$pid/fd" | wc -l)
     timeout $((n / 20 + 900)) "$bin/dsbridge-bench" idle --port "$port" --sessions "$n" "${sources[@]}" "${raw[@]}" \
-      --duration "$(awk -v d="$dur" -v w="$warm" 'BEGIN { printf "%d", d + w + 8 }')" --warmup 0 --open-timeout 300 \
+      --duration "$(awk -v d="$dur" -v w="$warm" -v r="$runs" 'BEGIN { printf "%d", r * (d + w + 4) + 4 }')" --warmup 0 --open-timeout 300 \
       --json --quiet >"$results/$name-holder.json" 2>"$results/$name-holder.err" &
     holder=$!
     local waited=0
@@ -368,6 +371,7 @@ held() {
   fi
   if [ "$kind" = daemon ]; then
     run "$name" "$port" "$pid" syn --sessions 1 --inflight 1 --payload 64
+    run "$name-connect" "$port" "$pid" connect --sessions 32 --source 127.0.0.10-127.0.0.17
   else
     run "$name" "$port" "$pid" echo --sessions 1 --inflight 1 --payload 100
   fi
@@ -483,6 +487,7 @@ import json, os, sys
 results, mode, fd_limit, idle_sessions, strict, failures = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5] == "1", int(sys.argv[6])
 load_before, load_after, cores = sys.argv[7], sys.argv[8], sys.argv[9]
 held_names = sys.argv[10].split()
+held_connect_names = [n + "-connect" for n in held_names if n.startswith("held-") and not n.startswith("held-echo")]
 eff_rounds, pinned, sessions, paced_sessions = int(sys.argv[11]), sys.argv[12] == "1", int(sys.argv[13]), int(sys.argv[14])
 eff_names = [f"eff-{kind}-{i}" for i in range(1, eff_rounds + 1)
              for kind in ("syn", "echo", "http", "echo-http") + (() if mode == "smoke" else ("echo-uv", "echo-uv-http"))]
@@ -498,7 +503,7 @@ r = {n: load(n) for n in ["echo-throughput", "syn-throughput", "echo-latency", "
                           "worker-latency", "async", "invoke",
                           "invoke-frames", "http", "connect", "resume", "echo-idle", "idle", "paced", "syn-budget-1"]
                           + (["syn-budget-2", "syn-baseline-1", "syn-baseline-2"] if os.environ.get("LOAD_TEST_BASELINE") else [])
-                          + ["echo-paced"] + held_names + eff_names}
+                          + ["echo-paced"] + held_names + held_connect_names + eff_names}
 
 # Issue 16's runs (only when the cluster group ran: not listed as missing otherwise).
 cluster_runs = {n: load(n) for n in ["syn-cluster-on-1", "syn-cluster-on-2", "syn-cluster-off-1", "syn-cluster-off-2",
@@ -589,6 +594,14 @@ for prefix, label in [("held-", "dsbridged"), ("held-echo-uv-", "C echo on libuv
               "<= 1.2x none held" if target else "reported", (ratio(p50, base) <= 1.2) if target and p50 is not None else None)
         check(f"{label}: 1x1 p99 µs, {count:,} held" if count is not None else f"{label}: {n}", p99, base99,
               "<= 1.2x none held" if target else "reported", (ratio(p99, base99) <= 1.2) if target and p99 is not None else None)
+# Opening and closing a session with N held (the connect storm after each held run).
+connect_base = get("held-0-connect", "server", "cpuMicrosPerOperation") if "held-0-connect" in held_connect_names else None
+for n in held_connect_names:
+    count = held_count(n[:-len("-connect")])
+    cpu = get(n, "server", "cpuMicrosPerOperation")
+    target = count is not None and count > 0 and connect_base is not None
+    check(f"dsbridged: server CPU µs per session opened, {count:,} held" if count is not None else n, cpu, connect_base,
+          "<= 1.2x none held" if target else "reported", (ratio(cpu, connect_base) <= 1.2) if target and cpu is not None else None)
 b, e = get("paced", "latency", "p50"), get("echo-paced", "latency", "p50")
 check("paced 1 call/s/session: p50 µs", b, e, "reported", None)
 b, e = get("paced", "latency", "p99"), get("echo-paced", "latency", "p99")
