@@ -59,7 +59,7 @@ from dsbtest.healthy import Healthy  # noqa: E402
 from dsbtest.http import http, http_exchange, http_request  # noqa: E402
 from dsbtest.mass import no_hello_connections  # noqa: E402
 from dsbtest.page import (OP_BINARY, OP_CLOSE, OP_CONT, OP_PING, OP_TEXT, WS, UpgradeRefused,  # noqa: E402
-                          call_message, clip, dumps, frame)
+                          call_message, clip, dumps, frame, upgrade_request)
 
 ADMIN_TOKEN = "t"
 AUTH_TOKEN = "s3cret-auth"
@@ -1044,6 +1044,61 @@ class Suite:
         check(r2.status == 204, "preflight from an own origin answered %s" % r2.summary())
         return "OPTIONS from http://evil.example → 403; from an own origin → 204"
 
+    def c_upgrade_refusals(self):
+        """PROTOCOL.md 1 (text revision 1.10): an upgrade the server cannot take is answered,
+        and the connection closed, never left hanging."""
+        key = "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=="
+        base = ["Host: 127.0.0.1", "Upgrade: websocket", "Connection: Upgrade", key,
+                "Sec-WebSocket-Version: 13", "Sec-WebSocket-Protocol: dsbridge.v1"]
+        cases = [
+            ("another path", "GET /other HTTP/1.1", base, 404),
+            ("POST", "POST /dsbridge HTTP/1.1", base, 400),
+            ("no Connection: Upgrade", "GET /dsbridge HTTP/1.1", [h for h in base if not h.startswith("Connection")]
+             + ["Connection: keep-alive"], 400),
+            ("version 8", "GET /dsbridge HTTP/1.1", [h for h in base if "Version" not in h]
+             + ["Sec-WebSocket-Version: 8"], 426),
+            ("no version", "GET /dsbridge HTTP/1.1", [h for h in base if "Version" not in h], 426),
+            ("no key", "GET /dsbridge HTTP/1.1", [h for h in base if h != key], 400),
+            ("a 3-byte key", "GET /dsbridge HTTP/1.1", [h for h in base if h != key] + ["Sec-WebSocket-Key: YWJj"], 400),
+        ]
+        out = []
+        for label, line, headers, status in cases:
+            raw = ("\r\n".join([line] + headers) + "\r\n\r\n").encode()
+            r = http_exchange(self.main.port, raw, timeout=5.0, wait_close=3.0)
+            check(r.status == status, "%s: answered %s, expected %d" % (label, r.summary(), status))
+            check(r.closed_after, "%s: the connection stayed open after the %s" % (label, r.status))
+            if status == 426:
+                check(r.header("sec-websocket-version") == "13", "426 without Sec-WebSocket-Version: 13")
+            out.append("%s → %d" % (label, status))
+        return "; ".join(out) + "; each closed"
+
+    def c_upgrade_with_bytes_behind(self):
+        """The upgrade head and the page's first frame in one packet, and an upgrade on a
+        connection that served a request before: both sessions open (the bytes behind the
+        head are the first frame)."""
+        hello = frame(OP_TEXT, b'{"t":"hello","v":1}', rng=self.rng)
+        results = []
+        for label, prefix in (("frame behind the head", b""),
+                              ("after a kept-alive GET", b"GET /index.html HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")):
+            sock = socket.create_connection(("127.0.0.1", self.main.port), timeout=5)
+            try:
+                sock.sendall(prefix + upgrade_request(self.main.port, self.rng) + hello)
+                buf = b""
+                deadline = time.monotonic() + 5
+                while b'"welcome"' not in buf and time.monotonic() < deadline:
+                    chunk = sock.recv(65536)
+                    if not chunk:
+                        break
+                    buf += chunk
+                check(b"HTTP/1.1 101 " in buf, "%s: no 101 (%r)" % (label, clip(buf, 120)))
+                if prefix:
+                    check(buf.startswith(b"HTTP/1.1 200 "), "%s: the GET was not answered first (%r)" % (label, clip(buf, 80)))
+                check(b'"welcome"' in buf, "%s: no welcome after the 101 (%r)" % (label, clip(buf[-120:], 120)))
+                results.append(label)
+            finally:
+                sock.close()
+        return "welcome for: " + ", ".join(results)
+
     def c_no_subprotocol(self):
         try:
             ws = self.ws(protocol=None)
@@ -1488,6 +1543,8 @@ class Suite:
         C("origin-foreign-post-call", self.c_origin_post, "/dsbridge/call")
         C("origin-foreign-preflight", self.c_origin_preflight)
         C("upgrade-without-subprotocol", self.c_no_subprotocol)
+        C("upgrade-refusals", self.c_upgrade_refusals)
+        C("upgrade-with-bytes-behind-head", self.c_upgrade_with_bytes_behind)
         C("sync-call-wrong-token", self.c_sync_call_tokens)
         C("admin-wrong-token", self.c_admin)
         # HTTP bodies and headers.
