@@ -14,7 +14,7 @@ import Glibc
 /// it (PROTOCOL.md 1.2 judges the path as sent, on every request of a kept-alive
 /// connection), and on libuv it re-arms the socket's events about six times per keep-alive
 /// request (each `epoll_ctl`); here a request costs a read and a write.
-final class PlainHTTPConnection {
+final class PlainHTTPConnection: SocketEventTarget {
     /// Where the connection is in its request cycle.
     enum Phase: Equatable {
         /// Waiting for (the rest of) a request head.
@@ -68,13 +68,18 @@ final class PlainHTTPConnection {
     private(set) var closed = false
 
     private let poll: SocketPoll
+    /// Drives this connection (unowned(unsafe): the loop outlives every connection).
+    private unowned(unsafe) let owner: ServiceLoop
+    /// The WebSocket this connection carries since its upgrade (unowned(unsafe): the socket
+    /// closes this connection, and with it the events, before it goes).
+    unowned(unsafe) var webSocket: WebSocketState?
 
     /// Takes `fd` (an accepted socket, or a tunnel's inner end with its client's `peer`);
-    /// `nil` when libuv cannot watch it (the socket is closed then). `onEvent` is called
-    /// with this connection when its socket is readable or writable.
+    /// `nil` when libuv cannot watch it (the socket is closed then). `owner` gets the
+    /// socket's events (ServiceLoop+PlainHTTP, then ServiceLoop+WebSocket after an upgrade).
     init?(
         id: UInt64, fd: Int32, peer: String? = nil, loop: UnsafeMutablePointer<uv_loop_t>, deadline: UInt64,
-        onEvent: @escaping (PlainHTTPConnection, Bool, Bool) -> Void
+        owner: ServiceLoop
     ) {
         guard let poll = SocketPoll(loop: loop, fd: fd) else {
             Glibc.close(fd)
@@ -86,15 +91,18 @@ final class PlainHTTPConnection {
         self.deadline = deadline
         self.peer = peer ?? Self.peerAddress(fd)
         self.tunneled = peer != nil
-        poll.onEvent = { [unowned self] readable, writable in onEvent(self, readable, writable) }
+        self.owner = owner
+        poll.target = self
     }
 
     // MARK: Polling
 
-    /// From now on the socket's events go to `handler` (a WebSocket upgrade took the
-    /// connection over).
-    func handEvents(to handler: @escaping (_ readable: Bool, _ writable: Bool) -> Void) {
-        poll.onEvent = handler
+    func socketEvent(readable: Bool, writable: Bool) {
+        if let webSocket {
+            owner.webSocketEvent(webSocket, readable: readable, writable: writable)
+        } else {
+            owner.plainEvent(self, readable: readable, writable: writable)
+        }
     }
 
     /// Polls for what the phase needs: input unless an answer is pending with a request

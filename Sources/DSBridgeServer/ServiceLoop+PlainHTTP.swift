@@ -30,7 +30,7 @@ extension ServiceLoop {
         guard
             let connection = PlainHTTPConnection(
                 id: id, fd: fd, peer: peer, loop: events.loop, deadline: loopNow + Self.firstHeadMs,
-                onEvent: { [unowned self] c, readable, writable in plainEvent(c, readable: readable, writable: writable) })
+                owner: self)
         else {
             pageConnectionClosed()
             return
@@ -48,7 +48,7 @@ extension ServiceLoop {
 
     // MARK: Events
 
-    private func plainEvent(_ c: PlainHTTPConnection, readable: Bool, writable: Bool) {
+    func plainEvent(_ c: PlainHTTPConnection, readable: Bool, writable: Bool) {
         if writable {
             guard c.flush() else { return closePlain(c) }
             if c.isFlushed { advancePlain(c) }

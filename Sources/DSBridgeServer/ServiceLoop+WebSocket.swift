@@ -62,12 +62,7 @@ extension ServiceLoop {
             id: id, channel: c, connection: connection, waker: waker, liveness: liveness,
             maxMessageBytes: bridge.configuration.maxMessageBytes)
         sockets[id] = socket
-        // unowned(unsafe): the loop outlives every socket, and the socket its poll handle,
-        // whose events stop (the closure is dropped) when the socket closes. (Plain
-        // `unowned` costs two atomic operations per event.)
-        c.handEvents { [unowned(unsafe) self, unowned(unsafe) socket] readable, writable in
-            webSocketEvent(socket, readable: readable, writable: writable)
-        }
+        c.webSocket = socket
         armLiveness(socket)
         if !early.isEmpty {
             var bytes = early
@@ -83,7 +78,7 @@ extension ServiceLoop {
 
     // MARK: Events
 
-    private func webSocketEvent(_ socket: WebSocketState, readable: Bool, writable: Bool) {
+    func webSocketEvent(_ socket: WebSocketState, readable: Bool, writable: Bool) {
         guard !socket.isClosed else { return }
         if writable {
             guard socket.channel.flush() else { return closeSocket(socket) }

@@ -196,21 +196,3 @@ private func randomBytes(_ random: inout SplitMix) -> [UInt8] {
     }
     return bytes
 }
-
-/// A small seeded generator, so a failure can be replayed.
-private struct SplitMix: RandomNumberGenerator {
-    /// The generator's state.
-    var state: UInt64
-
-    /// A generator starting from `seed`.
-    init(seed: UInt64) { state = seed }
-
-    /// The next 64 random bits.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -240,7 +240,7 @@ struct WebSocketFrameReaderTests {
     @Test("random messages, fragments, pings and masks, fed in random pieces, deliver exactly what was sent")
     func randomized() {
         for seed in UInt64(1)...300 {
-            var random = FrameSplitMix(seed: seed)
+            var random = SplitMix(seed: seed)
             let (bytes, expected) = randomConversation(&random)
             let pieces: [[UInt8]]
             if random.next() % 8 == 0 {
@@ -377,7 +377,7 @@ private func read(_ pieces: [[UInt8]], max: Int = 1_000) -> Outcome {
 /// A random run of frames a page may send (text messages in random fragments with pings and
 /// pongs between them, random masks and length encodings, sometimes a close at the end), and
 /// the inputs the reader must deliver for it.
-private func randomConversation(_ random: inout FrameSplitMix) -> (bytes: [UInt8], expected: [WebSocketInput]) {
+private func randomConversation(_ random: inout SplitMix) -> (bytes: [UInt8], expected: [WebSocketInput]) {
     var bytes: [UInt8] = []
     var expected: [WebSocketInput] = []
     func randomMask() -> [UInt8] {
@@ -424,7 +424,7 @@ private func randomConversation(_ random: inout FrameSplitMix) -> (bytes: [UInt8
 }
 
 /// Random valid UTF-8: mostly short, sometimes a few kilobytes; ASCII and characters of every length.
-private func randomText(_ random: inout FrameSplitMix) -> [UInt8] {
+private func randomText(_ random: inout SplitMix) -> [UInt8] {
     let count = random.next() % 10 == 0 ? Int(random.next() % 5_000) : Int(random.next() % 300)
     var text: [UInt8] = []
     while text.count < count {
@@ -437,22 +437,4 @@ private func randomText(_ random: inout FrameSplitMix) -> [UInt8] {
         }
     }
     return text
-}
-
-/// A small seeded generator, so a failing seed can be replayed.
-private struct FrameSplitMix: RandomNumberGenerator {
-    /// The generator's state.
-    var state: UInt64
-
-    /// A generator starting from `seed`.
-    init(seed: UInt64) { state = seed }
-
-    /// The next 64 random bits.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
