@@ -62,6 +62,8 @@ extension ServiceLoop {
             case .lingering: dropLingeringInput(c)
             }
         }
+        // Upgraded: the WebSocket side polls from now on (ServiceLoop+WebSocket).
+        guard c.webSocket == nil else { return }
         serveBuffered(c)
         if !c.closed { c.updatePolling(readable: wantsInput(c)) }
     }
@@ -278,7 +280,7 @@ extension ServiceLoop {
         guard c.write(bytes) else { return closePlain(c) }
         advancePlain(c)
         serveBuffered(c)
-        if !c.closed { c.updatePolling(readable: wantsInput(c)) }
+        if !c.closed, c.webSocket == nil { c.updatePolling(readable: wantsInput(c)) }
     }
 
     /// Moves the current request on once its answer is written and its body read: the

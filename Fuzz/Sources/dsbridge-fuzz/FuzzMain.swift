@@ -7,9 +7,10 @@
 // libFuzzer reports as a crash and saves as a crash-* file.
 //
 // Input layout: byte 0 picks the entry point and its parameters, the rest is the payload.
-//   bits 0-2: 0 first frame, 1 and 7 later frame, 2 JSON, 3 method name, 4 sync call,
-//             5 server messages, 6 string `arg`
-//   bits 3-5: maxDepth, one of `depthChoices` (0 = the default 128)
+//   bits 0-2: 0 first frame, 1 later frame, 2 JSON, 3 method name, 4 sync call,
+//             5 server messages, 6 string `arg`, 7 WebSocket frames (WebSocketFrameReader)
+//   bits 3-5: maxDepth, one of `depthChoices` (0 = the default 128); for WebSocket frames
+//             the message limit, one of `messageLimitChoices`
 //   bit 6:    sync call without an X-DSBridge-After header
 //
 // FUZZ_KNOWN (comma-separated) turns off the checks of bugs already reported and not yet
@@ -30,6 +31,7 @@ func LLVMFuzzerRunDriver(
 ) -> Int32
 
 let depthChoices = [128, 1, 2, 3, 4, 8, 16, 64]
+let messageLimitChoices = [4 << 20, 0, 1, 16, 125, 126, 65_536, 200]
 
 /// One input. Also exported under libFuzzer's well-known name: `-sanitize=fuzzer` links
 /// libFuzzer's own `main` (unused here, SwiftPM's entry point wins), which refers to it.
@@ -42,7 +44,8 @@ public func LLVMFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -
     let maxDepth = depthChoices[Int(selector >> 3) & 7]
     switch selector & 7 {
     case 0: fuzzFrame(payload, helloSeen: false, maxDepth: maxDepth)
-    case 1, 7: fuzzFrame(payload, helloSeen: true, maxDepth: maxDepth)
+    case 1: fuzzFrame(payload, helloSeen: true, maxDepth: maxDepth)
+    case 7: fuzzWebSocketFrames(payload, maxMessageBytes: messageLimitChoices[Int(selector >> 3) & 7])
     case 2: fuzzJSON(payload, maxDepth: maxDepth)
     case 3: fuzzMethodName(payload)
     case 4: fuzzSyncCall(payload, withHeader: selector & 0x40 == 0, maxDepth: maxDepth)

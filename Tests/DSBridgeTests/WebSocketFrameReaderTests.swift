@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Testing
 
-@testable import DSBridgeServer
+@testable import DSBridge
 
 /// Reading a client's frames: what is delivered, and what is refused with which code.
 @Suite("WebSocketFrameReader: a client's frames, from bytes in any split")

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 
 /// One thing a page sent, read from its WebSocket frames.
-enum WebSocketInput: Equatable, Sendable {
+package enum WebSocketInput: Equatable, Sendable {
     /// A whole text message: reassembled from its fragments, unmasked, valid UTF-8.
     case text([UInt8])
     /// A ping and its payload (answered with a pong carrying the same payload).
@@ -13,11 +13,11 @@ enum WebSocketInput: Equatable, Sendable {
 }
 
 /// Why reading stops: the connection is closed with this status (RFC 6455 7.4.1).
-struct WebSocketReadFailure: Error, Equatable {
+package struct WebSocketReadFailure: Error, Equatable {
     /// 1002 protocol error, 1003 binary data, 1007 invalid UTF-8, 1009 message too big.
-    let code: UInt16
+    package let code: UInt16
     /// A short reason for the close frame and the log (ASCII, at most 100 bytes).
-    let reason: String
+    package let reason: String
 
     /// 1002: the frames break RFC 6455, for `reason`.
     static func protocolError(_ reason: String) -> Self {
@@ -43,7 +43,7 @@ struct WebSocketReadFailure: Error, Equatable {
 /// a header, part of a payload, the fragments of a message) is copied into the reader's own
 /// storage, which is empty again (and its memory released) once the frame or message is done.
 /// Idle, the reader holds no memory beyond its few words.
-struct WebSocketFrameReader: Sendable {
+package struct WebSocketFrameReader: Sendable {
     /// The frame whose payload is being read.
     private struct PayloadInProgress: Sendable {
         /// Payload bytes still to come.
@@ -75,19 +75,19 @@ struct WebSocketFrameReader: Sendable {
     private var stopped = false
 
     /// `maxMessageBytes`: the largest text message accepted (after reassembly); larger fails with 1009.
-    init(maxMessageBytes: Int) {
+    package init(maxMessageBytes: Int) {
         self.maxMessageBytes = max(0, maxMessageBytes)
     }
 
     /// Bytes held between calls (a partial frame, a message being reassembled).
-    var bufferedBytes: Int { partial.count + message.count }
+    package var bufferedBytes: Int { partial.count + message.count }
 
     /// Reads `bytes` (the next bytes from the socket; unmasked in place where convenient) and calls `deliver` for each complete input, in order. Throws the first failure. After a failure or after delivering `.close`, the caller stops feeding (behaviour then unspecified but must not crash).
     ///
     /// Once stopped (a failure thrown, or `.close` delivered), this reader ignores whatever it is
     /// given: nothing is delivered and nothing thrown. Bytes after a close frame in the same
     /// read are ignored too.
-    mutating func read(_ bytes: UnsafeMutableRawBufferPointer, deliver: (WebSocketInput) -> Void) throws(WebSocketReadFailure) {
+    package mutating func read(_ bytes: UnsafeMutableRawBufferPointer, deliver: (WebSocketInput) -> Void) throws(WebSocketReadFailure) {
         guard !stopped else { return }
         do {
             try readFrames(bytes, deliver: deliver)

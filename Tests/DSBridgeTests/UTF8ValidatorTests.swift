@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Testing
 
-@testable import DSBridgeServer
+@testable import DSBridge
 
 /// The incremental UTF-8 check, against Swift's own decoder.
 @Suite("UTF8Validator: RFC 3629 UTF-8, across buffers")
