@@ -156,13 +156,7 @@ final class PlainHTTPConnection: SocketEventTarget {
     /// Sends `bytes` after whatever is still unsent; what the kernel does not take now is
     /// kept and sent when the socket is writable. `false` when the socket failed.
     func write(_ bytes: [UInt8]) -> Bool {
-        if unsentOffset < unsent.count {
-            unsent.append(contentsOf: bytes)
-            return true
-        }
-        unsent = bytes
-        unsentOffset = 0
-        return flush()
+        bytes.withUnsafeBytes { write($0) }
     }
 
     /// Sends `bytes` after whatever is still unsent, without copying them unless the kernel

@@ -247,10 +247,7 @@ extension ServiceLoop {
         frameScratch.removeAll(keepingCapacity: true)
         WebSocketFrameWriter.append(opcode, length: payload.count, to: &frameScratch)
         frameScratch.append(contentsOf: payload)
-        if frameScratch.capacity > Self.largestKeptFrameBytes {
-            defer { frameScratch = [] }
-            return send(socket, frameScratch, payloadBytes: payload.count)
-        }
+        defer { if frameScratch.capacity > Self.largestKeptFrameBytes { frameScratch = [] } }
         return send(socket, frameScratch, payloadBytes: payload.count)
     }
 

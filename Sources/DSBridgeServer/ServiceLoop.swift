@@ -366,10 +366,9 @@ final class ServiceLoop {
     /// Closes `socket` with 1001 (drain).
     func closeDraining(_ socket: WebSocketState) {
         guard socket.forcedClose == nil else { return }
-        socket.forcedClose = (1001, "server draining")
         if let id = socket.connection.session?.id { drainClosedSessions.insert(id) }
         answerAdminCallsDraining(socket.connection.session?.id)
-        flushBeforeWait(socket)
+        closeSoon(socket, 1001, "server draining")
     }
 
     /// During a drain, every ``drainCheckMs``: at the deadline everything left is cut; the
