@@ -218,7 +218,9 @@ extension ServiceLoop {
         exchange.onBody = handler
         let deadline = loopNow + UInt64(max(0, config.bodyTimeoutMs))
         exchange.bodyDeadline = deadline
-        deadlines.schedule(.exchange(exchange.id), at: deadline)
+        // A plain connection's body usually came with its head: the deadline is queued
+        // only if it did not (ServiceLoop+PlainHTTP), not once per request for 10 s.
+        if exchange.connection == nil { deadlines.schedule(.exchange(exchange.id), at: deadline) }
     }
 
     /// A request whose body is still incomplete at its deadline gets 408 and is closed, so

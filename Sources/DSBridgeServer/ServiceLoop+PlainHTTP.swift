@@ -151,7 +151,12 @@ extension ServiceLoop {
         } else if bodyLength == 0 {
             bodyCompleted(c)
         }
-        if !c.closed { armPlainTimer(c) }
+        guard !c.closed else { return }
+        // The body's 408 deadline (``expectBody(_:then:)``), only when part of it is missing.
+        if c.exchange === exchange, exchange.onBody != nil, let deadline = exchange.bodyDeadline {
+            deadlines.schedule(.exchange(exchange.id), at: deadline)
+        }
+        armPlainTimer(c)
     }
 
     /// A consuming read of a head (``readHead(_:fromSocket:)``): what was buffered, then

@@ -140,6 +140,40 @@ struct HTTPEdgeTests {
         #expect(session.status == 413)
     }
 
+    @Test("a body that does not arrive within --body-timeout-ms gets 408 and the connection closes, also behind a request served on the same connection")
+    func bodyTimeout() throws {
+        let server = try RunningServer(configureServer: { $0.bodyTimeoutMs = 300 })
+        defer { server.stop() }
+        let (_, welcome) = try server.openSession()
+        let token = try #require(welcome["token"]?.stringValue)
+        let body = Array(#"{"method":"testSyn","arg":{"data":"x"}}"#.utf8)
+        func head(_ length: Int) -> [UInt8] {
+            Array("POST /dsbridge/call HTTP/1.1\r\nHost: t\r\nX-DSBridge-Token: \(token)\r\nContent-Length: \(length)\r\n\r\n".utf8)
+        }
+        let socket = try TestSocket(port: server.port)
+        // A whole request, then one whose body stops short, on the same kept-alive connection.
+        try socket.write(head(body.count) + body)
+        let first = try socket.read(until: Array("\r\n\r\n".utf8))
+        #expect(String(decoding: first, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+        let firstHeaders = String(decoding: first, as: UTF8.self).lowercased()
+        let lengthLine = firstHeaders.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+        let length = try #require(lengthLine.flatMap { Int($0.dropFirst(15).trimmingCharacters(in: .whitespaces)) })
+        _ = try socket.read(length)
+        let started = Date()
+        try socket.write(head(body.count) + body.prefix(10))
+        let second = String(decoding: try socket.readToEnd(), as: UTF8.self)
+        #expect(second.hasPrefix("HTTP/1.1 408"), "got \(second.prefix(80))")
+        #expect(second.lowercased().contains("connection: close"))
+        #expect(Date().timeIntervalSince(started) >= 0.25)
+        // A body sent in two parts within the limit is served.
+        let split = try TestSocket(port: server.port)
+        try split.write(head(body.count) + body.prefix(10))
+        Thread.sleep(forTimeInterval: 0.1)
+        try split.write(Array(body.dropFirst(10)))
+        let served = try split.read(until: Array("\r\n\r\n".utf8))
+        #expect(String(decoding: served, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+    }
+
     @Test("admin request bodies are bounded by replayMaxBytes, not maxMessageBytes (413 {\"error\":\"too large\"})")
     func adminBodyBound() throws {
         let server = try RunningServer {

@@ -17,7 +17,8 @@ final class RunningServer {
 
     init(
         tickMs: Int = 5, allowedOrigins: [String] = [], trustedProxies: [String] = [], configure: (inout BridgeConfiguration) -> Void = { _ in },
-        dismissal: (@Sendable (BridgeSession) -> Void)? = nil, authenticator: (any SessionAuthenticator)? = nil
+        dismissal: (@Sendable (BridgeSession) -> Void)? = nil, authenticator: (any SessionAuthenticator)? = nil,
+        configureServer: (inout ServerConfiguration) -> Void = { _ in }
     ) throws {
         var config = BridgeConfiguration()
         configure(&config)
@@ -38,6 +39,7 @@ final class RunningServer {
         serverConfig.webRoot = webRoot.path
         serverConfig.allowedOrigins = allowedOrigins
         serverConfig.trustedProxies = trustedProxies
+        configureServer(&serverConfig)
         server = BridgeServer(bridge: bridge, configuration: serverConfig, logger: logger)
         let ports = try server.start()
         port = ports.port
