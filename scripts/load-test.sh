@@ -26,6 +26,11 @@
 #                       10000; --smoke: 500; 0 skips them)
 #   --daemon PATH       the dsbridged binary to measure (e.g. an older build, for a
 #                       before/after comparison; default: the one built here)
+#   --uws-echo PATH     a uWebSockets echo server (bench/uws-echo.cpp, built with
+#                       scripts/build-uws-echo.sh from a uWebSockets checkout): the
+#                       efficiency group then measures it on issue 21's three loads in the
+#                       same run, and the bridge/uWS ratios use those figures instead of
+#                       the issue's reference figures
 #   --baseline-daemon PATH
 #                       a build without the memory budget's accounting (e.g. commit
 #                       9cd8003): the budget group runs 64 x 8 on it and on the daemon,
@@ -69,6 +74,7 @@ held_list=""
 paced_sessions=""
 daemon_override=""
 baseline_daemon=""
+uws_bin=""
 only="main budget idle held paced efficiency cluster otel"
 build=1
 plot_dir=""
@@ -86,6 +92,7 @@ while [ $# -gt 0 ]; do
     --paced) paced_sessions="$2"; shift ;;
     --daemon) daemon_override="$2"; shift ;;
     --baseline-daemon) baseline_daemon="$2"; shift ;;
+    --uws-echo) uws_bin="$2"; shift ;;
     --only) only="$2"; shift ;;
     --no-build) build=0 ;;
     --plot) plot_dir="$2"; shift ;;
@@ -124,7 +131,7 @@ fi
 daemon_bin="$bin/dsbridged"
 if [ -n "$daemon_override" ]; then daemon_bin="$daemon_override"; fi
 wants() { case " $only " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
-for f in "$daemon_bin" "$bin/dsbridge-bench" "$echo_bin"; do
+for f in "$daemon_bin" "$bin/dsbridge-bench" "$echo_bin" ${uws_bin:+"$uws_bin"}; do
   [ -x "$f" ] || { echo "load-test: $f is missing (build first, or drop --no-build)" >&2; exit 1; }
 done
 
@@ -415,6 +422,11 @@ if { wants paced || wants efficiency; } && [ "$paced_sessions" -gt 0 ]; then
   start_server echo-uv-paced "$echo_bin" 0 0 uv
   run echo-paced "$server_port" "$server_pid" paced --raw-echo --sessions "$paced_sessions" --payload 100 "${sources[@]}" --open-timeout 300
   stop_server "$server_pid"
+  if [ -n "$uws_bin" ] && wants efficiency; then
+    start_server uws-paced "$uws_bin" 0
+    run uws-paced "$server_port" "$server_pid" paced --raw-echo --sessions "$paced_sessions" --payload 100 "${sources[@]}" --open-timeout 300
+    stop_server "$server_pid"
+  fi
   dur=$dur_main; warm=$warm_main
 fi
 
@@ -437,21 +449,32 @@ if wants efficiency; then
     start_server echo-uv-efficiency "$echo_bin" 0 0 uv
     eff_uv_pid=$server_pid; eff_uv_port=$server_port
   fi
+  if [ -n "$uws_bin" ]; then
+    start_server uws-efficiency "$uws_bin" 0
+    eff_uws_pid=$server_pid; eff_uws_port=$server_port
+  fi
   for round in $(seq 1 "$eff_rounds"); do
     run "eff-syn-$round" "$eff_daemon_port" "$eff_daemon_pid" syn --sessions "$sessions" --inflight 8 --payload 64
     run "eff-echo-$round" "$eff_poll_port" "$eff_poll_pid" echo --sessions "$sessions" --inflight 8 --payload 100
     if [ "$mode" != smoke ]; then
       run "eff-echo-uv-$round" "$eff_uv_port" "$eff_uv_pid" echo --sessions "$sessions" --inflight 8 --payload 100
     fi
+    if [ -n "$uws_bin" ]; then
+      run "eff-uws-$round" "$eff_uws_port" "$eff_uws_pid" echo --sessions "$sessions" --inflight 8 --payload 100
+    fi
     run "eff-http-$round" "$eff_daemon_port" "$eff_daemon_pid" http --sessions "$sessions" --payload 64
     run "eff-echo-http-$round" "$eff_poll_port" "$eff_poll_pid" http --raw-echo --sessions "$sessions" --payload 64
     if [ "$mode" != smoke ]; then
       run "eff-echo-uv-http-$round" "$eff_uv_port" "$eff_uv_pid" http --raw-echo --sessions "$sessions" --payload 64
     fi
+    if [ -n "$uws_bin" ]; then
+      run "eff-uws-http-$round" "$eff_uws_port" "$eff_uws_pid" http --raw-echo --sessions "$sessions" --payload 64
+    fi
   done
   stop_server "$eff_daemon_pid"
   stop_server "$eff_poll_pid"
   if [ "$mode" != smoke ]; then stop_server "$eff_uv_pid"; fi
+  if [ -n "$uws_bin" ]; then stop_server "$eff_uws_pid"; fi
   unpin
   dur=$dur_main; warm=$warm_main
 fi
@@ -481,7 +504,7 @@ fi
 # --- table ------------------------------------------------------------------------------------
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 report_rc=0
-LOAD_TEST_BASELINE="$baseline_daemon" LOAD_TEST_ONLY="$only" python3 - "$results" "$mode" "$fd_limit" "$idle_sessions" "$strict" "$failures" "$load_before" "$load_after" "$(nproc)" "${held_names[*]}" \
+LOAD_TEST_BASELINE="$baseline_daemon" LOAD_TEST_ONLY="$only" LOAD_TEST_UWS="$uws_bin" python3 - "$results" "$mode" "$fd_limit" "$idle_sessions" "$strict" "$failures" "$load_before" "$load_after" "$(nproc)" "${held_names[*]}" \
   "$eff_rounds" "$pinned" "$sessions" "$paced_sessions" <<'PY' || report_rc=$?
 import json, os, sys
 results, mode, fd_limit, idle_sessions, strict, failures = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5] == "1", int(sys.argv[6])
@@ -490,7 +513,9 @@ held_names = sys.argv[10].split()
 held_connect_names = [n + "-connect" for n in held_names if n.startswith("held-") and not n.startswith("held-echo")]
 eff_rounds, pinned, sessions, paced_sessions = int(sys.argv[11]), sys.argv[12] == "1", int(sys.argv[13]), int(sys.argv[14])
 eff_names = [f"eff-{kind}-{i}" for i in range(1, eff_rounds + 1)
-             for kind in ("syn", "echo", "http", "echo-http") + (() if mode == "smoke" else ("echo-uv", "echo-uv-http"))]
+             for kind in ("syn", "echo", "http", "echo-http") + (() if mode == "smoke" else ("echo-uv", "echo-uv-http"))
+             + (("uws", "uws-http") if os.environ.get("LOAD_TEST_UWS") else ())]
+uws_measured = bool(os.environ.get("LOAD_TEST_UWS"))
 
 def load(name):
     try:
@@ -503,7 +528,7 @@ r = {n: load(n) for n in ["echo-throughput", "syn-throughput", "echo-latency", "
                           "worker-latency", "async", "invoke",
                           "invoke-frames", "http", "connect", "resume", "echo-idle", "idle", "paced", "syn-budget-1"]
                           + (["syn-budget-2", "syn-baseline-1", "syn-baseline-2"] if os.environ.get("LOAD_TEST_BASELINE") else [])
-                          + ["echo-paced"] + held_names + held_connect_names + eff_names}
+                          + ["echo-paced"] + (["uws-paced"] if uws_measured and paced_sessions > 0 else []) + held_names + held_connect_names + eff_names}
 
 # Issue 16's runs (only when the cluster group ran: not listed as missing otherwise).
 cluster_runs = {n: load(n) for n in ["syn-cluster-on-1", "syn-cluster-on-2", "syn-cluster-off-1", "syn-cluster-off-2",
@@ -679,15 +704,17 @@ if eff_rounds > 0 or get("paced") is not None or get("echo-paced") is not None:
                      cpu_per_call("paced"), cpu_per_call("echo-paced"),
                      "libuv" if cpu_per_call("echo-paced") is not None else None, "", "c"))
     table = []
+    # uWebSockets measured in this run (--uws-echo), else the issue's reference figures.
+    uws_runs = {"a": best_of("uws"), "b": best_of("uws-http"), "c": cpu_per_call("uws-paced")} if uws_measured else {}
     for load, b, e, loop, others, key in eff_rows:
-        uws = UWS_REFERENCE[key]
+        uws = uws_runs.get(key) if uws_measured else UWS_REFERENCE[key]
         ru = ratio(b, uws)
         verdict = "-" if ru is None else ("PASS" if ru <= 2.0 else "MISS")
         if verdict == "MISS": misses.append(f"issue 21 {load}")
         table.append((load, fmt(b) if b is not None else "-",
                       f"{fmt(e)} ({loop})" if e is not None else "-",
                       f"{ratio(b, e):.2f}x" if ratio(b, e) is not None else "-",
-                      f"{uws}", f"{ru:.2f}x" if ru is not None else "-", "<= 2x uWS", verdict))
+                      fmt(uws) if uws is not None else "-", f"{ru:.2f}x" if ru is not None else "-", "<= 2x uWS", verdict))
     print()
     pin_text = "server on core 0, bench on core 1" if pinned else "NOT pinned apart (fewer than 2 cores or no taskset)"
     rounds_text = f"best of {eff_rounds} rounds" if eff_rounds > 1 else "one round"
@@ -698,9 +725,13 @@ if eff_rounds > 0 or get("paced") is not None or get("echo-paced") is not None:
     print("  ".join("-" * w for w in widths))
     for row in table:
         print("  ".join(str(c).ljust(widths[i]) if i == 0 else str(c).rjust(widths[i]) for i, c in enumerate(row)))
-    print("* uWebSockets reference, issue 21, not measured here (0.62 / 5.1 / 8.1 µs per call); the goal is reported,")
-    print("  it fails the run only with --strict. (a)'s 0.62 µs is uWebSockets at 1.6M round trips/s; driven by this")
-    print("  bench (about 100k/s) it took 3.3 µs (docs/PERFORMANCE.md, issue 21)")
+    if uws_measured:
+        print(f"* uWebSockets measured in this run ({os.environ['LOAD_TEST_UWS']}, bench/uws-echo.cpp), the same loads as the")
+        print("  C echo, pinned the same way; the goal is reported, it fails the run only with --strict")
+    else:
+        print("* uWebSockets reference, issue 21, not measured here (0.62 / 5.1 / 8.1 µs per call; measure it in the same")
+        print("  run with --uws-echo); the goal is reported, it fails the run only with --strict. (a)'s 0.62 µs is")
+        print("  uWebSockets at 1.6M round trips/s; driven by this bench (about 100k/s) it took 3.1-3.3 µs (docs/PERFORMANCE.md)")
     echo_notes = [f"{load[:3]} {others}" for load, b, e, loop, others, key in eff_rows if others]
     print("C echo: bench/lws-echo.c, the lower of its loops per load" + (f" (the other: {'; '.join(echo_notes)})" if echo_notes else ""))
     print("  (a) 100-byte frames; (b) the bridge's call request, answered with its body; (c) 100-byte frames, on libuv")
@@ -774,6 +805,7 @@ def group_of(name):
     if name in ("echo-idle", "idle"): return {"idle"}
     if name in held_names: return {"held"}
     if name in ("paced", "echo-paced"): return {"paced", "efficiency"} if paced_sessions > 0 else set()
+    if name == "uws-paced": return {"efficiency"}
     if name.startswith("eff-"): return {"efficiency"}
     return {"main"}
 missing = [n for n, j in r.items() if j is None and group_of(n) & groups_run]
