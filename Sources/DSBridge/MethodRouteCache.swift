@@ -7,11 +7,20 @@ import Synchronization
 /// counts only under the registry generation it was resolved in, so adding, removing or
 /// demoting an interface's methods is seen at the next call.
 final class MethodRouteCache: Sendable {
-    private struct Entry {
+    /// A class: read out of the lock with one retain (a struct copied the method's text and
+    /// the route's payload, a retain and a release each, on every call).
+    private final class Entry: Sendable {
         let method: String
         let generation: Int
         let route: CallRoute
         let isNonblocking: Bool
+
+        init(method: String, generation: Int, route: CallRoute, isNonblocking: Bool) {
+            self.method = method
+            self.generation = generation
+            self.route = route
+            self.isNonblocking = isNonblocking
+        }
     }
 
     private let last = Mutex<Entry?>(nil)
@@ -22,11 +31,8 @@ final class MethodRouteCache: Sendable {
     /// ``CallRoute/resolveMarkingNonblocking(_:in:)`` gives it.
     func resolve(_ method: String, in registry: InterfaceRegistry) throws(CallFailure) -> (route: CallRoute, isNonblocking: Bool) {
         let generation = registry.generation
-        if let hit = last.withLock({ entry -> (CallRoute, Bool)? in
-            guard let entry, entry.generation == generation, entry.method == method else { return nil }
+        if let entry = last.withLock({ $0 }), entry.generation == generation, entry.method == method {
             return (entry.route, entry.isNonblocking)
-        }) {
-            return hit
         }
         let resolved = try CallRoute.resolveMarkingNonblocking(method, in: registry)
         last.withLock { $0 = Entry(method: method, generation: generation, route: resolved.route, isNonblocking: resolved.isNonblocking) }
