@@ -11,8 +11,14 @@ final class BridgeMetrics: Sendable {
     private let throttledCalls = Counter(label: "dsbridge_calls_throttled_total")
     private let callDuration = Timer(label: "dsbridge_call_duration_seconds")
     private let cached = Mutex<[String: Counter]>([:])
-    /// `dsbridge_calls_total` by (method, outcome): the per-call path builds no key string.
-    private let callCounters = Mutex<[CallKey: Counter]>([:])
+    /// `dsbridge_calls_total` by (method, outcome): the per-call path builds no key string,
+    /// and a call like the one before it (most are) compares two strings instead of hashing.
+    private let callCounters = Mutex<CallCounters>(CallCounters())
+
+    private struct CallCounters {
+        var table: [CallKey: Counter] = [:]
+        var last: (key: CallKey, counter: Counter)?
+    }
 
     private struct CallKey: Hashable, Sendable {
         let method: String
@@ -40,10 +46,13 @@ final class BridgeMetrics: Sendable {
     /// match nothing are not used as labels).
     func call(method: String, outcome: String, nanoseconds: Int64?) {
         let key = CallKey(method: method, outcome: outcome)
-        let counter = callCounters.withLock { table in
-            if let c = table[key] { return c }
-            let c = Counter(label: "dsbridge_calls_total", dimensions: [("method", method), ("outcome", outcome)])
-            table[key] = c
+        let counter = callCounters.withLock { counters in
+            if let last = counters.last, last.key == key { return last.counter }
+            let c =
+                counters.table[key]
+                ?? Counter(label: "dsbridge_calls_total", dimensions: [("method", method), ("outcome", outcome)])
+            counters.table[key] = c
+            counters.last = (key, c)
             return c
         }
         counter.increment()

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 
 /// An HTTP/1.x request head (request line and header fields) exactly as the client sent it,
-/// parsed by dsbridged itself for plain-HTTP connections of the page port (pure value
-/// type, no I/O). The path is judged as sent (PROTOCOL.md 1.2), for every request of a
+/// parsed by dsbridged itself for plain-HTTP connections of the page port (pure, no I/O;
+/// immutable). The path is judged as sent (PROTOCOL.md 1.2), for every request of a
 /// kept-alive connection, not only the first.
-struct HTTPRequestHead: Sendable, Equatable {
+///
+/// A class: a request's head is handed to several holders (its exchange's headers, the
+/// route, the upgrade); as a struct each copy retained and released every buffer it holds.
+final class HTTPRequestHead: Sendable, Equatable {
     /// Why a head was refused; the answer's status and text.
     enum Failure: Error, Equatable, Sendable {
         /// Not `METHOD SP /TARGET SP HTTP/1.x`, or a malformed header field.
@@ -137,10 +140,8 @@ struct HTTPRequestHead: Sendable, Equatable {
         let bytes = Array(head)
         var requestLine: Range<Int>?
         var fieldRanges: [(name: Range<Int>, value: Range<Int>)] = []
-        // One allocation for the field list: at most a field per line.
-        var lineCount = 0
-        for byte in head where byte == 10 { lineCount += 1 }
-        fieldRanges.reserveCapacity(lineCount)
+        // One allocation for the field list in most requests (no pass to count the lines).
+        fieldRanges.reserveCapacity(16)
         var lineStart = 0
         var i = 0
         while i < bytes.count {
