@@ -51,7 +51,14 @@ public final class Bridge: Sendable {
         var byID: [String: BridgeSession] = [:]
         var perAddress: [String: Int] = [:]
     }
-    private let store = Mutex(Store())
+    /// The sessions by token, id and address. An object of its own so that the memory
+    /// budget's handler can hold it weakly: a weak reference to the bridge itself gave the
+    /// bridge a side table, and each of the several retains and releases of it per call took
+    /// the slow path.
+    private final class SessionStore: Sendable {
+        let sessions = Mutex(Store())
+    }
+    private let sessionStore = SessionStore()
     /// Sessions with page answers for a worker to deliver (``runDeferredWork()``).
     private let answersDue = Mutex<[BridgeSession]>([])
     /// Whether `answersDue` may hold sessions (the transport checks it every loop pass).
@@ -87,7 +94,11 @@ public final class Bridge: Sendable {
         self.logger = logger
         self.lifecycle = lifecycle
         memory = MemoryBudget(limit: configuration.memoryBudget)
-        memory.whenOverBudget(retryingOn: executor) { [weak self] in self?.shedMemory() }
+        memory.whenOverBudget(retryingOn: executor) { [weak sessionStore, executor, logger] memory in
+            guard let sessionStore else { return }
+            let sessions = sessionStore.sessions.withLock { Array($0.byID.values) }
+            Self.shedMemory(sessions: sessions, memory: memory, executor: executor, logger: logger)
+        }
     }
 
     /// Registers `interface` under `namespace` (`nil`/`""` = none); replaces an earlier one.
@@ -112,17 +123,17 @@ public final class Bridge: Sendable {
 
     /// Every session that has not ended.
     public var sessions: [BridgeSession] {
-        store.withLock { Array($0.byID.values) }.sorted { $0.createdAt < $1.createdAt }
+        sessionStore.sessions.withLock { Array($0.byID.values) }.sorted { $0.createdAt < $1.createdAt }
     }
 
     /// The session with public id `id`.
     public func session(id: String) -> BridgeSession? {
-        store.withLock { $0.byID[id] }
+        sessionStore.sessions.withLock { $0.byID[id] }
     }
 
     /// The session a token names, if it has not ended.
     public func session(token: String) -> BridgeSession? {
-        store.withLock { $0.byToken[token] }
+        sessionStore.sessions.withLock { $0.byToken[token] }
     }
 
     /// A new socket (transport thread). Frames go to the returned connection.
@@ -158,7 +169,7 @@ public final class Bridge: Sendable {
             bridge: self, id: SessionSecrets.publicID(), token: SessionSecrets.token(),
             peerAddress: address, origin: origin)
         let limit = configuration
-        let refusal = store.withLock { s -> SessionRefusal? in
+        let refusal = sessionStore.sessions.withLock { s -> SessionRefusal? in
             if s.byID.count >= limit.maxSessions {
                 return SessionRefusal(code: 4029, reason: "too many sessions")
             }
@@ -280,7 +291,7 @@ public final class Bridge: Sendable {
             }
         }
         guard let session = BridgeSession(bridge: self, restoring: snapshot, handlers: handlers) else { return nil }
-        let kept = store.withLock { s -> Bool in
+        let kept = sessionStore.sessions.withLock { s -> Bool in
             if s.byID[session.id] != nil || s.byToken[session.token] != nil { return false }
             s.byID[session.id] = session
             s.byToken[session.token] = session
@@ -322,7 +333,7 @@ public final class Bridge: Sendable {
     }
 
     func forget(_ session: BridgeSession) {
-        store.withLock { s in
+        sessionStore.sessions.withLock { s in
             guard s.byID.removeValue(forKey: session.id) != nil else { return }
             s.byToken.removeValue(forKey: session.token)
             let n = s.perAddress[session.peerAddress, default: 1] - 1
@@ -386,8 +397,7 @@ public final class Bridge: Sendable {
     /// budget: ends the largest holders (``MemoryShedding``) until the count is under 90%
     /// of the budget or every session is within its fair share. It looks at every session,
     /// so it runs only while over the budget, and never on the network thread.
-    func shedMemory() {
-        let sessions = store.withLock { Array($0.byID.values) }
+    private static func shedMemory(sessions: [BridgeSession], memory: MemoryBudget, executor: any BridgeExecutor, logger: Logger) {
         let holdings = sessions.map(\.memoryHeld)
         let victims = MemoryShedding.victims(holdings: holdings, total: memory.held, budget: memory.limit)
         for i in victims {

@@ -21,7 +21,7 @@ public final class MemoryBudget: Sendable {
     private let refused = Atomic<Int>(0)
     /// The shedding pass and the executor whose clock times a later pass.
     private struct OverBudgetHandler: Sendable {
-        let body: @Sendable () -> Void
+        let body: @Sendable (MemoryBudget) -> Void
         let executor: any BridgeExecutor
     }
     private let handler = Mutex<OverBudgetHandler?>(nil)
@@ -52,9 +52,9 @@ public final class MemoryBudget: Sendable {
     /// Whether a new session may open: the count is not over 90% of the budget.
     public var admitsNewSessions: Bool { held <= admissionLimit }
 
-    /// Sets the work a crossing of the budget starts (on the shedding thread); a later
-    /// pass waits on `executor`'s clock.
-    func whenOverBudget(retryingOn executor: any BridgeExecutor, _ body: @escaping @Sendable () -> Void) {
+    /// Sets the work a crossing of the budget starts (on the shedding thread, given this
+    /// budget, so it need not hold it); a later pass waits on `executor`'s clock.
+    func whenOverBudget(retryingOn executor: any BridgeExecutor, _ body: @escaping @Sendable (MemoryBudget) -> Void) {
         let registered = OverBudgetHandler(body: body, executor: executor)
         handler.withLock { $0 = registered }
     }
@@ -75,10 +75,11 @@ public final class MemoryBudget: Sendable {
             return
         }
         let body = registered.body
+        let pass: @Sendable () -> Void = { body(self) }
         if milliseconds == 0 {
-            SheddingThread.shared.post(body)
+            SheddingThread.shared.post(pass)
         } else {
-            registered.executor.schedule(afterMilliseconds: milliseconds) { SheddingThread.shared.post(body) }
+            registered.executor.schedule(afterMilliseconds: milliseconds) { SheddingThread.shared.post(pass) }
         }
     }
 

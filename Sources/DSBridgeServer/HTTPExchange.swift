@@ -9,8 +9,12 @@ final class HTTPExchange {
     /// The libwebsockets connection carrying it (TLS, the admin listener), or `nil` when
     /// dsbridged reads it itself (``connection``).
     let wsi: OpaquePointer?
-    /// The plain-HTTP connection carrying it (page port without TLS).
-    weak var connection: PlainHTTPConnection?
+    /// The plain-HTTP connection carrying it (page port without TLS). Strong: the
+    /// connection lets go of its exchange when the exchange is done or the connection
+    /// closes (``PlainHTTPConnection/exchange``), which ends the cycle. (A weak reference
+    /// here gave every connection a side table: each retain and release of it took the
+    /// slow path, about a tenth of a sync call's user time.)
+    var connection: PlainHTTPConnection?
     let method: HTTPMethod
     let path: String
     /// What to do with the body once it is complete.

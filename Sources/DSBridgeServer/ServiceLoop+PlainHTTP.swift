@@ -42,7 +42,10 @@ extension ServiceLoop {
 
     /// Closes every plain connection (the loop is closing).
     func closePlainConnections() {
-        for connection in plainConnections.values { connection.close() }
+        for connection in plainConnections.values {
+            connection.close()
+            connection.exchange = nil
+        }
         plainConnections.removeAll()
     }
 
