@@ -48,10 +48,13 @@ final class BridgeMetrics: Sendable {
         let key = CallKey(method: method, outcome: outcome)
         let counter = callCounters.withLock { counters in
             if let last = counters.last, last.key == key { return last.counter }
-            let c =
-                counters.table[key]
-                ?? Counter(label: "dsbridge_calls_total", dimensions: [("method", method), ("outcome", outcome)])
-            counters.table[key] = c
+            let c: Counter
+            if let known = counters.table[key] {
+                c = known
+            } else {
+                c = Counter(label: "dsbridge_calls_total", dimensions: [("method", method), ("outcome", outcome)])
+                counters.table[key] = c
+            }
             counters.last = (key, c)
             return c
         }
