@@ -153,12 +153,7 @@ struct HTTPEdgeTests {
         let socket = try TestSocket(port: server.port)
         // A whole request, then one whose body stops short, on the same kept-alive connection.
         try socket.write(head(body.count) + body)
-        let first = try socket.read(until: Array("\r\n\r\n".utf8))
-        #expect(String(decoding: first, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
-        let firstHeaders = String(decoding: first, as: UTF8.self).lowercased()
-        let lengthLine = firstHeaders.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
-        let length = try #require(lengthLine.flatMap { Int($0.dropFirst(15).trimmingCharacters(in: .whitespaces)) })
-        _ = try socket.read(length)
+        #expect(try socket.readAnswer().head.hasPrefix("HTTP/1.1 200"))
         let started = Date()
         try socket.write(head(body.count) + body.prefix(10))
         let second = String(decoding: try socket.readToEnd(), as: UTF8.self)
@@ -224,16 +219,6 @@ struct CloseFrameTests {
 /// (issue 21): pipelined requests, heads in pieces and a WebSocket upgrade among them.
 @Suite("Kept-alive connections: the requests after the first")
 struct KeptAliveRequestTests {
-    /// Reads one answer: its head and its body (by `content-length`).
-    private func readAnswer(_ socket: TestSocket) throws -> (head: String, body: String) {
-        let head = String(decoding: try socket.read(until: Array("\r\n\r\n".utf8)), as: UTF8.self)
-        let length =
-            head.components(separatedBy: "\r\n")
-            .first { $0.lowercased().hasPrefix("content-length:") }
-            .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
-        return (head, String(decoding: try socket.read(length), as: UTF8.self))
-    }
-
     private func get(_ path: String, close: Bool = false) -> String {
         "GET \(path) HTTP/1.1\r\nHost: x\r\n" + (close ? "Connection: close\r\n" : "") + "\r\n"
     }
@@ -247,7 +232,7 @@ struct KeptAliveRequestTests {
         let requests = paths.enumerated().map { get($1, close: $0 == paths.count - 1) }.joined()
         try socket.write(Array(requests.utf8))
         var bodies: [String] = []
-        for _ in paths { bodies.append(try readAnswer(socket).body) }
+        for _ in paths { bodies.append(try socket.readAnswer().body) }
         #expect(bodies == ["window.x = 1;", "body{}", "window.x = 1;", "not found\n", "body{}"])
         #expect(try socket.readToEnd().isEmpty)
     }
@@ -261,24 +246,24 @@ struct KeptAliveRequestTests {
         guard case .string(let token)? = welcome["token"] else { throw TestClientError.badHandshake("no token") }
         let socket = try TestSocket(port: server.port)
         try socket.write(Array(get("/app.js").utf8))
-        #expect(try readAnswer(socket).body == "window.x = 1;")
+        #expect(try socket.readAnswer().body == "window.x = 1;")
         try socket.write(Array("GET /sub/si".utf8))
         usleep(30_000)
         try socket.write(Array("te.css HTTP/1.1\r\nHo".utf8))
         usleep(30_000)
         try socket.write(Array("st: x\r\n\r\n".utf8))
-        #expect(try readAnswer(socket).body == "body{}")
+        #expect(try socket.readAnswer().body == "body{}")
         let body = #"{"method":"echo.syn","arg":{"data":"kept"}}"#
         let call = "POST /dsbridge/call HTTP/1.1\r\nHost: x\r\nX-DSBridge-Token: \(token)\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
         // Two calls in one write, then one more with its body in a second write.
         try socket.write(Array((call + call).utf8))
-        #expect(try readAnswer(socket).body.contains(#""data":"kept""#))
-        #expect(try readAnswer(socket).body.contains(#""data":"kept""#))
+        #expect(try socket.readAnswer().body.contains(#""data":"kept""#))
+        #expect(try socket.readAnswer().body.contains(#""data":"kept""#))
         let split = call.utf8.count - 10
         try socket.write(Array(call.utf8.prefix(split)))
         usleep(30_000)
         try socket.write(Array(call.utf8.dropFirst(split)))
-        let last = try readAnswer(socket)
+        let last = try socket.readAnswer()
         #expect(last.head.hasPrefix("HTTP/1.1 200"), "\(last.head)")
         #expect(last.body.contains(#""data":"kept""#), "\(last.body)")
     }
@@ -290,21 +275,21 @@ struct KeptAliveRequestTests {
         // After the answer was read.
         let first = try TestSocket(port: server.port)
         try first.write(Array(get("/app.js").utf8))
-        #expect(try readAnswer(first).body == "window.x = 1;")
+        #expect(try first.readAnswer().body == "window.x = 1;")
         let page = try TestWebSocket(socket: first, port: server.port)
         #expect(try page.hello()["t"] == "welcome")
         // Pipelined: the request and the upgrade in one write (the upgrade's head is read
         // with the request's and handed to libwebsockets with its bytes).
         let second = try TestSocket(port: server.port)
         try second.write(Array((get("/sub/site.css") + get("/app.js")).utf8))
-        #expect(try readAnswer(second).body == "body{}")
-        #expect(try readAnswer(second).body == "window.x = 1;")
+        #expect(try second.readAnswer().body == "body{}")
+        #expect(try second.readAnswer().body == "window.x = 1;")
         let pipelined = try TestWebSocket(socket: second, port: server.port)
         #expect(try pipelined.hello()["t"] == "welcome")
         // An upgrade after a request from an origin that is not allowed: 403, closed.
         let third = try TestSocket(port: server.port)
         try third.write(Array(get("/app.js").utf8))
-        _ = try readAnswer(third)
+        _ = try third.readAnswer()
         #expect(throws: TestClientError.self) { try TestWebSocket(socket: third, port: server.port, origin: "https://not-allowed.example") }
     }
 }

@@ -109,3 +109,15 @@ final class TestSocket {
         buffer.append(contentsOf: chunk[0..<n])
     }
 }
+
+extension TestSocket {
+    /// Reads one HTTP answer: its head and its body (by `content-length`).
+    func readAnswer() throws -> (head: String, body: String) {
+        let head = String(decoding: try read(until: Array("\r\n\r\n".utf8)), as: UTF8.self)
+        let length =
+            head.components(separatedBy: "\r\n")
+            .first { $0.lowercased().hasPrefix("content-length:") }
+            .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+        return (head, String(decoding: try read(length), as: UTF8.self))
+    }
+}
