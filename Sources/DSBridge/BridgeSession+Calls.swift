@@ -67,7 +67,7 @@ extension BridgeSession {
         let route: CallRoute
         let argument: CallArgument
         do {
-            if let resolved { route = try resolved.get() } else { route = try routeCache.resolve(method, in: bridge.registry).route }
+            if let resolved { route = try resolved.get() } else { route = try bridge.registry.cachedRoute(of: method).route }
             argument = try CallArgument(arg, maxDepth: bridge.configuration.maxDepth)
         } catch {
             logger.debug("call refused: \(error.message)", metadata: ["bridge.session": "\(id)", "bridge.method": "\(method.prefix(100))"])

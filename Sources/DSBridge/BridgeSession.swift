@@ -40,8 +40,6 @@ public final class BridgeSession: Sendable {
     /// The bridge this session belongs to.
     public let bridge: Bridge
     let state: Mutex<SessionState<BridgeConnection>>
-    /// The route of the method this session called last (socket and sync HTTP calls).
-    let routeCache = MethodRouteCache()
     /// Page → native calls ended so far (the admin page shows calls per second).
     let callCount = Atomic<Int>(0)
     /// Recent calls, recorded while the admin page watches this session.

@@ -7,36 +7,56 @@ import HeapModule
 /// Entries are never removed early. A subject whose deadline moved keeps its old entry;
 /// the owner recognises it as stale when it comes due (``SocketLiveness/armedDeadline`` and
 /// friends) and ignores it, which is cheaper than finding it in the heap.
-package struct DeadlineQueue<Subject> {
-    private struct Entry: Comparable {
-        let deadline: UInt64
+///
+/// Its members are inlinable so that a user in another module (the service loop) gets
+/// code specialised for its `Subject`: unspecialised, every comparison and move inside the
+/// heap goes through generic witnesses and metadata look-ups (measured: several
+/// microseconds per `popDue` on a heap of 10,000 entries).
+public struct DeadlineQueue<Subject> {
+    @usableFromInline
+    struct Entry: Comparable {
+        @usableFromInline let deadline: UInt64
         /// Keeps entries with equal deadlines in scheduling order.
-        let order: UInt64
-        let subject: Subject
+        @usableFromInline let order: UInt64
+        @usableFromInline let subject: Subject
 
+        @inlinable
+        init(deadline: UInt64, order: UInt64, subject: Subject) {
+            self.deadline = deadline
+            self.order = order
+            self.subject = subject
+        }
+
+        @inlinable
         static func < (a: Entry, b: Entry) -> Bool { (a.deadline, a.order) < (b.deadline, b.order) }
+        @inlinable
         static func == (a: Entry, b: Entry) -> Bool { a.deadline == b.deadline && a.order == b.order }
     }
 
-    private var heap = Heap<Entry>()
-    private var scheduled: UInt64 = 0
+    @usableFromInline var heap = Heap<Entry>()
+    @usableFromInline var scheduled: UInt64 = 0
 
-    package init() {}
+    @inlinable
+    public init() {}
 
     /// Adds `subject`, due at `deadline`.
-    package mutating func schedule(_ subject: Subject, at deadline: UInt64) {
+    @inlinable
+    public mutating func schedule(_ subject: Subject, at deadline: UInt64) {
         scheduled &+= 1
         heap.insert(Entry(deadline: deadline, order: scheduled, subject: subject))
     }
 
     /// The earliest deadline, if any entry is left.
-    package var earliest: UInt64? { heap.min?.deadline }
+    @inlinable
+    public var earliest: UInt64? { heap.min?.deadline }
 
     /// Entries held, stale ones included.
-    package var count: Int { heap.count }
+    @inlinable
+    public var count: Int { heap.count }
 
     /// Takes the earliest entry if it is due at `now`.
-    package mutating func popDue(now: UInt64) -> (subject: Subject, deadline: UInt64)? {
+    @inlinable
+    public mutating func popDue(now: UInt64) -> (subject: Subject, deadline: UInt64)? {
         guard let first = heap.min, first.deadline <= now else { return nil }
         _ = heap.removeMin()
         return (first.subject, first.deadline)

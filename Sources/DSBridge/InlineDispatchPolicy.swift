@@ -46,7 +46,7 @@ public enum InlineDispatchPolicy {
         let route: CallRoute
         let isNonblocking: Bool
         do {
-            (route, isNonblocking) = try session.routeCache.resolve(method, in: registry)
+            (route, isNonblocking) = try registry.cachedRoute(of: method)
         } catch {
             return .failure(error)
         }

@@ -30,6 +30,14 @@ public final class InterfaceRegistry: Sendable {
     var generation: Int { changes.load(ordering: .acquiring) }
 
     private func changed() { changes.add(1, ordering: .releasing) }
+    /// The routes of the methods called last, by any session.
+    private let routeCache = MethodRouteCache()
+
+    /// `method`'s route and whether it may run on the network thread
+    /// (``CallRoute/resolveMarkingNonblocking(_:in:)``), remembered for the next calls.
+    func cachedRoute(of method: String) throws(CallFailure) -> (route: CallRoute, isNonblocking: Bool) {
+        try routeCache.resolve(method, in: self)
+    }
     /// The script message handlers behind `_webkit.postMessage` (PROTOCOL.md 9.2).
     let scriptMessages = ScriptMessageDispatch()
     /// The WebViewJavascriptBridge handlers pages reach through `_wvjb.call` (PROTOCOL.md 9.1).

@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: MIT
 import Synchronization
 
-/// The route of the method a socket (or session) called last. Pages call few methods, and
-/// mostly the same one again: a hit costs one comparison of the method's text (a short name
-/// is compared as two words) instead of splitting the name and two table look-ups. An entry
-/// counts only under the registry generation it was resolved in, so adding, removing or
-/// demoting an interface's methods is seen at the next call.
+/// The routes of the methods called last, shared by every session of a registry. Pages
+/// call few methods, and mostly the same ones again: a hit costs a comparison of the
+/// method's text with a few entries (a short name is compared as two words) instead of
+/// splitting the name and two table look-ups. An entry counts only under the registry
+/// generation it was resolved in, so adding, removing or demoting an interface's methods
+/// is seen at the next call.
+///
+/// Shared rather than per session: with thousands of sessions each calling now and then,
+/// a session's own cache is cold in the processor's caches at its next call (several
+/// memory misses per call), while the shared entries stay warm.
 final class MethodRouteCache: Sendable {
     /// A class: read out of the lock with one retain (a struct copied the method's text and
     /// the route's payload, a retain and a release each, on every call).
@@ -23,7 +28,16 @@ final class MethodRouteCache: Sendable {
         }
     }
 
-    private let last = Mutex<Entry?>(nil)
+    /// Entries kept; a new method replaces the oldest entry once all are used.
+    static let capacity = 8
+
+    private struct Recent {
+        var entries: [Entry] = []
+        /// The entry replaced next once ``MethodRouteCache/capacity`` are used.
+        var oldest = 0
+    }
+
+    private let recent = Mutex(Recent())
 
     init() {}
 
@@ -31,11 +45,25 @@ final class MethodRouteCache: Sendable {
     /// ``CallRoute/resolveMarkingNonblocking(_:in:)`` gives it.
     func resolve(_ method: String, in registry: InterfaceRegistry) throws(CallFailure) -> (route: CallRoute, isNonblocking: Bool) {
         let generation = registry.generation
-        if let entry = last.withLock({ $0 }), entry.generation == generation, entry.method == method {
-            return (entry.route, entry.isNonblocking)
+        let cached = recent.withLock { recent -> Entry? in
+            for entry in recent.entries where entry.method == method { return entry }
+            return nil
+        }
+        if let cached, cached.generation == generation {
+            return (cached.route, cached.isNonblocking)
         }
         let resolved = try CallRoute.resolveMarkingNonblocking(method, in: registry)
-        last.withLock { $0 = Entry(method: method, generation: generation, route: resolved.route, isNonblocking: resolved.isNonblocking) }
+        let entry = Entry(method: method, generation: generation, route: resolved.route, isNonblocking: resolved.isNonblocking)
+        recent.withLock { recent in
+            if let index = recent.entries.firstIndex(where: { $0.method == method }) {
+                recent.entries[index] = entry
+            } else if recent.entries.count < Self.capacity {
+                recent.entries.append(entry)
+            } else {
+                recent.entries[recent.oldest] = entry
+                recent.oldest = (recent.oldest + 1) % Self.capacity
+            }
+        }
         return resolved
     }
 }

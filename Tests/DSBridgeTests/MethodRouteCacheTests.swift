@@ -13,9 +13,9 @@ struct RouteCacheSecond {
     func other() -> String { "other" }
 }
 
-/// A session remembers the route of the method it called last; a change of the registry
+/// The bridge remembers the routes of the methods called last; a change of the registry
 /// (an interface added, replaced or removed) is seen at the very next call.
-@Suite("Method routes: the last one is remembered, registry changes are seen at once")
+@Suite("Method routes: recent ones are remembered, registry changes are seen at once")
 struct MethodRouteCacheTests {
     @Test("replacing, removing and adding back a namespace between two calls of one method")
     func registryChanges() async throws {
@@ -35,5 +35,30 @@ struct MethodRouteCacheTests {
         h.call(5, "rc.other", nil)
         h.call(6, "rc.which", nil)
         #expect(try await h.messages(2).map { $0["data"] } == ["other", "second"])
+    }
+}
+
+@Exposed
+struct RouteCacheNamed {
+    let name: String
+    @nonblocking func which() -> String { name }
+}
+
+extension MethodRouteCacheTests {
+    @Test("more methods than the cache keeps, called in turn, each reach their own interface")
+    func moreMethodsThanEntries() async throws {
+        let h = BridgeHarness()
+        _ = try await h.hello()
+        let namespaces = (0..<11).map { "n\($0)" }
+        for ns in namespaces { h.bridge.addInterface(RouteCacheNamed(name: ns), by: ns) }
+        var id: Int64 = 0
+        for _ in 0..<3 {
+            for ns in namespaces {
+                id += 1
+                h.call(id, "\(ns).which", nil)
+            }
+            let answers = try await h.messages(namespaces.count).map { $0["data"] }
+            #expect(answers == namespaces.map { JSONValue.string($0) })
+        }
     }
 }
