@@ -11,7 +11,10 @@ import HeapModule
 /// Its members are inlinable so that a user in another module (the service loop) gets
 /// code specialised for its `Subject`: unspecialised, every comparison and move inside the
 /// heap goes through generic witnesses and metadata look-ups (measured: several
-/// microseconds per `popDue` on a heap of 10,000 entries).
+/// microseconds per `popDue` on a heap of 10,000 entries). It is `public` only for that:
+/// with this toolchain, `@inlinable` members of a `package` type were not specialised in
+/// the other module (the service loop ran the generic code); applications have no use for
+/// it.
 public struct DeadlineQueue<Subject> {
     @usableFromInline
     struct Entry: Comparable {
