@@ -4,8 +4,9 @@ import Foundation
 import Synchronization
 
 /// A session's recent page → native calls, for the admin page's session detail: kept only
-/// while somebody watches the session (``watch(forMilliseconds:now:)``), so an unwatched
-/// session pays one atomic load per call.
+/// while somebody watches the session (``watch(forMilliseconds:now:)``), so a call of an
+/// unwatched session costs one load of a process-wide atomic (and a clock read while some
+/// session of the process is watched).
 public final class CallTrace: Sendable {
     /// One call as the admin page shows it.
     public struct Entry: Sendable, Equatable {
@@ -26,15 +27,32 @@ public final class CallTrace: Sendable {
 
     init() {}
 
+    /// The latest ``watchedUntil`` of every trace of the process (0: none was ever watched).
+    /// Checked first, so that a call of an unwatched session does not touch its trace (with
+    /// thousands of sessions each calling now and then, that was a cache miss per call).
+    private static let anyWatchedUntil = Atomic<Int64>(0)
+
     /// Records calls from now until `milliseconds` later (`now`: the bridge's monotonic clock).
     public func watch(forMilliseconds milliseconds: Int64, now: Int64) {
-        watchedUntil.store(now + milliseconds, ordering: .relaxed)
+        let until = now + milliseconds
+        watchedUntil.store(until, ordering: .relaxed)
+        var latest = Self.anyWatchedUntil.load(ordering: .relaxed)
+        while latest < until {
+            let (exchanged, original) = Self.anyWatchedUntil.compareExchange(
+                expected: latest, desired: until, ordering: .relaxed)
+            if exchanged { break }
+            latest = original
+        }
     }
 
     /// Whether calls are recorded at `now`.
     func isWatched(now: () -> Int64) -> Bool {
+        let anyUntil = Self.anyWatchedUntil.load(ordering: .relaxed)
+        guard anyUntil != 0 else { return false }
+        let time = now()
+        guard time < anyUntil else { return false }
         let until = watchedUntil.load(ordering: .relaxed)
-        return until != 0 && now() < until
+        return until != 0 && time < until
     }
 
     func record(_ entry: Entry) {

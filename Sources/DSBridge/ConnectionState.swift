@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import DequeModule
 
 /// What one WebSocket holds on the bridge side, and every rule about how that changes, as
 /// a value: frames read and not yet processed, whether a thread is processing them, why
@@ -27,7 +26,7 @@ struct ConnectionState<Session: AnyObject & Sendable>: Sendable {
         let bytes: Int
     }
 
-    private(set) var inbox = Deque<[UInt8]>()
+    private(set) var inbox = CountedQueue<[UInt8]>()
     private(set) var inboxBytes = 0
     /// Bytes of a frame whose calls wait for the session's call rate.
     private(set) var rateWaitBytes = 0
@@ -36,7 +35,7 @@ struct ConnectionState<Session: AnyObject & Sendable>: Sendable {
     private(set) var helloSeen = false
     private(set) var session: Session?
     /// Frames written before the session's messages (the `welcome`).
-    private var control = Deque<[UInt8]>()
+    private var control = CountedQueue<[UInt8]>()
     /// A welcome waiting for the session's record to be durable (cluster mode).
     private var heldWelcome: [UInt8]?
     private(set) var close: (code: Int, reason: String)?

@@ -42,6 +42,18 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
     private(set) var lastCall: Int64 = 0
     /// Sync socket calls that suspended and have not answered (`maxCallsPending`).
     private(set) var pendingCalls = 0
+    // A call reads most fields from `log` to `journal`: declared together, so that they
+    // share memory lines (a struct's fields are laid out in declaration order); with
+    // thousands of sessions each calling now and then, every other line is a cache miss.
+    /// The session's call rate (`maxCallsPerSecond`), made at its first call.
+    private var rate: CallRateLimiter?
+    /// At most ``maxAfterWaiters``; each leaves at its start or its timeout.
+    private(set) var afterWaiters: [AfterWaiter] = []
+    /// What this session has counted in the daemon-wide ``MemoryBudget`` (``settle()``).
+    private(set) var counted = 0
+    private let memory: MemoryBudget
+    /// With a journal (cluster mode): the write-ahead state (docs/CLUSTER.md).
+    private(set) var journal: SessionJournalState?
     /// Async socket calls running (`maxAsyncCalls`).
     private(set) var runningAsync = 0
     private(set) var held: [HeldInvoke] = []
@@ -53,8 +65,6 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
     private var answersToDeliver = Deque<(handler: NativeCallHandler, event: NativeCallEvent)>()
     /// A worker is running `answersToDeliver`.
     private var deliveringAnswers = false
-    /// At most ``maxAfterWaiters``; each leaves at its start or its timeout.
-    private(set) var afterWaiters: [AfterWaiter] = []
     private var nextAfterWaiterKey = 0
     /// Work waiting for `_dsb.dsinit`; dropped when the session ends.
     private var readyWaiters: [@Sendable () -> Void] = []
@@ -63,15 +73,8 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
     /// Per-session interface instances, by factory id.
     private var instances: [Int: any ExposedInterface] = [:]
     private var cancellable: [Int64: Cancellable] = [:]
-    /// The session's call rate (`maxCallsPerSecond`), made at its first call.
-    private var rate: CallRateLimiter?
     /// Bytes of sync-call requests held while their call waits or runs.
     private(set) var syncBodyBytes = 0
-    /// What this session has counted in the daemon-wide ``MemoryBudget`` (``settle()``).
-    private(set) var counted = 0
-    private let memory: MemoryBudget
-    /// With a journal (cluster mode): the write-ahead state (docs/CLUSTER.md).
-    private(set) var journal: SessionJournalState?
     /// Tags for group calls (`user:42`, `room:7`).
     private(set) var tags: [String] = []
 
@@ -454,6 +457,7 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
 
     /// Socket calls up to `id` started. - Returns: the sync calls that waited for them.
     mutating func markStarted(through id: Int64) -> [@Sendable (Bool) -> Void] {
+        if afterWaiters.isEmpty { return [] }
         var resumed: [@Sendable (Bool) -> Void] = []
         afterWaiters.removeAll { w in
             guard w.after <= id else { return false }

@@ -30,6 +30,22 @@ final class PlainHTTPConnection: SocketEventTarget {
 
     let id: UInt64
     let fd: Int32
+    // What every socket event reads comes first, so that it shares the object's first
+    // memory lines (stored properties are laid out in declaration order): with thousands
+    // of connections each active now and then, every other line touched is a cache miss.
+    private(set) var closed = false
+    /// What ``updatePolling(readable:)`` last asked the poll handle for.
+    private var polledReadable = false
+    private var polledWritable = false
+    private let poll: SocketPoll
+    /// Drives this connection (unowned(unsafe): the loop outlives every connection).
+    private unowned(unsafe) let owner: ServiceLoop
+    /// The WebSocket this connection carries since its upgrade (unowned(unsafe): the socket
+    /// closes this connection, and with it the events, before it goes).
+    unowned(unsafe) var webSocket: WebSocketState?
+    /// Bytes handed to ``write(_:)`` that the kernel has not taken yet.
+    private var unsent: [UInt8] = []
+    private var unsentOffset = 0
     /// The client's address (IPv4-mapped IPv6 as IPv4): the TCP peer's, or the TLS
     /// client's for a tunnel's inner end.
     let peer: String
@@ -48,9 +64,6 @@ final class PlainHTTPConnection: SocketEventTarget {
     var answerWritten = false
     /// Close (lingering if needed) once the answer is written.
     var closeAfterAnswer = false
-    /// Bytes handed to ``write(_:)`` that the kernel has not taken yet.
-    private var unsent: [UInt8] = []
-    private var unsentOffset = 0
     /// When the connection is closed unless it makes progress (loop clock, ms).
     var deadline: UInt64
     /// The deadline entry queued for it, if any (older entries are stale).
@@ -65,14 +78,6 @@ final class PlainHTTPConnection: SocketEventTarget {
     /// Input read from the socket but not used yet: the start of a head sent in pieces, or
     /// requests pipelined behind the one just read.
     var buffered: [UInt8] = []
-    private(set) var closed = false
-
-    private let poll: SocketPoll
-    /// Drives this connection (unowned(unsafe): the loop outlives every connection).
-    private unowned(unsafe) let owner: ServiceLoop
-    /// The WebSocket this connection carries since its upgrade (unowned(unsafe): the socket
-    /// closes this connection, and with it the events, before it goes).
-    unowned(unsafe) var webSocket: WebSocketState?
 
     /// Takes `fd` (an accepted socket, or a tunnel's inner end with its client's `peer`);
     /// `nil` when libuv cannot watch it (the socket is closed then). `owner` gets the
@@ -115,10 +120,6 @@ final class PlainHTTPConnection: SocketEventTarget {
         polledWritable = writable
         poll.poll(readable: readable, writable: writable)
     }
-
-    /// What ``updatePolling(readable:)`` last asked the poll handle for.
-    private var polledReadable = false
-    private var polledWritable = false
 
     // MARK: Input
 

@@ -50,4 +50,22 @@ struct CallTraceTests {
         #expect(recent.first?.method.count == 200)
         #expect(recent.first?.outcome == "methodNotFound")
     }
+
+    @Test("watching one session records its calls only, not those of other sessions calling at the same time")
+    func onlyTheWatchedSession() async throws {
+        let watched = BridgeHarness()
+        let other = BridgeHarness()
+        let watchedSession = try #require(watched.bridge.session(id: try await watched.hello()["session"]?.stringValue ?? ""))
+        let otherSession = try #require(other.bridge.session(id: try await other.hello()["session"]?.stringValue ?? ""))
+        watchedSession.trace.watch(forMilliseconds: 60_000, now: watched.bridge.executor.uptimeMilliseconds)
+        for i in 1...3 {
+            watched.call(Int64(i), "p.value", .integer(Int64(i)))
+            other.call(Int64(i), "p.value", .integer(Int64(i)))
+        }
+        _ = try await watched.messages(3)
+        _ = try await other.messages(3)
+        #expect(watchedSession.trace.recent.count == 3)
+        #expect(otherSession.trace.recent.isEmpty)
+        #expect(otherSession.callsMade == 3)
+    }
 }
