@@ -6,8 +6,9 @@ public enum ExposedArgument {
     /// - Throws: ``ExposedCallError`` of kind `badArgument`, saying what was expected.
     ///
     /// Inlinable, so that the code the macro generates in the interface's module is
-    /// specialised for `T`: a ``JSONValue`` or `String` parameter then costs next to nothing (unspecialised,
-    /// even that needs a type-metadata look-up and a dynamic cast at run time).
+    /// specialised for `T`: a ``JSONValue`` or `String` parameter then costs next to
+    /// nothing (unspecialised, even that needs a type-metadata look-up and a dynamic cast
+    /// at run time).
     @inlinable
     public static func decode<T: Decodable>(_ type: T.Type, from argument: JSONValue, method: String) throws(ExposedCallError) -> T {
         if T.self == JSONValue.self, let value = argument as? T { return value }

@@ -218,9 +218,15 @@ extension ServiceLoop {
         exchange.onBody = handler
         let deadline = loopNow + UInt64(max(0, config.bodyTimeoutMs))
         exchange.bodyDeadline = deadline
-        // A plain connection's body usually came with its head: the deadline is queued
-        // only if it did not (ServiceLoop+PlainHTTP), not once per request for 10 s.
-        if exchange.connection == nil { deadlines.schedule(.exchange(exchange.id), at: deadline) }
+        // A plain connection's body usually came with its head: its reader queues the
+        // deadline only if it did not (ServiceLoop+PlainHTTP), not once per request for 10 s.
+        if exchange.connection == nil { queueBodyDeadline(exchange) }
+    }
+
+    /// Queues `exchange`'s 408 deadline (``expectBody(_:then:)``) while its body is awaited.
+    func queueBodyDeadline(_ exchange: HTTPExchange) {
+        guard exchange.onBody != nil, let deadline = exchange.bodyDeadline else { return }
+        deadlines.schedule(.exchange(exchange.id), at: deadline)
     }
 
     /// A request whose body is still incomplete at its deadline gets 408 and is closed, so

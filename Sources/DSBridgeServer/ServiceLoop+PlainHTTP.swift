@@ -155,10 +155,8 @@ extension ServiceLoop {
             bodyCompleted(c)
         }
         guard !c.closed else { return }
-        // The body's 408 deadline (``expectBody(_:then:)``), only when part of it is missing.
-        if c.exchange === exchange, exchange.onBody != nil, let deadline = exchange.bodyDeadline {
-            deadlines.schedule(.exchange(exchange.id), at: deadline)
-        }
+        // The body's 408 deadline, only when part of it is still missing.
+        if c.exchange === exchange { queueBodyDeadline(exchange) }
         armPlainTimer(c)
     }
 
