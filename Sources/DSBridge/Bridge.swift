@@ -42,6 +42,10 @@ public final class Bridge: Sendable {
     public let journal: (any SessionJournal)?
     /// Where finished calls go as spans (OpenTelemetry); `nil`: no tracing, nothing paid.
     public let callSpans: (any CallSpanSink)?
+    /// `callSpans != nil`, and `journal != nil`, kept as flags: every call asks, and comparing
+    /// an optional existential with `nil` copies it (a retain and a release).
+    let tracesCalls: Bool
+    let journals: Bool
     /// Handlers of native-initiated calls made on this node whose answers may come back
     /// through another node (cluster mode).
     let nativeCallOrigins = NativeCallOrigins()
@@ -88,6 +92,8 @@ public final class Bridge: Sendable {
         self.executor = executor
         self.journal = journal
         self.callSpans = callSpans
+        tracesCalls = callSpans != nil
+        journals = journal != nil
         self.authenticator = authenticator ?? configuration.authToken.map { SharedSecretAuthenticator(secret: $0) }
         self.configuration = configuration
         self.registry = registry

@@ -255,7 +255,7 @@ public final class BridgeConnection: Sendable {
             switch messages[index] {
             case .hello(let hello):
                 state.withLock { $0.markHelloSeen() }
-                if !authorized, let token = hello.token, bridge.journal != nil, bridge.session(token: token) == nil {
+                if !authorized, let token = hello.token, bridge.journals, bridge.session(token: token) == nil {
                     return takeOver(hello, token: token, then: messages[index...], frameBytes: frameBytes)
                 }
                 switch bridge.attach(hello, connection: self, authorized: authorized) {
@@ -284,7 +284,7 @@ public final class BridgeConnection: Sendable {
                         return .rate(RateWait(milliseconds: wait, messages: messages[index...], session: s, frameBytes: frameBytes))
                     }
                 }
-                if !journalChecked, let s = current, bridge.journal != nil {
+                if !journalChecked, let s = current, bridge.journals {
                     journalChecked = true
                     if case .stop(let stop) = gate(messages[index...], session: s) { return stop }
                 }

@@ -63,7 +63,7 @@ extension BridgeSession {
         resolved: Result<CallRoute, CallFailure>? = nil, trace: TraceContext? = nil
     ) {
         var span: OpenPageSpan?
-        if bridge.callSpans != nil { span = openSpan(method: method, arg: arg, reply: reply, trace: trace) }
+        if bridge.tracesCalls { span = openSpan(method: method, arg: arg, reply: reply, trace: trace) }
         let route: CallRoute
         let argument: CallArgument
         do {
@@ -190,7 +190,9 @@ extension BridgeSession {
         let site: CallSite
         /// The thread's usage at the start, when the guard checks this run closely.
         let usageBefore: NetworkThreadGuard.Usage?
-        let started: ContinuousClock.Instant
+        /// When it started (monotonic clock, ns): plain integers, where `ContinuousClock`'s
+        /// instants and `Duration`s cost 128-bit arithmetic per call.
+        let startedNanoseconds: UInt64
         /// Its span while tracing is on.
         let span: OpenPageSpan?
 
@@ -206,12 +208,11 @@ extension BridgeSession {
             self.reply = reply
             self.site = site
             usageBefore = site.networkThreadGuard?.startRun()
-            started = .now
+            startedNanoseconds = DispatchTime.now().uptimeNanoseconds
         }
 
         var elapsedNanoseconds: Int64 {
-            let elapsed = ContinuousClock.now - started
-            return elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+            Int64(truncatingIfNeeded: DispatchTime.now().uptimeNanoseconds &- startedNanoseconds)
         }
     }
 

@@ -5,11 +5,20 @@
 extension BridgeSession {
     /// Counts `count` calls against the session's rate (`maxCallsPerSecond`).
     /// - Returns: milliseconds the calls must wait before they run; 0 means at once.
-    func takeCallTokens(_ count: Int) -> Int {
+    /// - Parameter heldBytes: sync-call body bytes to count as held (``holdSyncBody(_:)``)
+    ///   when the calls need not wait, under the same lock.
+    func takeCallTokens(_ count: Int, thenHold heldBytes: Int = 0) -> Int {
         let perSecond = bridge.configuration.maxCallsPerSecond
-        guard perSecond > 0, count > 0 else { return 0 }
+        guard perSecond > 0, count > 0 else {
+            holdSyncBody(heldBytes)
+            return 0
+        }
         let now = bridge.executor.uptimeMilliseconds
-        let wait = state.withLock { $0.takeCallTokens(count, perSecond: perSecond, now: now) }
+        let wait = state.withLock { s in
+            let wait = s.takeCallTokens(count, perSecond: perSecond, now: now)
+            if wait == 0, heldBytes != 0 { s.holdSyncBody(heldBytes) }
+            return wait
+        }
         if wait > 0 {
             bridge.metrics.throttled()
             logger.debug("calls over \(perSecond)/s wait \(wait) ms", metadata: ["bridge.session": "\(id)"])
@@ -64,12 +73,11 @@ extension BridgeSession {
         }
         if request.after > 0, lastCallID < request.after { return .needsWorker(tokenWait: nil) }
         bridge.metrics.httpSyncCall()
-        let wait = takeCallTokens(1)
+        let wait = takeCallTokens(1, thenHold: request.bodyBytes)
         if wait > 0 { return .needsWorker(tokenWait: wait) }
         // The answer gives the body's bytes back when it comes; the reply closure holds
         // only it (no closure context to allocate).
         let answer = SyncCallAnswer(holding: request.bodyBytes, of: self)
-        holdSyncBody(request.bodyBytes)
         run(
             method: request.method, arg: .raw(request.rawArg),
             reply: .http({ answer.deliver($0) }), site: .networkThread(bridge.networkThreadGuard), resolved: resolved,

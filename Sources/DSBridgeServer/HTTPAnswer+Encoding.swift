@@ -10,30 +10,36 @@ extension HTTPAnswer {
         let sendsBody = !omitBody && !self.omitBody
         var bytes: [UInt8] = []
         bytes.reserveCapacity(192 + (sendsBody ? body.count : 0) + 48 * (headers.count + extraHeaders.count))
-        bytes.append(contentsOf: "HTTP/1.1 ".utf8)
+        Self.append("HTTP/1.1 ", to: &bytes)
         Self.appendDecimal(status, to: &bytes)
         bytes.append(UInt8(ascii: " "))
         bytes.append(contentsOf: Self.reasonPhrase(status).utf8)
-        bytes.append(contentsOf: "\r\ncontent-type: ".utf8)
+        Self.append("\r\ncontent-type: ", to: &bytes)
         bytes.append(contentsOf: contentType.utf8)
-        bytes.append(contentsOf: "\r\ncontent-length: ".utf8)
+        Self.append("\r\ncontent-length: ", to: &bytes)
         Self.appendDecimal(body.count, to: &bytes)
-        bytes.append(contentsOf: "\r\n".utf8)
+        Self.append("\r\n", to: &bytes)
         for (name, value) in headers { Self.appendField(name, value, to: &bytes) }
         for (name, value) in extraHeaders { Self.appendField(name, value, to: &bytes) }
-        bytes.append(contentsOf: "x-content-type-options: nosniff\r\ncache-control: no-store\r\n".utf8)
-        if closing { bytes.append(contentsOf: "connection: close\r\n".utf8) }
-        bytes.append(contentsOf: "\r\n".utf8)
+        Self.append("x-content-type-options: nosniff\r\ncache-control: no-store\r\n", to: &bytes)
+        if closing { Self.append("connection: close\r\n", to: &bytes) }
+        Self.append("\r\n", to: &bytes)
         if sendsBody { bytes += body }
         return bytes
+    }
+
+    /// Appends a literal's bytes as one copy (a `String` literal's UTF-8 view is walked byte
+    /// by byte when the string is small).
+    private static func append(_ literal: StaticString, to bytes: inout [UInt8]) {
+        literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
     /// `name: value` CRLF, the name in lower case (names are ASCII tokens).
     private static func appendField(_ name: String, _ value: String, to bytes: inout [UInt8]) {
         for c in name.utf8 { bytes.append(c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z") ? c | 0x20 : c) }
-        bytes.append(contentsOf: ": ".utf8)
+        append(": ", to: &bytes)
         bytes.append(contentsOf: value.utf8)
-        bytes.append(contentsOf: "\r\n".utf8)
+        append("\r\n", to: &bytes)
     }
 
     /// The decimal digits of a non-negative `value` (written backwards into a stack

@@ -56,9 +56,9 @@ final class HTTPRequestHead: Sendable, Equatable {
     var methodToken: String { target.method }
 
     /// The value of header `name` (lower-case), repeated fields joined with ", ".
-    func header(_ name: String) -> String? {
+    func header(_ name: StaticString) -> String? {
         var found: String?
-        let length = name.utf8.count
+        let length = name.utf8CodeUnitCount
         for field in fieldRanges where field.name.count == length && Self.matches(bytes, field.name, name) {
             let text = String(decoding: bytes[field.value], as: UTF8.self)
             found = found.map { $0 + ", " + text } ?? text
@@ -67,20 +67,22 @@ final class HTTPRequestHead: Sendable, Equatable {
     }
 
     /// Whether the head has a field named `name` (lower-case); no string is made.
-    func hasHeader(_ name: String) -> Bool {
-        let length = name.utf8.count
+    func hasHeader(_ name: StaticString) -> Bool {
+        let length = name.utf8CodeUnitCount
         return fieldRanges.contains { $0.name.count == length && Self.matches(bytes, $0.name, name) }
     }
 
     // Look-ups compare bytes in place, with plain loops: a request's head is looked up a
     // dozen times, and closures capturing `self` would copy it (a retain and a release of
-    // each of its buffers) each time.
+    // each of its buffers) each time. Names are `StaticString`s: compared through their
+    // bytes' address (a `String` literal of up to 15 bytes is a small string, and walking
+    // its UTF-8 view unpacks it byte by byte on every look-up).
 
     /// Calls `body` with the head's bytes and the range of each element of the
     /// comma-separated lists in the fields named `name` (lower-case), trimmed of optional
     /// white space, empty elements included, until it returns `false`.
-    private func forEachListElement(of name: String, _ body: ([UInt8], Range<Int>) -> Bool) {
-        let length = name.utf8.count
+    private func forEachListElement(of name: StaticString, _ body: ([UInt8], Range<Int>) -> Bool) {
+        let length = name.utf8CodeUnitCount
         for field in fieldRanges where field.name.count == length && Self.matches(bytes, field.name, name) {
             let end = field.value.upperBound
             var start = field.value.lowerBound
@@ -99,7 +101,7 @@ final class HTTPRequestHead: Sendable, Equatable {
 
     /// Whether a list header `name` (lower-case) has the element `token` (lower-case),
     /// compared without regard to case.
-    private func listHeader(_ name: String, contains token: String) -> Bool {
+    private func listHeader(_ name: StaticString, contains token: StaticString) -> Bool {
         var found = false
         forEachListElement(of: name) { bytes, element in
             found = Self.matches(bytes, element, token)
@@ -110,15 +112,17 @@ final class HTTPRequestHead: Sendable, Equatable {
 
     /// Whether `bytes[range]` is `lowercased` whatever its ASCII case (callers compare the
     /// lengths first: most fields differ in length from the name looked up).
-    private static func matches(_ bytes: [UInt8], _ range: Range<Int>, _ lowercased: String) -> Bool {
-        guard range.count == lowercased.utf8.count else { return false }
-        var i = range.lowerBound
-        for wanted in lowercased.utf8 {
-            let a = bytes[i]
-            if (a >= UInt8(ascii: "A") && a <= UInt8(ascii: "Z") ? a | 0x20 : a) != wanted { return false }
-            i += 1
+    private static func matches(_ bytes: [UInt8], _ range: Range<Int>, _ lowercased: StaticString) -> Bool {
+        lowercased.withUTF8Buffer { wanted in
+            guard range.count == wanted.count else { return false }
+            var i = range.lowerBound
+            for c in wanted {
+                let a = bytes[i]
+                if (a >= UInt8(ascii: "A") && a <= UInt8(ascii: "Z") ? a | 0x20 : a) != c { return false }
+                i += 1
+            }
+            return true
         }
-        return true
     }
 
     static func endOfHead(in bytes: UnsafeRawBufferPointer) -> Int? {

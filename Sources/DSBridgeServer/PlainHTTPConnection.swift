@@ -14,7 +14,7 @@ import Glibc
 /// it (PROTOCOL.md 1.2 judges the path as sent, on every request of a kept-alive
 /// connection), and on libuv it re-arms the socket's events about six times per keep-alive
 /// request (each `epoll_ctl`); here a request costs a read and a write.
-final class PlainHTTPConnection: SocketEventTarget {
+final class PlainHTTPConnection {
     /// Where the connection is in its request cycle.
     enum Phase: Equatable {
         /// Waiting for (the rest of) a request head.
@@ -34,10 +34,8 @@ final class PlainHTTPConnection: SocketEventTarget {
     // memory lines (stored properties are laid out in declaration order): with thousands
     // of connections each active now and then, every other line touched is a cache miss.
     private(set) var closed = false
-    /// What ``updatePolling(readable:)`` last asked the poll handle for.
-    private var polledReadable = false
-    private var polledWritable = false
-    private let poll: SocketPoll
+    /// Its socket's poll handle, inline (reports to ``socketEvent(readable:writable:)``).
+    private var poll: PollHandle
     /// Drives this connection (unowned(unsafe): the loop outlives every connection).
     private unowned(unsafe) let owner: ServiceLoop
     /// The WebSocket this connection carries since its upgrade (unowned(unsafe): the socket
@@ -86,7 +84,7 @@ final class PlainHTTPConnection: SocketEventTarget {
         id: UInt64, fd: Int32, peer: String? = nil, loop: UnsafeMutablePointer<uv_loop_t>, deadline: UInt64,
         owner: ServiceLoop
     ) {
-        guard let poll = SocketPoll(loop: loop, fd: fd) else {
+        guard let poll = PollHandle(loop: loop, fd: fd) else {
             Glibc.close(fd)
             return nil
         }
@@ -97,7 +95,12 @@ final class PlainHTTPConnection: SocketEventTarget {
         self.peer = peer ?? Self.peerAddress(fd)
         self.tunneled = peer != nil
         self.owner = owner
-        poll.target = self
+        poll.attach(self)
+    }
+
+    deinit {
+        // (Closed before it goes, normally: this only keeps libuv from reporting to it.)
+        poll.close()
     }
 
     // MARK: Polling
@@ -113,12 +116,12 @@ final class PlainHTTPConnection: SocketEventTarget {
     /// Polls for what the phase needs: input unless an answer is pending with a request
     /// already read (pipelined input waits), output while bytes are unsent.
     func updatePolling(readable: Bool) {
-        let writable = unsentOffset < unsent.count
-        // (Compared here: the poll handle is another object, cold in memory with many sockets.)
-        guard !closed, readable != polledReadable || writable != polledWritable else { return }
-        polledReadable = readable
-        polledWritable = writable
-        poll.poll(readable: readable, writable: writable)
+        guard !closed else { return }
+        poll.poll(readable: readable, writable: unsentOffset < unsent.count) { handle, status, events in
+            guard let event = PollHandle.event(handle, status, events) else { return }
+            Unmanaged<PlainHTTPConnection>.fromOpaque(event.owner).takeUnretainedValue()
+                .socketEvent(readable: event.readable, writable: event.writable)
+        }
     }
 
     // MARK: Input

@@ -26,20 +26,23 @@ final class RequestHeaders {
     }
 
     /// The value of header `name` (lower-case), repeated fields joined with ", ".
-    subscript(name: String) -> String? {
-        get {
-            if !table.isEmpty, let value = table[name] { return value }
-            // (Optional chaining reads the head in place; `if let` would copy it, a retain
-            // and a release of each of its buffers per look-up.)
-            if name == "content-length", let contentLength, head?.hasHeader(name) == true { return String(contentLength) }
-            return head?.header(name)
+    subscript(name: StaticString) -> String? {
+        if !table.isEmpty, let value = table[name.description] { return value }
+        // (Optional chaining reads the head in place; `if let` would copy it, a retain
+        // and a release of each of its buffers per look-up.)
+        if let contentLength, name.utf8CodeUnitCount == 14, name.description == "content-length", head?.hasHeader(name) == true {
+            return String(contentLength)
         }
-        set { table[name] = newValue }
+        return head?.header(name)
     }
 
+    /// Sets header `name` (lower-case): the libwebsockets path copies the few headers the
+    /// routes use.
+    func set(_ name: String, _ value: String) { table[name] = value }
+
     /// Whether header `name` (lower-case) is present; no string is made.
-    func has(_ name: String) -> Bool {
-        if !table.isEmpty, table[name] != nil { return true }
+    func has(_ name: StaticString) -> Bool {
+        if !table.isEmpty, table[name.description] != nil { return true }
         return head?.hasHeader(name) == true
     }
 

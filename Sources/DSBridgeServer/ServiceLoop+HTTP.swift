@@ -61,14 +61,14 @@ extension ServiceLoop {
                 ("cookie", WSI_TOKEN_HTTP_COOKIE), ("user-agent", WSI_TOKEN_HTTP_USER_AGENT),
                 ("transfer-encoding", WSI_TOKEN_HTTP_TRANSFER_ENCODING),
             ] {
-                if let v = header(wsi, token) { exchange.headers[name] = v }
+                if let v = header(wsi, token) { exchange.headers.set(name, v) }
             }
             exchange.queryArguments = queryArguments(wsi)
             for name in ["x-dsbridge-token", "x-dsbridge-after", "x-dsbridge-auth"] {
-                if let v = customHeader(wsi, name) { exchange.headers[name] = v }
+                if let v = customHeader(wsi, name) { exchange.headers.set(name, v) }
             }
             // A sync or admin call's W3C trace context (PROTOCOL.md 4, 6), read only while tracing is on.
-            if bridge.callSpans != nil, let v = customHeader(wsi, "traceparent") { exchange.headers["traceparent"] = v }
+            if bridge.callSpans != nil, let v = customHeader(wsi, "traceparent") { exchange.headers.set("traceparent", v) }
             exchanges[id] = exchange
             if admin { routeAdmin(exchange) } else { routeMain(exchange) }
             return 0

@@ -51,8 +51,8 @@ extension ServiceLoop {
         let origin = head.header("origin")
         let peer = clientAddresses.resolve(peer: c.peer, forwardedFor: head.header("x-forwarded-for"))
         var headers: [String: String] = [:]
-        for name in ["cookie", "authorization", "user-agent", "origin", "x-forwarded-for", "host"] {
-            if let value = head.header(name) { headers[name] = value }
+        for name: StaticString in ["cookie", "authorization", "user-agent", "origin", "x-forwarded-for", "host"] {
+            if let value = head.header(name) { headers[name.description] = value }
         }
         let connection = bridge.connect(peerAddress: peer, origin: origin, headers: headers, waker: waker)
         let liveness = SocketLiveness(

@@ -1,27 +1,19 @@
 // SPDX-License-Identifier: MIT
 import CLibWebSockets
 
-/// What a ``SocketPoll`` reports its socket's events to without a closure (a closure's
-/// context is retained and released around every call).
-protocol SocketEventTarget: AnyObject {
-    /// The socket is readable (an error counts as readable: the read fails) or writable.
-    func socketEvent(readable: Bool, writable: Bool)
-}
-
-/// A libuv poll handle on one socket of the service thread: asks for readability and
-/// writability, reports them to ``target`` (or ``onEvent``), and frees itself once libuv
-/// has closed it (service thread only). `uv_poll_init` makes the socket non-blocking.
-final class SocketPoll {
+/// A libuv poll handle on one socket of the service thread, kept inline in the object that
+/// gets its events (its `owner`: the handle's `data` points at it, unretained). Asks for
+/// readability and writability; ``close()`` detaches the owner and frees the handle once
+/// libuv has closed it. `uv_poll_init` makes the socket non-blocking.
+///
+/// A value, not an object of its own: with thousands of sockets each active now and then,
+/// every object an event goes through is a cache miss (a separate poll object was one more
+/// per event, and a retain). The owner must call ``close()`` before it goes (its `deinit`
+/// does, as a last resort), so libuv never reports to a freed owner.
+struct PollHandle {
     private let handle: UnsafeMutablePointer<uv_poll_t>
-    /// The events polled for now (`UV_READABLE` / `UV_WRITABLE`).
+    /// The events polled for now (`UV_READABLE` / `UV_WRITABLE`); `-1` once closed.
     private var events: Int32 = 0
-    private var closed = false
-    /// Called when the socket is readable (an error counts as readable: the read fails)
-    /// or writable. Set once by the owner right after creation.
-    var onEvent: (_ readable: Bool, _ writable: Bool) -> Void = { _, _ in }
-    /// Gets the events instead of ``onEvent`` when set. unowned(unsafe): the target owns
-    /// this poll and outlives it; ``close()`` clears it before the target can go.
-    unowned(unsafe) var target: (any SocketEventTarget)?
 
     /// `nil` when libuv cannot watch `fd` (the caller still owns the descriptor then).
     init?(loop: UnsafeMutablePointer<uv_loop_t>, fd: Int32) {
@@ -30,49 +22,85 @@ final class SocketPoll {
             handle.deallocate()
             return nil
         }
+        handle.pointee.data = nil
         self.handle = handle
-        // Kept alive by libuv's handle until its close callback.
-        handle.pointee.data = Unmanaged.passRetained(self).toOpaque()
     }
 
-    /// Polls for input and/or output; nothing asked stops polling. libuv re-arms epoll only
-    /// when the set changes.
-    func poll(readable: Bool, writable: Bool) {
-        guard !closed else { return }
+    /// Where events go: `callback` gets `owner` back from the handle's `data`.
+    func attach(_ owner: AnyObject) {
+        handle.pointee.data = Unmanaged.passUnretained(owner).toOpaque()
+    }
+
+    var isClosed: Bool { events < 0 }
+
+    /// Polls for input and/or output (nothing asked stops polling), calling `callback` on
+    /// events. libuv re-arms epoll only when the set changes; so does this.
+    mutating func poll(readable: Bool, writable: Bool, callback: uv_poll_cb) {
         var wanted: Int32 = 0
         if readable { wanted |= Int32(UV_READABLE.rawValue) }
         if writable { wanted |= Int32(UV_WRITABLE.rawValue) }
-        guard wanted != events else { return }
+        guard events >= 0, wanted != events else { return }
         events = wanted
         if wanted == 0 {
             uv_poll_stop(handle)
-            return
-        }
-        uv_poll_start(handle, wanted) { handle, status, events in
-            guard let data = handle?.pointee.data else { return }
-            let poll = Unmanaged<SocketPoll>.fromOpaque(data).takeUnretainedValue()
-            let readable = status < 0 || events & Int32(UV_READABLE.rawValue) != 0
-            let writable = status < 0 || events & Int32(UV_WRITABLE.rawValue) != 0
-            if let target = poll.target {
-                target.socketEvent(readable: readable, writable: writable)
-            } else {
-                poll.onEvent(readable, writable)
-            }
+        } else {
+            uv_poll_start(handle, wanted, callback)
         }
     }
 
-    /// Stops polling for good; the handle is freed once libuv has closed it. The socket
-    /// itself stays open (its owner closes it, or hands it on).
-    func close() {
-        guard !closed else { return }
-        closed = true
-        onEvent = { _, _ in }
-        target = nil
+    /// Stops polling for good and detaches the owner; the handle is freed once libuv has
+    /// closed it. The socket itself stays open (its owner closes it, or hands it on).
+    mutating func close() {
+        guard events >= 0 else { return }
+        events = -1
+        handle.pointee.data = nil
         uv_poll_stop(handle)
         uv_close(UnsafeMutableRawPointer(handle).assumingMemoryBound(to: uv_handle_t.self)) { handle in
             guard let handle else { return }
-            if let data = handle.pointee.data { Unmanaged<SocketPoll>.fromOpaque(data).release() }
             UnsafeMutableRawPointer(handle).assumingMemoryBound(to: uv_poll_t.self).deallocate()
         }
+    }
+
+    /// What a callback was told: readable (an error counts as readable: the read fails)
+    /// and writable, and the owner, unless the handle was closed meanwhile.
+    static func event(
+        _ handle: UnsafeMutablePointer<uv_poll_t>?, _ status: Int32, _ events: Int32
+    ) -> (owner: UnsafeMutableRawPointer, readable: Bool, writable: Bool)? {
+        guard let owner = handle?.pointee.data else { return nil }
+        let readable = status < 0 || events & Int32(UV_READABLE.rawValue) != 0
+        let writable = status < 0 || events & Int32(UV_WRITABLE.rawValue) != 0
+        return (owner, readable, writable)
+    }
+}
+
+/// A ``PollHandle`` reporting to a closure (service thread only): for sockets with few
+/// events, where a closure is simpler than a type of their own (the TLS tunnel's pair).
+final class SocketPoll {
+    private var handle: PollHandle
+    /// Called when the socket is readable (an error counts as readable: the read fails)
+    /// or writable. Set once by the owner right after creation.
+    var onEvent: (_ readable: Bool, _ writable: Bool) -> Void = { _, _ in }
+
+    /// `nil` when libuv cannot watch `fd` (the caller still owns the descriptor then).
+    init?(loop: UnsafeMutablePointer<uv_loop_t>, fd: Int32) {
+        guard let handle = PollHandle(loop: loop, fd: fd) else { return nil }
+        self.handle = handle
+        handle.attach(self)
+    }
+
+    deinit { handle.close() }
+
+    /// Polls for input and/or output; nothing asked stops polling.
+    func poll(readable: Bool, writable: Bool) {
+        handle.poll(readable: readable, writable: writable) { handle, status, events in
+            guard let event = PollHandle.event(handle, status, events) else { return }
+            Unmanaged<SocketPoll>.fromOpaque(event.owner).takeUnretainedValue().onEvent(event.readable, event.writable)
+        }
+    }
+
+    /// Stops polling for good (the socket stays open).
+    func close() {
+        handle.close()
+        onEvent = { _, _ in }
     }
 }

@@ -29,7 +29,8 @@ struct HTTPRequestHeadEquivalenceTests {
         "G@T / HTTP/1.1\r\n\r\n", "GET http://x/ HTTP/1.1\r\n\r\n", "GET / HTTP/2.0\r\n\r\n",
     ]
 
-    private static let names = [
+    /// (`"a"` is stored as a single scalar, not as a pointer: both spellings are looked up.)
+    private static let names: [StaticString] = [
         "host", "content-length", "x-dsbridge-token", "x-a", "upgrade", "connection", "origin", "missing", "a",
     ]
 
@@ -49,8 +50,8 @@ struct HTTPRequestHeadEquivalenceTests {
             #expect(head.fields.map(\.name) == reference.fields.map(\.name), "\(shown)")
             #expect(head.fields.map(\.value) == reference.fields.map(\.value), "\(shown)")
             for name in Self.names {
-                #expect(head.header(name) == reference.header(name), "\(name) in \(shown)")
-                #expect(head.hasHeader(name) == (reference.header(name) != nil), "\(name) in \(shown)")
+                #expect(head.header(name) == reference.header(name.description), "\(name) in \(shown)")
+                #expect(head.hasHeader(name) == (reference.header(name.description) != nil), "\(name) in \(shown)")
             }
         default:
             Issue.record("one parser refused what the other read: \(String(decoding: text, as: UTF8.self).debugDescription)")
