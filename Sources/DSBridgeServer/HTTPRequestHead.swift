@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: MIT
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An HTTP/1.x request head (request line and header fields) exactly as the client sent it,
 /// parsed by dsbridged itself for plain-HTTP connections of the page port (pure, no I/O;
@@ -125,15 +128,17 @@ final class HTTPRequestHead: Sendable, Equatable {
         }
     }
 
+    /// Where the head in `bytes` ends (just after its blank line), if it is complete.
     static func endOfHead(in bytes: UnsafeRawBufferPointer) -> Int? {
-        var i = 0
+        guard let base = bytes.baseAddress else { return nil }
         let count = bytes.count
-        while i < count {
-            if bytes[i] == 10 {
-                // LF then (CR) LF ends the head.
-                if i + 1 < count, bytes[i + 1] == 10 { return i + 2 }
-                if i + 2 < count, bytes[i + 1] == 13, bytes[i + 2] == 10 { return i + 3 }
-            }
+        var i = 0
+        // memchr finds each line end (vectorised) instead of a loop testing every byte.
+        while i < count, let found = memchr(base + i, 10, count - i) {
+            i = base.distance(to: UnsafeRawPointer(found))
+            // LF then (CR) LF ends the head.
+            if i + 1 < count, bytes[i + 1] == 10 { return i + 2 }
+            if i + 2 < count, bytes[i + 1] == 13, bytes[i + 2] == 10 { return i + 3 }
             i += 1
         }
         return nil
@@ -148,13 +153,11 @@ final class HTTPRequestHead: Sendable, Equatable {
         fieldRanges.reserveCapacity(16)
         var lineStart = 0
         var i = 0
-        while i < bytes.count {
-            guard bytes[i] == 10 else {
-                i += 1
-                continue
-            }
+        let count = head.count
+        while i < count, let base = head.baseAddress, let found = memchr(base + i, 10, count - i) {
+            i = base.distance(to: UnsafeRawPointer(found))
             var end = i
-            if end > lineStart, bytes[end - 1] == 13 { end -= 1 }
+            if end > lineStart, head[end - 1] == 13 { end -= 1 }
             let line = lineStart..<end
             lineStart = i + 1
             i += 1
@@ -172,12 +175,10 @@ final class HTTPRequestHead: Sendable, Equatable {
         guard let spaces = RawRequestTarget.spaces(in: lineBytes) else {
             throw .malformed("the request line is not METHOD TARGET VERSION")
         }
-        let version = bytes[(spaces.second + 1)..<requestLine.upperBound]
-        if version.elementsEqual("HTTP/1.1".utf8) {
-            minorVersion = 1
-        } else if version.elementsEqual("HTTP/1.0".utf8) {
-            minorVersion = 0
-        } else {
+        switch Self.httpVersion(head, (spaces.second + 1)..<requestLine.upperBound) {
+        case 1: minorVersion = 1
+        case 0: minorVersion = 0
+        default:
             throw .malformed("only HTTP/1.0 and HTTP/1.1 are served")
         }
         let method = bytes[requestLine.lowerBound..<spaces.first]
@@ -189,13 +190,30 @@ final class HTTPRequestHead: Sendable, Equatable {
             throw .malformed("control characters in the target")
         }
         self.target = target
-        for index in fieldRanges.indices { fieldRanges[index] = try Self.field(bytes, fieldRanges[index].name) }
+        for index in fieldRanges.indices { fieldRanges[index] = try Self.field(head, fieldRanges[index].name) }
         self.bytes = bytes
         self.fieldRanges = fieldRanges
     }
 
-    /// One header line's name and trimmed value.
-    private static func field(_ bytes: [UInt8], _ line: Range<Int>) throws(Failure) -> (name: Range<Int>, value: Range<Int>) {
+    /// The minor version of `HTTP/1.x` at `range` of `bytes` (`nil`: another version).
+    private static func httpVersion(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int? {
+        guard range.count == 8, let base = bytes.baseAddress else { return nil }
+        // One 8-byte comparison ("HTTP/1." then the digit) instead of a walk of two literals.
+        let word = UInt64(littleEndian: (base + range.lowerBound).loadUnaligned(as: UInt64.self))
+        let prefix: UInt64 = 0x00_2E_31_2F_50_54_54_48  // "HTTP/1." little-endian
+        guard word & 0x00FF_FFFF_FFFF_FFFF == prefix else { return nil }
+        switch word >> 56 {
+        case UInt64(UInt8(ascii: "1")): return 1
+        case UInt64(UInt8(ascii: "0")): return 0
+        default: return nil
+        }
+    }
+
+    /// One header line's name and trimmed value (read from the input in place: no array
+    /// slices, no bounds checks per byte).
+    private static func field(
+        _ bytes: UnsafeRawBufferPointer, _ line: Range<Int>
+    ) throws(Failure) -> (name: Range<Int>, value: Range<Int>) {
         let first = bytes[line.lowerBound]
         guard first != UInt8(ascii: " "), first != UInt8(ascii: "\t") else {
             throw .malformed("folded header lines are not accepted")
@@ -204,12 +222,15 @@ final class HTTPRequestHead: Sendable, Equatable {
         while colon < line.upperBound, bytes[colon] != UInt8(ascii: ":") { colon += 1 }
         guard colon < line.upperBound else { throw .malformed("a header line without a colon") }
         let name = line.lowerBound..<colon
-        guard !name.isEmpty, bytes[name].allSatisfy(Self.isTokenCharacter) else { throw .malformed("bad header name") }
+        guard !name.isEmpty else { throw .malformed("bad header name") }
+        for i in name where !Self.isTokenCharacter(bytes[i]) { throw .malformed("bad header name") }
         var valueStart = colon + 1
         var valueEnd = line.upperBound
         while valueStart < valueEnd, bytes[valueStart] == 32 || bytes[valueStart] == 9 { valueStart += 1 }
         while valueEnd > valueStart, bytes[valueEnd - 1] == 32 || bytes[valueEnd - 1] == 9 { valueEnd -= 1 }
-        guard !bytes[valueStart..<valueEnd].contains(0) else { throw .malformed("NUL in a header value") }
+        if valueStart < valueEnd, let base = bytes.baseAddress, memchr(base + valueStart, 0, valueEnd - valueStart) != nil {
+            throw .malformed("NUL in a header value")
+        }
         return (name, valueStart..<valueEnd)
     }
 

@@ -27,6 +27,11 @@ struct HTTPRequestHeadEquivalenceTests {
         "GET / HTTP/1.1\r\nA: b\r\n folded\r\n\r\n", "GET / HTTP/1.1\r\n: empty name\r\n\r\n",
         "GET / HTTP/1.1\r\nX-A: one\r\nx-a: two\r\nX-a:three\r\n\r\n", "GET / HTTP/1.1\r\nNo colon\r\n\r\n",
         "G@T / HTTP/1.1\r\n\r\n", "GET http://x/ HTTP/1.1\r\n\r\n", "GET / HTTP/2.0\r\n\r\n",
+        // The version is compared as one 8-byte word, line ends are found with memchr, a
+        // value's NUL too: each edge of those.
+        "GET / HTTP/1.2\r\n\r\n", "GET / HTTP/1.10\r\n\r\n", "GET / http/1.1\r\n\r\n", "GET / HTTP/1.\r\n\r\n",
+        "GET / XTTP/1.1\r\n\r\n", "GET / HTTP/1.1\r\r\n\r\n", "GET / HTTP/1.1\r\nA: x\u{0}y\r\n\r\n",
+        "GET / HTTP/1.1\r\nA: \u{0}\r\n\r\n", "GET / HTTP/1.1\r\nA\u{0}: y\r\n\r\n", "GET / HTTP/1.1\r\nA:\r\n\r\n",
     ]
 
     /// (`"a"` is stored as a single scalar, not as a pointer: both spellings are looked up.)
