@@ -31,8 +31,6 @@ struct PollHandle {
         handle.pointee.data = Unmanaged.passUnretained(owner).toOpaque()
     }
 
-    var isClosed: Bool { events < 0 }
-
     /// Polls for input and/or output (nothing asked stops polling), calling `callback` on
     /// events. libuv re-arms epoll only when the set changes; so does this.
     mutating func poll(readable: Bool, writable: Bool, callback: uv_poll_cb) {
