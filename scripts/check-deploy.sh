@@ -258,8 +258,11 @@ EOF
     for _ in $(seq 50); do [ -S "$notify_sock" ] && break; sleep 0.1; done
 fi
 : >"$work/notify.log"
+# `timeout --foreground`: without it, timeout(1) passes our SIGTERM on twice (to the
+# daemon and to its process group), and a second SIGTERM is the daemon's "exit at once"
+# (PROTOCOL.md 7), which skips the drain and STOPPING=1.
 env ${python:+NOTIFY_SOCKET="$notify_sock"} ${python:+WATCHDOG_USEC=400000} \
-    timeout 60 "$bin" --config "$conf" --port 0 --admin-port 0 --web-root "$web" \
+    timeout --foreground 60 "$bin" --config "$conf" --port 0 --admin-port 0 --web-root "$web" \
     >"$work/daemon.out" 2>"$work/daemon.err" &
 daemon_pid=$!
 line=""
@@ -349,7 +352,7 @@ if [ -x /usr/bin/redis-server ] && [ -n "$python" ] && command -v redis-cli >/de
         >"$work/redis.log" 2>&1 &
     redis_pid=$!
     for _ in $(seq 100); do [ "$(redis-cli -p "$redis_port" ping 2>/dev/null)" = PONG ] && break; sleep 0.1; done
-    timeout 60 "$bin" --config "$node_conf" --port 0 --admin-port 0 --web-root "$web" \
+    timeout --foreground 60 "$bin" --config "$node_conf" --port 0 --admin-port 0 --web-root "$web" \
         --redis "redis://127.0.0.1:$redis_port" --node-id "$node_id" >"$work/node.out" 2>"$work/node.err" &
     daemon_pid=$!
     line=""
