@@ -7,17 +7,37 @@ import DSBridgeRedis
 /// keep a session's keys in one slot for a later move to Redis Cluster).
 enum ClusterScripts {
     /// One round of the journal: the batches of several sessions (``JournalArguments``).
-    /// ARGV: node, runner id (`NAME#INCARNATION`, stored in the run-table entries it makes),
-    /// ttl, the count of batches, then each batch. Answers one status per batch: `ok`,
-    /// `moved` (another node or a newer epoch owns the session: nothing of it is written) or
-    /// `gone` (no record, and the batch does not create one). Expiry is set when a session
-    /// is created and by the owner's renewal pass (and, for sessions of dead nodes, by the
-    /// reaper), not on every write: a round stays a few commands per call.
+    /// ARGV: node, ttl, the count of batches, then each batch. Answers one status per batch:
+    /// `ok`, `moved` (another node or a newer epoch owns the session: nothing of it is
+    /// written) or `gone` (no record, and the batch does not create one). Expiry is set when
+    /// a session is created and by the owner's renewal pass (and, for sessions of dead
+    /// nodes, by the reaper), not on every write.
+    ///
+    /// A batch's writes to each key go out as one command (`ZADD` of every message, one
+    /// `HDEL` and one `HSET` per hash), their arguments passed straight from `ARGV` with
+    /// `unpack` (in slices, under Lua's stack limit): a round costs a few commands per
+    /// session, not per call. The writer folds each hash's changes to their final value per
+    /// field, so deleting before setting gives the same result as the changes in order.
     static let journal = #"""
-        local node, runner, ttl = ARGV[1], ARGV[2], tonumber(ARGV[3])
+        local node, ttl = ARGV[1], tonumber(ARGV[2])
         local out = {}
-        local i = 5
-        for b = 1, tonumber(ARGV[4]) do
+        local i = 4
+        -- Runs `cmd key ARGV[from .. from + n - 1]`, at most 1000 arguments at a time.
+        local function many(cmd, key, from, n)
+          local j = 0
+          while j < n do
+            local k = math.min(n - j, 1000)
+            redis.call(cmd, key, unpack(ARGV, from + j, from + j + k - 1))
+            j = j + k
+          end
+        end
+        -- A section: its count of arguments, then the arguments; runs it when `write`.
+        local function section(write, cmd, key)
+          local n = tonumber(ARGV[i]); i = i + 1
+          if write and n > 0 then many(cmd, key, i, n) end
+          i = i + n
+        end
+        for b = 1, tonumber(ARGV[3]) do
           local sid, epoch, flags = ARGV[i], ARGV[i + 1], ARGV[i + 2]
           local lastSeq, lastCall, acked, ready, nextCb, tags, lateConsumed =
             ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6], ARGV[i + 7], ARGV[i + 8], tonumber(ARGV[i + 9])
@@ -43,41 +63,13 @@ enum ClusterScripts {
           end
           local write = status == 'ok'
           if write and snapshot then redis.call('DEL', logk, runk, nck, heldk) end
-          local n = tonumber(ARGV[i]); i = i + 1
-          for _ = 1, n do
-            if write then
-              redis.call('ZADD', logk, ARGV[i], ARGV[i + 1])
-              local rid, rval = ARGV[i + 2], ARGV[i + 3]
-              if rid ~= '' then
-                if rval == '' then redis.call('HDEL', runk, rid) else redis.call('HSET', runk, rid, rval) end
-              end
-            end
-            i = i + 4
-          end
-          n = tonumber(ARGV[i]); i = i + 1
-          for _ = 1, n do
-            if write then redis.call('HSET', runk, ARGV[i], runner .. '|r') end
-            i = i + 1
-          end
-          n = tonumber(ARGV[i]); i = i + 1
-          for _ = 1, n do
-            if write then
-              if ARGV[i + 1] == '' then redis.call('HDEL', nck, ARGV[i]) else redis.call('HSET', nck, ARGV[i], ARGV[i + 1]) end
-            end
-            i = i + 2
-          end
-          n = tonumber(ARGV[i]); i = i + 1
-          for _ = 1, n do
-            if write then
-              if ARGV[i + 1] == '' then redis.call('HDEL', heldk, ARGV[i]) else redis.call('HSET', heldk, ARGV[i], ARGV[i + 1]) end
-            end
-            i = i + 2
-          end
-          n = tonumber(ARGV[i]); i = i + 1
-          for _ = 1, n do
-            if write then redis.call('HSET', runk, ARGV[i], ARGV[i + 1]) end
-            i = i + 2
-          end
+          section(write, 'ZADD', logk)   -- seq, bytes
+          section(write, 'HDEL', runk)   -- call ids
+          section(write, 'HSET', runk)   -- call id, RUNNER|r or RUNNER|c|STUB
+          section(write, 'HDEL', nck)    -- callbackIds
+          section(write, 'HSET', nck)    -- callbackId, origin
+          section(write, 'HDEL', heldk)  -- callbackIds
+          section(write, 'HSET', heldk)  -- callbackId, the invoke's tail
           if write then
             -- Only the owner writes (fenced above), so its numbers only grow.
             local fields = {'lastSeq', lastSeq}

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 import DSBridge
 
-/// The arguments of ``ClusterScripts/journal`` for one round: a head (node, runner, ttl,
-/// the count of batches), then each batch: 14 fixed fields, then sections each preceded by
-/// its count (messages: `seq`, bytes, run id, run value; accepted call ids; native calls:
-/// `callbackId`, origin or empty; held invokes: `callbackId`, tail or empty; a snapshot's
-/// run table: id, value). Pure: tested without Redis.
+/// The arguments of ``ClusterScripts/journal`` for one round: a head (node, ttl, the count
+/// of batches), then each batch: 14 fixed fields, then seven sections, each its count of
+/// arguments followed by them, each one command in the script: the log's `seq`/bytes pairs
+/// (`ZADD`); the run table's deleted call ids (`HDEL`) and its call id/value pairs (`HSET`);
+/// the same two for native calls waiting for the page (`callbackId`, origin) and for
+/// invokes held before `dsinit` (`callbackId`, the invoke's tail). A hash's changes are
+/// folded to their final value per field first (``HashChanges``). Pure: tested without Redis.
 enum JournalArguments {
     /// The whole round's arguments (after `EVALSHA sha 0`).
     /// - Parameters:
@@ -14,17 +16,18 @@ enum JournalArguments {
     ///   - batches: each batch with this node's epoch of its session.
     static func round(node: String, runner: String, ttlMs: Int, batches: [(batch: JournalBatch, epoch: Int)]) -> [[UInt8]] {
         var a: [[UInt8]] = []
-        a.reserveCapacity(4 + batches.count * 24)
+        a.reserveCapacity(3 + batches.count * 28)
         a.append(Array(node.utf8))
-        a.append(Array(runner.utf8))
         a.append(Array(String(ttlMs).utf8))
         a.append(Array(String(batches.count).utf8))
-        for (batch, epoch) in batches { append(batch, epoch: epoch, runner: runner, to: &a) }
+        // One array for every accepted call's entry: appending it shares its storage.
+        let needsReturn = Array(runValue(.needsReturn, runner: runner).utf8)
+        for (batch, epoch) in batches { append(batch, epoch: epoch, runner: runner, needsReturn: needsReturn, to: &a) }
         return a
     }
 
     /// Appends one batch's part of a round.
-    static func append(_ batch: JournalBatch, epoch: Int, runner: String, to a: inout [[UInt8]]) {
+    static func append(_ batch: JournalBatch, epoch: Int, runner: String, needsReturn: [UInt8], to a: inout [[UInt8]]) {
         func add(_ s: String) { a.append(Array(s.utf8)) }
         func add(_ n: Int64?) { a.append(n.map { Array(String($0).utf8) } ?? []) }
         add(batch.session)
@@ -45,34 +48,26 @@ enum JournalArguments {
         } else {
             a.append(contentsOf: [[], [], [], []])
         }
-        add(String(batch.messages.count))
+        add(Int64(batch.messages.count * 2))
         for m in batch.messages {
             add(m.seq)
             a.append(m.bytes)
-            if let run = m.run {
-                add(run.id)
-                add(run.entry.map { runValue($0, runner: run.runner ?? runner) } ?? "")
-            } else {
-                a.append(contentsOf: [[], []])
-            }
         }
-        add(String(batch.accepted.count))
-        for id in batch.accepted { add(id) }
-        add(String(batch.nativeCalls.count))
-        for n in batch.nativeCalls {
-            add(n.callbackId)
-            add(n.origin ?? "")
+        // The run table: each message's effect, then the calls accepted, then a snapshot's table.
+        var run = HashChanges(capacity: batch.messages.count + batch.accepted.count + batch.runTable.count)
+        for m in batch.messages {
+            guard let change = m.run else { continue }
+            run.change(change.id, to: change.entry.map { Array(runValue($0, runner: change.runner ?? runner).utf8) })
         }
-        add(String(batch.held.count))
-        for h in batch.held {
-            add(h.callbackId)
-            a.append(h.tail ?? [])
-        }
-        add(String(batch.runTable.count))
-        for r in batch.runTable {
-            add(r.id)
-            add(runValue(r.entry, runner: r.runner ?? runner))
-        }
+        for id in batch.accepted { run.change(id, to: needsReturn) }
+        for r in batch.runTable { run.change(r.id, to: Array(runValue(r.entry, runner: r.runner ?? runner).utf8)) }
+        run.append(to: &a)
+        var native = HashChanges(capacity: batch.nativeCalls.count)
+        for n in batch.nativeCalls { native.change(n.callbackId, to: n.origin.map { Array($0.utf8) }) }
+        native.append(to: &a)
+        var held = HashChanges(capacity: batch.held.count)
+        for h in batch.held { held.change(h.callbackId, to: h.tail.flatMap { $0.isEmpty ? nil : $0 }) }
+        held.append(to: &a)
     }
 
     /// How a run-table entry is stored: `RUNNER|r` or `RUNNER|c|STUB`, the runner being the

@@ -64,7 +64,7 @@ struct ClusterCodecTests {
         #expect(NodeMessage(decoding: Array("not json".utf8)) == nil)
     }
 
-    @Test("a creating batch's arguments: head, identity, then counted sections")
+    @Test("a creating batch's arguments: head, identity, then the sections, one command each, counted in arguments")
     func journalArguments() {
         var batch = JournalBatch.forTests(session: "sid")
         batch.created = SessionIdentity(id: "sid", token: "tok", peerAddress: "1.2.3.4", origin: nil, createdAtMs: 7)
@@ -78,11 +78,34 @@ struct ClusterCodecTests {
         }
         #expect(
             args == [
-                "a", "a#9", "1000", "1",
+                "a", "1000", "1",
                 "sid", "2", "c", "1", "3", "", "", "", #"["room:7"]"#, "0", "tok", "", "1.2.3.4", "7",
-                "1", "1", "A", "3", "",
-                "1", "3",
-                "0", "0", "0",
-            ])
+                "2", "1", "A",
+                "0", "2", "3", "a#9|r",
+                "0", "0",
+                "0", "0",
+            ], "the ret's deletion of call 3's entry, then its acceptance: the acceptance is what is left")
+    }
+
+    @Test("a hash's changes fold to each field's last one: deleted fields, then fields with values, in order")
+    func hashChangesFold() {
+        var changes = HashChanges(capacity: 6)
+        changes.change(1, to: Array("r".utf8))
+        changes.change(2, to: Array("r".utf8))
+        changes.change(1, to: Array("c|s".utf8))  // a ret with completions to follow
+        changes.change(3, to: nil)
+        changes.change(1, to: nil)  // the final cb
+        changes.change(4, to: Array("r".utf8))
+        let (deleted, set) = changes.folded()
+        #expect(deleted == [3, 1])
+        #expect(set.map(\.field) == [2, 4])
+        #expect(set.map { String(decoding: $0.value, as: UTF8.self) } == ["r", "r"])
+        // The same with more fields than the pairwise check handles (a set of the seen ones).
+        var many = HashChanges(capacity: 41)
+        for id in 1...40 { many.change(Int64(id), to: Array("r".utf8)) }
+        many.change(7, to: nil)
+        let folded = many.folded()
+        #expect(folded.deleted == [7])
+        #expect(folded.set.map(\.field) == (1...40).filter { $0 != 7 }.map(Int64.init))
     }
 }

@@ -135,6 +135,43 @@ struct ClusterScriptsTests {
         #expect(check[3].integerValue == 0)
     }
 
+    @Test(
+        "a batch's changes to each key go out as one command: a ret and its final cb in one batch leave no entry; 4,500 calls (9,000 arguments to one HSET, over Lua's stack of 8,000: written in slices) are written whole"
+    )
+    func foldedAndSlicedSections() async throws {
+        let server = try RedisServerProcess.start()
+        defer { server.stop() }
+        let client = try await Self.client(server)
+        defer { client.stop() }
+        var first = Self.created("g1", token: "G")
+        first.accepted = Array(1...4_500)
+        first.lastCall = 4_500
+        first.nativeCalls = [(1, "a|1"), (2, "a|2")]
+        first.held = [(5, Array(",\"x\":1}".utf8))]
+        #expect(try await journal(client, first, node: "a", epoch: 1) == "ok")
+        var counts = try await client.send([RedisCommand("HLEN", "dsb:s:{g1}:run"), RedisCommand("HGET", "dsb:s:{g1}:run", "4500")])
+        #expect(counts[0].integerValue == 4_500)
+        #expect(counts[1].stringValue == "a#1|r")
+        var second = JournalBatch.forTests(session: "g1")
+        second.messages = (1...4_500).map { JournalMessage(seq: $0, bytes: Array("ret\($0)".utf8), run: RunChange(id: $0, entry: nil)) }
+        second.messages.append(JournalMessage(seq: 4_501, bytes: Array("ret-x".utf8), run: RunChange(id: 9_000, entry: .needsCompletion(stub: "s"))))
+        second.messages.append(JournalMessage(seq: 4_502, bytes: Array("cb-x".utf8), run: RunChange(id: 9_000, entry: nil)))
+        second.lastSeq = 4_502
+        second.nativeCalls = [(1, nil), (3, "b|9")]
+        second.held = [(5, nil)]
+        #expect(try await journal(client, second, node: "a", epoch: 1) == "ok")
+        counts = try await client.send([
+            RedisCommand("HLEN", "dsb:s:{g1}:run"), RedisCommand("ZCARD", "dsb:s:{g1}:log"),
+            RedisCommand("HGETALL", "dsb:s:{g1}:nc"), RedisCommand("HLEN", "dsb:s:{g1}:held"),
+            RedisCommand("ZRANGEBYSCORE", "dsb:s:{g1}:log", "4502", "4502"),
+        ])
+        #expect(counts[0].integerValue == 0, "every call answered; call 9000's ret and final cb in one batch leave nothing")
+        #expect(counts[1].integerValue == 4_502)
+        #expect(counts[2].arrayValue?.compactMap(\.stringValue) == ["2", "a|2", "3", "b|9"])
+        #expect(counts[3].integerValue == 0)
+        #expect(counts[4].arrayValue?.compactMap(\.stringValue) == ["cb-x"])
+    }
+
     @Test("the reaper gives a dead node's keys an expiry and forgets the node when none is left")
     func reaper() async throws {
         let server = try RedisServerProcess.start()

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+
+/// Changes to the fields of one Redis hash, in the order they happened, folded to what
+/// they leave: each field's last change wins. Written as one `HDEL` of the fields that end
+/// deleted and one `HSET` of those that end with a value, which leaves the hash as the
+/// changes one by one would. Pure.
+struct HashChanges {
+    /// The changes in order (`nil`: the field is deleted).
+    private var changes: [(field: Int64, value: [UInt8]?)] = []
+
+    init(capacity: Int) {
+        changes.reserveCapacity(capacity)
+    }
+
+    /// Records that `field` now holds `value` (`nil`: it is deleted).
+    mutating func change(_ field: Int64, to value: [UInt8]?) {
+        changes.append((field, value))
+    }
+
+    /// The fields that end deleted and those that end with a value, each in the order of
+    /// their last change.
+    func folded() -> (deleted: [Int64], set: [(field: Int64, value: [UInt8])]) {
+        var deleted: [Int64] = []
+        var set: [(field: Int64, value: [UInt8])] = []
+        // A field changed twice is rare (a `ret` and the final `cb` of one call in one
+        // round): look for one before paying for a set of the fields seen.
+        let last = Self.lastChangeIndices(changes.map(\.field))
+        for (index, change) in changes.enumerated() where last[index] {
+            if let value = change.value { set.append((change.field, value)) } else { deleted.append(change.field) }
+        }
+        return (deleted, set)
+    }
+
+    /// For each position, whether no later position holds the same field.
+    static func lastChangeIndices(_ fields: [Int64]) -> [Bool] {
+        var isLast = [Bool](repeating: true, count: fields.count)
+        if fields.count <= 16 {
+            for i in fields.indices {
+                for j in (i + 1)..<fields.count where fields[j] == fields[i] {
+                    isLast[i] = false
+                    break
+                }
+            }
+        } else {
+            var seen = Set<Int64>(minimumCapacity: fields.count)
+            for i in fields.indices.reversed() where !seen.insert(fields[i]).inserted { isLast[i] = false }
+        }
+        return isLast
+    }
+
+    private static let zero: [UInt8] = [UInt8(ascii: "0")]
+
+    /// Appends the two sections of ``ClusterScripts/journal``: the count of deleted fields
+    /// and the fields, then the count of field/value arguments and the pairs.
+    func append(to arguments: inout [[UInt8]]) {
+        guard !changes.isEmpty else {
+            arguments.append(contentsOf: [Self.zero, Self.zero])
+            return
+        }
+        let (deleted, set) = folded()
+        arguments.append(Array(String(deleted.count).utf8))
+        for field in deleted { arguments.append(Array(String(field).utf8)) }
+        arguments.append(Array(String(set.count * 2).utf8))
+        for (field, value) in set {
+            arguments.append(Array(String(field).utf8))
+            arguments.append(value)
+        }
+    }
+}
