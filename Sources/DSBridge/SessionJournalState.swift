@@ -36,7 +36,20 @@ struct SessionJournalState: Sendable {
     private var messages: [JournalMessage] = []
     private var accepted: [Int64] = []
     private var lastCall: Int64?
+    /// The page's acknowledgement not written yet. Written lazily (docs/CLUSTER.md, rule 3):
+    /// only once it is ``ackSlack`` past the one written last (or with a snapshot), so most
+    /// rounds do not trim the journal's log; a resume rewinds to the page's own `ack`.
     private var acked: Int64?
+    /// The acknowledgement the last batch carried.
+    private var writtenAcked: Int64 = 0
+    /// How far the page's acknowledgement runs ahead of the journal's before a batch
+    /// carries it: the journal keeps at most this many acknowledged messages per session.
+    static let ackSlack: Int64 = 32
+    /// Whether the pending acknowledgement is due in the next batch.
+    private var ackDue: Bool {
+        guard let acked else { return false }
+        return acked - writtenAcked >= Self.ackSlack
+    }
     private var nativeCalls: [(callbackId: Int64, origin: String?)] = []
     private var held: [(callbackId: Int64, tail: [UInt8]?)] = []
     private var ready: Bool?
@@ -100,6 +113,7 @@ struct SessionJournalState: Sendable {
         createdWritten = true
         requestedCall = snapshot.lastCall
         durableCall = snapshot.lastCall
+        writtenAcked = snapshot.acked
         for r in snapshot.run where !snapshot.lostNodes.contains(r.node) { openCalls[r.id] = OpenCall(entry: r.entry, runner: r.node) }
         for n in snapshot.nativeCalls { nativeOrigins[n.callbackId] = n.origin }
     }
@@ -108,7 +122,7 @@ struct SessionJournalState: Sendable {
 
     /// Whether records wait to be taken.
     private var hasRecords: Bool {
-        !createdWritten || snapshotDue || lateConsumed > 0 || !messages.isEmpty || !accepted.isEmpty || lastCall != nil || acked != nil
+        !createdWritten || snapshotDue || lateConsumed > 0 || !messages.isEmpty || !accepted.isEmpty || lastCall != nil || ackDue
             || !nativeCalls.isEmpty || !held.isEmpty || ready != nil || nextCallbackId != nil || tags != nil
     }
 
@@ -204,7 +218,11 @@ struct SessionJournalState: Sendable {
         batch.lastSeq = lastSeq
         batch.accepted = accepted
         batch.lastCall = lastCall
-        batch.acked = acked
+        if ackDue || snapshotDue, let acked {
+            batch.acked = acked
+            writtenAcked = acked
+            self.acked = nil
+        }
         batch.nativeCalls = nativeCalls
         batch.held = held
         batch.ready = ready
@@ -217,7 +235,7 @@ struct SessionJournalState: Sendable {
         accepted.removeAll()
         nativeCalls.removeAll()
         held.removeAll()
-        (lastCall, acked, ready, nextCallbackId, tags) = (nil, nil, nil, nil, nil)
+        (lastCall, ready, nextCallbackId, tags) = (nil, nil, nil, nil)
         snapshotDue = false
         writing = true
         return batch

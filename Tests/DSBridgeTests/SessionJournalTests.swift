@@ -147,6 +147,34 @@ struct SessionJournalTests {
         #expect(c.b.probe.started.withLock { $0 }.isEmpty, "call 3 ran on A: not again")
     }
 
+    @Test("acknowledgements reach the journal lazily, 32 at a time (fewer trims of its log); a resume still replays exactly what the page did not acknowledge")
+    func lazyAcknowledgements() async throws {
+        let c = Cluster()
+        let token = try #require(try await hello(c.a, c.journalA)["token"]?.stringValue)
+        let id = try #require(c.a.bridge.session(token: token)?.id)
+        for call in Int64(1)...40 {
+            c.a.call(call, "p.value", .integer(call))
+            c.journalA.flush()
+            c.a.executor.runUntilIdle()
+            c.journalA.flush()
+            let ret = try await c.a.messages(1)[0]
+            #expect(ret["seq"] == .integer(call))
+            c.a.send(["t": "ack", "seq": .integer(call)])
+        }
+        c.journalA.flush()
+        let record = try #require(c.store.record(id))
+        #expect(record.acked == 32, "the acknowledgement of 32 rode with call 33's acceptance; the later ones wait")
+        #expect(record.messages.keys.sorted() == Array(33...40), "acknowledged messages 33-40 are kept until the next trim")
+        #expect(record.lastCall == 40 && record.lastSeq == 40)
+        c.a.connection.socketClosed()
+        c.store.lostNodes.withLock { _ = $0.insert("A") }
+        c.b.send(["t": "hello", "v": 1, "token": .string(token), "ack": 38])
+        let resumed = try await c.b.messages(3)
+        #expect(resumed[0]["t"] == "welcome" && resumed[0]["resumed"] == true && resumed[0]["lastCall"] == 40)
+        #expect(resumed[1...].map { $0["seq"] } == [39, 40], "only what the page did not acknowledge")
+        await noMessage(c.b)
+    }
+
     @Test("a call running on a lost node gets exactly one final error after the takeover")
     func lostNodeCallFails() async throws {
         let c = Cluster()
