@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import DSBridgeRedis
 
 /// Changes to the fields of one Redis hash, in the order they happened, folded to what
 /// they leave: each field's last change wins. Written as one `HDEL` of the fields that end
@@ -48,22 +49,21 @@ struct HashChanges {
         return isLast
     }
 
-    private static let zero: [UInt8] = [UInt8(ascii: "0")]
-
-    /// Appends the two sections of ``ClusterScripts/journal``: the count of deleted fields
+    /// Writes the two sections of ``ClusterScripts/journal``: the count of deleted fields
     /// and the fields, then the count of field/value arguments and the pairs.
-    func append(to arguments: inout [[UInt8]]) {
+    func write(to sink: inout some RedisArgumentSink) {
         guard !changes.isEmpty else {
-            arguments.append(contentsOf: [Self.zero, Self.zero])
+            sink.appendArgument(decimal: 0)
+            sink.appendArgument(decimal: 0)
             return
         }
         let (deleted, set) = folded()
-        arguments.append(Array(String(deleted.count).utf8))
-        for field in deleted { arguments.append(Array(String(field).utf8)) }
-        arguments.append(Array(String(set.count * 2).utf8))
+        sink.appendArgument(decimal: Int64(deleted.count))
+        for field in deleted { sink.appendArgument(decimal: field) }
+        sink.appendArgument(decimal: Int64(set.count * 2))
         for (field, value) in set {
-            arguments.append(Array(String(field).utf8))
-            arguments.append(value)
+            sink.appendArgument(decimal: field)
+            sink.appendArgument(value)
         }
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import DSBridge
+import DSBridgeRedis
 
 /// The arguments of ``ClusterScripts/journal`` for one round: a head (node, ttl, the count
 /// of batches), then each batch: 14 fixed fields, then seven sections, each its count of
@@ -9,49 +10,70 @@ import DSBridge
 /// invokes held before `dsinit` (`callbackId`, the invoke's tail). A hash's changes are
 /// folded to their final value per field first (``HashChanges``). Pure: tested without Redis.
 enum JournalArguments {
-    /// The whole round's arguments (after `EVALSHA sha 0`).
+    /// The round as the command Redis runs: `EVALSHA <journal script> 0`, then the
+    /// arguments, written straight into RESP.
+    static func command(node: String, runner: String, ttlMs: Int, batches: [(batch: JournalBatch, epoch: Int)]) -> RedisCommand {
+        let bytes = batches.reduce(256) { sum, b in b.batch.messages.reduce(sum + 400) { $0 + $1.bytes.count + 64 } }
+        var writer = RESPCommandWriter(name: "EVALSHA", capacity: bytes)
+        writer.appendArgument(ClusterScripts.journalScript.sha1)
+        writer.appendArgument(decimal: 0)
+        write(node: node, runner: runner, ttlMs: ttlMs, batches: batches, to: &writer)
+        return writer.command()
+    }
+
+    /// The whole round's arguments (after `EVALSHA sha 0`), as a list (tests).
+    static func round(node: String, runner: String, ttlMs: Int, batches: [(batch: JournalBatch, epoch: Int)]) -> [[UInt8]] {
+        var a: [[UInt8]] = []
+        a.reserveCapacity(3 + batches.count * 28)
+        write(node: node, runner: runner, ttlMs: ttlMs, batches: batches, to: &a)
+        return a
+    }
+
+    /// Writes the round's arguments (after `EVALSHA sha 0`) to `sink`.
     /// - Parameters:
     ///   - node: the writing node; `runner`: its runner id (`NAME#INCARNATION`) for its
     ///     run-table entries; `ttlMs`: the time to live of sessions it creates.
     ///   - batches: each batch with this node's epoch of its session.
-    static func round(node: String, runner: String, ttlMs: Int, batches: [(batch: JournalBatch, epoch: Int)]) -> [[UInt8]] {
-        var a: [[UInt8]] = []
-        a.reserveCapacity(3 + batches.count * 28)
-        a.append(Array(node.utf8))
-        a.append(Array(String(ttlMs).utf8))
-        a.append(Array(String(batches.count).utf8))
+    static func write(
+        node: String, runner: String, ttlMs: Int, batches: [(batch: JournalBatch, epoch: Int)], to sink: inout some RedisArgumentSink
+    ) {
+        sink.appendArgument(node)
+        sink.appendArgument(decimal: Int64(ttlMs))
+        sink.appendArgument(decimal: Int64(batches.count))
         // One array for every accepted call's entry: appending it shares its storage.
         let needsReturn = Array(runValue(.needsReturn, runner: runner).utf8)
-        for (batch, epoch) in batches { append(batch, epoch: epoch, runner: runner, needsReturn: needsReturn, to: &a) }
-        return a
+        for (batch, epoch) in batches { write(batch, epoch: epoch, runner: runner, needsReturn: needsReturn, to: &sink) }
     }
 
-    /// Appends one batch's part of a round.
-    static func append(_ batch: JournalBatch, epoch: Int, runner: String, needsReturn: [UInt8], to a: inout [[UInt8]]) {
-        func add(_ s: String) { a.append(Array(s.utf8)) }
-        func add(_ n: Int64?) { a.append(n.map { Array(String($0).utf8) } ?? []) }
-        add(batch.session)
-        add(String(epoch))
-        add((batch.created != nil ? "c" : "") + (batch.isSnapshot ? "s" : ""))
+    /// Writes one batch's part of a round.
+    private static func write(
+        _ batch: JournalBatch, epoch: Int, runner: String, needsReturn: [UInt8], to sink: inout some RedisArgumentSink
+    ) {
+        func add(_ n: Int64?) {
+            if let n { sink.appendArgument(decimal: n) } else { sink.appendArgument(Self.empty) }
+        }
+        sink.appendArgument(batch.session)
+        sink.appendArgument(decimal: Int64(epoch))
+        sink.appendArgument((batch.created != nil ? "c" : "") + (batch.isSnapshot ? "s" : ""))
         add(batch.lastSeq)
         add(batch.lastCall)
         add(batch.acked)
-        add(batch.ready.map { $0 ? "1" : "0" } ?? "")
+        sink.appendArgument(batch.ready.map { $0 ? "1" : "0" } ?? "")
         add(batch.nextCallbackId)
-        add(batch.tags.map(tagsJSON) ?? "")
-        add(String(batch.lateConsumed))
+        sink.appendArgument(batch.tags.map(tagsJSON) ?? "")
+        sink.appendArgument(decimal: Int64(batch.lateConsumed))
         if let c = batch.created {
-            add(c.token)
-            add(c.origin ?? "")
-            add(c.peerAddress)
-            add(String(c.createdAtMs))
+            sink.appendArgument(c.token)
+            sink.appendArgument(c.origin ?? "")
+            sink.appendArgument(c.peerAddress)
+            sink.appendArgument(decimal: c.createdAtMs)
         } else {
-            a.append(contentsOf: [[], [], [], []])
+            for _ in 0..<4 { sink.appendArgument(Self.empty) }
         }
-        add(Int64(batch.messages.count * 2))
+        sink.appendArgument(decimal: Int64(batch.messages.count * 2))
         for m in batch.messages {
-            add(m.seq)
-            a.append(m.bytes)
+            sink.appendArgument(decimal: m.seq)
+            sink.appendArgument(m.bytes)
         }
         // The run table: each message's effect, then the calls accepted, then a snapshot's table.
         var run = HashChanges(capacity: batch.messages.count + batch.accepted.count + batch.runTable.count)
@@ -61,14 +83,16 @@ enum JournalArguments {
         }
         for id in batch.accepted { run.change(id, to: needsReturn) }
         for r in batch.runTable { run.change(r.id, to: Array(runValue(r.entry, runner: r.runner ?? runner).utf8)) }
-        run.append(to: &a)
+        run.write(to: &sink)
         var native = HashChanges(capacity: batch.nativeCalls.count)
         for n in batch.nativeCalls { native.change(n.callbackId, to: n.origin.map { Array($0.utf8) }) }
-        native.append(to: &a)
+        native.write(to: &sink)
         var held = HashChanges(capacity: batch.held.count)
         for h in batch.held { held.change(h.callbackId, to: h.tail.flatMap { $0.isEmpty ? nil : $0 }) }
-        held.append(to: &a)
+        held.write(to: &sink)
     }
+
+    private static let empty: [UInt8] = []
 
     /// How a run-table entry is stored: `RUNNER|r` or `RUNNER|c|STUB`, the runner being the
     /// node running the call (`NAME#INCARNATION`).

@@ -51,8 +51,7 @@ extension RedisJournal {
         }
         var commands: [RedisCommand] = []
         if !withEpochs.isEmpty {
-            let arguments = JournalArguments.round(node: nodeID, runner: runnerID, ttlMs: ttlMs, batches: withEpochs)
-            commands.append(RedisCommand(arguments: Self.evalJournalHead + arguments))
+            commands.append(JournalArguments.command(node: nodeID, runner: runnerID, ttlMs: ttlMs, batches: withEpochs))
         }
         var reads: [String] = []
         for id in lateDue {
@@ -64,11 +63,6 @@ extension RedisJournal {
         round.lateReads.withLock { $0 = reads }
         return commands
     }
-
-    /// `EVALSHA <journal script> 0`.
-    private static let evalJournalHead: [[UInt8]] = [
-        Array("EVALSHA".utf8), Array(ClusterScripts.journalScript.sha1.utf8), Array("0".utf8),
-    ]
 
     /// Client thread: the round's replies (or why there are none).
     private func finish(_ round: Round, _ result: Result<[RedisValue], RedisClientError>) {

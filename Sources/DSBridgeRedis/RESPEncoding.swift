@@ -8,6 +8,10 @@
 enum RESPEncoding {
     /// Appends `command` to `out`.
     static func append(_ command: RedisCommand, to out: inout [UInt8]) {
+        if let encoded = command.encoded {
+            out.append(contentsOf: encoded)
+            return
+        }
         out.append(UInt8(ascii: "*"))
         appendDecimal(command.arguments.count, to: &out)
         for argument in command.arguments {
@@ -21,11 +25,13 @@ enum RESPEncoding {
 
     /// The bytes `commands` take, about (a capacity to reserve).
     static func estimatedSize(of commands: some Collection<RedisCommand>) -> Int {
-        commands.reduce(0) { sum, command in command.arguments.reduce(sum + 16) { $0 + $1.count + 16 } }
+        commands.reduce(0) { sum, command in
+            command.encoded.map { sum + $0.count } ?? command.arguments.reduce(sum + 16) { $0 + $1.count + 16 }
+        }
     }
 
     /// `n` in decimal, then `\r\n`.
-    private static func appendDecimal(_ n: Int, to out: inout [UInt8]) {
+    static func appendDecimal(_ n: Int, to out: inout [UInt8]) {
         let first = out.count
         var value = UInt(max(0, n))
         repeat {

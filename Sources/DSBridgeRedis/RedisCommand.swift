@@ -7,13 +7,27 @@
 /// RedisCommand("SET", key, payloadBytes, "EX", 30)
 /// ```
 public struct RedisCommand: Sendable, Hashable, CustomStringConvertible {
-    /// The command name first, then its arguments.
+    /// The command name first, then its arguments (only the name for a command written
+    /// by a ``RESPCommandWriter``).
     public var arguments: [[UInt8]]
+    /// The whole command in RESP, for one written by a ``RESPCommandWriter``.
+    let encoded: [UInt8]?
+    /// The count of arguments of an encoded command, its name included.
+    private let encodedCount: Int
 
     /// A command from its raw arguments, the name first. An empty list is rejected when sent
     /// (``RedisClientError/invalidCommand(_:)``).
     public init(arguments: [[UInt8]]) {
         self.arguments = arguments
+        encoded = nil
+        encodedCount = 0
+    }
+
+    /// A command already in RESP (``RESPCommandWriter/command()``).
+    init(name: String, argumentCount: Int, encoded: [UInt8]) {
+        arguments = [Array(name.utf8)]
+        self.encoded = encoded
+        encodedCount = argumentCount
     }
 
     /// A command from its name and arguments of any ``RedisArgumentConvertible`` types
@@ -23,12 +37,12 @@ public struct RedisCommand: Sendable, Hashable, CustomStringConvertible {
         for value in repeat each argument {
             arguments.append(value.redisArgument)
         }
-        self.arguments = arguments
+        self.init(arguments: arguments)
     }
 
     /// A command from its name and a list of arguments (e.g. keys built at run time).
     public init(_ name: String, arguments: [any RedisArgumentConvertible]) {
-        self.arguments = [Array(name.utf8)] + arguments.map(\.redisArgument)
+        self.init(arguments: [Array(name.utf8)] + arguments.map(\.redisArgument))
     }
 
     /// The command name, upper-cased (`"SET"`); empty for a command without arguments.
@@ -40,7 +54,7 @@ public struct RedisCommand: Sendable, Hashable, CustomStringConvertible {
     /// The name and the argument count (arguments may be secrets or binary, so they are not
     /// shown): `SET (2 arguments)`.
     public var description: String {
-        "\(name) (\(max(arguments.count - 1, 0)) arguments)"
+        "\(name) (\(max((encoded == nil ? arguments.count : encodedCount) - 1, 0)) arguments)"
     }
 
     /// Why this command cannot be sent on a ``RedisClient``, or `nil` when it can: it needs

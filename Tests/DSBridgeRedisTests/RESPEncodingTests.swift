@@ -36,4 +36,34 @@ struct RESPEncodingTests {
     func severalCommands() {
         #expect(encoded([RedisCommand("PING"), RedisCommand("GET", "a")]) == "*1\r\n$4\r\nPING\r\n*2\r\n$3\r\nGET\r\n$1\r\na\r\n")
     }
+
+    @Test("a command written argument by argument is the same bytes as the list of its arguments encoded")
+    func writerMatchesList() {
+        let numbers: [Int64] = [0, 7, 10, -1, -45, 1_234_567_890, Int64.max, Int64.min]
+        var writer = RESPCommandWriter(name: "EVALSHA", capacity: 8)
+        var list: [[UInt8]] = [Array("EVALSHA".utf8)]
+        for n in numbers {
+            writer.appendArgument(decimal: n)
+            list.appendArgument(decimal: n)
+        }
+        for text in ["", "k", "é ∑ 日本"] {
+            writer.appendArgument(text)
+            list.appendArgument(text)
+        }
+        for bytes: [UInt8] in [[], [0, 13, 10, 255], [UInt8](repeating: 120, count: 1_000)] {
+            writer.appendArgument(bytes)
+            list.appendArgument(bytes)
+        }
+        #expect(list[1...8].map { String(decoding: $0, as: UTF8.self) } == numbers.map(String.init))
+        let command = writer.command()
+        #expect(writer.count == list.count)
+        #expect(command.name == "EVALSHA")
+        #expect(command.description == "EVALSHA (\(list.count - 1) arguments)")
+        var fromWriter: [UInt8] = []
+        RESPEncoding.append(command, to: &fromWriter)
+        var fromList: [UInt8] = []
+        RESPEncoding.append(RedisCommand(arguments: list), to: &fromList)
+        #expect(fromWriter == fromList)
+        #expect(RESPEncoding.estimatedSize(of: [command]) == fromWriter.count)
+    }
 }
