@@ -515,6 +515,38 @@ def main():
                 (status, body))
         m = local.ret(local.call("echo.syn", "after"))
         c.check(m is not None and m["data"] == "after", "calls keep working after Redis came back", m)
+
+        # A node serves only once its Redis connections are up (or its first attempts are
+        # over): a cross-node request made right after its listening line must not find Redis
+        # "unavailable" (a fault run once caught an admin call answered 503 there, on a node
+        # restarted a few milliseconds before). Redis stopped, a node started; Redis back
+        # 0.8 s later, while the node waits: its first line comes after that, and the first
+        # request already finds Redis.
+        redis.stop()
+        starter = threading.Timer(0.8, redis.start)
+        starter.start()
+        t0 = time.monotonic()
+        n4 = start_node(binary, "n4", redis.url)
+        nodes["n4"] = n4
+        waited = time.monotonic() - t0
+        starter.join()
+        c.check(waited >= 0.75, "a node whose Redis is not up yet waits for it before it serves (%.2f s)" % waited)
+        health = n4.healthz().body
+        c.check(health == b"ok\n", "its /healthz says ok from the first request (Redis connected)", health)
+        t = local.answer_invokes()
+        status, body = n4.admin("POST", "/admin/sessions/%s/call" % local.id, {"method": "echo", "args": [4], "timeoutMs": 10000})
+        t.join(2)
+        c.check(status != 503, "its first cross-node admin call finds Redis (not 503 cluster unavailable)", (status, body))
+        # Redis unreachable at start: the node still starts, after its first attempts, and says so.
+        redis.stop()
+        t0 = time.monotonic()
+        n5 = start_node(binary, "n5", redis.url)
+        nodes["n5"] = n5
+        waited = time.monotonic() - t0
+        c.check(1.5 <= waited <= 10, "without Redis a node starts all the same once its first attempts are over (%.2f s)" % waited)
+        health = n5.healthz().body
+        c.check(b"redis unavailable" in health, "and /healthz says Redis is unavailable", health)
+        c.check(until(lambda: "Redis not reachable at start" in n5.log_text(), 3), "and its log says why it serves its own sessions only")
     except Exception as e:  # noqa: BLE001 - a crash is a failure with its reason
         import traceback
         traceback.print_exc()

@@ -182,6 +182,20 @@ public final class ClusterNode: ClusterRouter {
         scheduleBeat()
     }
 
+    /// Waits (after ``start()``) until the node's three Redis connections are up, or
+    /// `timeoutMs` has passed; answers whether they are. The daemon serves only after
+    /// this: a request that needs Redis in the first milliseconds after the start would
+    /// otherwise fail as if Redis were down (503 `cluster unavailable`). With Redis
+    /// unreachable the node serves its own sessions all the same once the wait is over.
+    public func waitUntilConnected(timeoutMs: Int) async -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(timeoutMs)
+        while !isRedisUp {
+            guard ContinuousClock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return true
+    }
+
     /// The beat runs every ``beatMs`` on ``queue`` until ``stop()``.
     private func scheduleBeat() {
         queue.asyncAfter(deadline: .now() + .milliseconds(Self.beatMs)) { [self] in

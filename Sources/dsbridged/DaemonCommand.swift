@@ -93,6 +93,11 @@ struct DaemonCommand: AsyncParsableCommand {
         if settings.demo, let cluster { bridge.addInterface(ClusterTestAPI(node: cluster), by: "cluster") }
         cluster?.start()
         defer { cluster?.stop() }
+        // Serve once Redis is connected (or its first attempts are over: then this node's own
+        // sessions are served, and cross-node requests answer 503 until Redis is back).
+        if let cluster, await !cluster.waitUntilConnected(timeoutMs: 2_000) {
+            logger.warning("cluster: Redis not reachable at start; serving this node's sessions only until it is")
+        }
         // Started before the group, so a start that fails exits 1 with its reason.
         let ports: ListeningPorts
         do {
