@@ -296,14 +296,23 @@ if wants cluster; then
   redis_dir=$(mktemp -d /tmp/dsbridge-load-redis.XXXXXX)
   timeout 3600 /usr/bin/redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --dir "$redis_dir" \
     >"$results/redis.log" 2>&1 &
-  started_pids+=("$!")
+  redis_wrapper=$!
+  started_pids+=("$redis_wrapper")
   sleep 0.5
+  redis_pid=$(pgrep -P "$redis_wrapper" | head -n 1 || true)
+  # Redis' share of a call (the resource every node shares): its CPU time and the journal
+  # script's time (INFO commandstats) over the cluster-on run, warm-up included.
+  redis_ticks() { awk '{ print $14 + $15 }' "/proc/$redis_pid/stat" 2>/dev/null || echo 0; }
   for round in 1 2; do
     start_daemon "daemon-cluster-off-$round"
     run "syn-cluster-off-$round" "$daemon_port" "$daemon_pid" syn --sessions "$sessions" --inflight 8 --payload 64
     stop_server "$daemon_pid"
     start_daemon "daemon-cluster-on-$round" --redis "redis://127.0.0.1:$redis_port" --node-id "load-$round"
+    redis-cli -p "$redis_port" config resetstat >/dev/null 2>&1 || true
+    ticks_before=$(redis_ticks)
     run "syn-cluster-on-$round" "$daemon_port" "$daemon_pid" syn --sessions "$sessions" --inflight 8 --payload 64
+    { echo "cpu_ticks:$(( $(redis_ticks) - ticks_before ))"; echo "clk_tck:$(getconf CLK_TCK)"
+      redis-cli -p "$redis_port" info commandstats 2>/dev/null | tr -d '\r'; } >"$results/redis-cluster-on-$round.txt"
     stop_server "$daemon_pid"
   done
   # Invokes across nodes: the bench's pages are on node B; each trigger asks node A (via
@@ -741,6 +750,21 @@ if eff_rounds > 0 or get("paced") is not None or get("echo-paced") is not None:
 def throughput(name):
     j = cluster_runs.get(name)
     return j.get("throughput") if j else None
+def redis_share(i):
+    """(journal script µs, Redis CPU µs) per call of cluster-on round i: Redis' counters cover
+    the warm-up too, so the calls are the measured rate times warm-up plus measured time."""
+    j = cluster_runs.get(f"syn-cluster-on-{i}")
+    try:
+        fields = dict(line.split(":", 1) for line in open(os.path.join(results, f"redis-cluster-on-{i}.txt")) if ":" in line)
+    except OSError:
+        return None
+    if not j or not j.get("callsPerSecond"):
+        return None
+    calls = j["callsPerSecond"] * (j.get("warmupSeconds", 0) + j.get("measuredSeconds", 0))
+    stats = dict(kv.split("=", 1) for kv in fields.get("cmdstat_evalsha", "").strip().split(",") if "=" in kv)
+    script = float(stats.get("usec", 0)) / calls
+    cpu = int(fields.get("cpu_ticks", 0)) * 1e6 / int(fields.get("clk_tck", 100)) / calls
+    return script, cpu
 on = max([v for v in (throughput(f"syn-cluster-on-{i}") for i in (1, 2)) if v is not None], default=None)
 off = max([v for v in (throughput(f"syn-cluster-off-{i}") for i in (1, 2)) if v is not None], default=None)
 bench_path = os.path.join(results, "cluster-bench.json")
@@ -753,6 +777,10 @@ if on is not None or off is not None or cluster_bench:
     if verdict == "MISS": misses.append("issue 16 cluster on/off")
     print(f"  64x8 echo.syn round trips/s, one node: cluster on {fmt(on)}, off {fmt(off)}, ratio "
           f"{(f'{ro:.2f}x' if ro is not None else '-')} (goal >= 0.80x): {verdict}")
+    shares = [s for s in (redis_share(i) for i in (1, 2)) if s]
+    if shares:
+        print("  Redis per call at 64x8 (journal script / Redis process CPU, each round): "
+              + ", ".join(f"{script:.1f} / {cpu:.1f} µs" for script, cpu in shares))
     for name, f in cluster_bench.items():
         goal = ""
         if name == "cross-node admin call":
