@@ -307,13 +307,17 @@ public final class BridgeConnection: Sendable {
     /// the new owner); the socket stays `processing` meanwhile, so frames keep their order.
     /// When they must wait, the frames queued behind are taken too and their calls accepted
     /// in the same journal write: a page with many calls in flight waits one round trip for
-    /// all of them, not one per frame.
+    /// all of them, not one per frame. Calls that may run ahead (``RunAheadCalls``) do not
+    /// wait unless an earlier call of the session does.
     private func gate(_ rest: ArraySlice<PageMessage>, session: BridgeSession) -> GateResult {
         let ids = Self.callIDs(rest)
         if session.isAcceptanceDurable(ids) { return .proceed }
-        let more = takeQueuedMessages()
+        // Answers to native calls (and calls that change nothing) need not wait a round:
+        // their acceptance goes into the next write all the same (``RunAheadCalls``).
+        let runAhead = RunAheadCalls.allowed(rest)
+        let more = runAhead ? [] : takeQueuedMessages()
         let all = more.isEmpty ? ids : ids + Self.callIDs(more[...])
-        let gate = session.gateCalls(all) { [self] gate in
+        let gate = session.gateCalls(all, runAhead: runAhead) { [self] gate in
             bridge.executor.execute { [self] in continueAfterGate(gate, rest, more, session: session) }
         }
         switch gate {

@@ -60,9 +60,11 @@ extension BridgeSession {
     }
 
     /// Journaled sessions: a frame brings socket calls `ids`; see
-    /// ``SessionState/gateCalls(_:resume:)``.
-    func gateCalls(_ ids: [Int64], resume: @escaping SessionJournalState.CallWaiter) -> SessionJournalState.CallGate {
-        let (gate, register) = state.withLock { $0.gateCalls(ids, resume: resume) }
+    /// ``SessionState/gateCalls(_:runAhead:resume:)``.
+    func gateCalls(
+        _ ids: [Int64], runAhead: Bool = false, resume: @escaping SessionJournalState.CallWaiter
+    ) -> SessionJournalState.CallGate {
+        let (gate, register) = state.withLock { $0.gateCalls(ids, runAhead: runAhead, resume: resume) }
         if register { bridge.journal?.sessionNeedsWrite(self) }
         return gate
     }

@@ -180,8 +180,9 @@ struct SessionJournalState: Sendable {
 
     /// A frame brings calls `ids` (in order; the session's highest accepted id is
     /// `localLastCall`). New ones are recorded as accepted; they may run once that is
-    /// durable. `resume` is kept when the answer is ``CallGate/wait``.
-    mutating func acceptCalls(_ ids: [Int64], localLastCall: Int64, resume: @escaping CallWaiter) -> CallGate {
+    /// durable, or at once with `runAhead` (``RunAheadCalls``) when no earlier call waits.
+    /// `resume` is kept when the answer is ``CallGate/wait``.
+    mutating func acceptCalls(_ ids: [Int64], localLastCall: Int64, runAhead: Bool = false, resume: @escaping CallWaiter) -> CallGate {
         switch mode {
         case .moved: return .moved
         case .unjournaled:
@@ -201,6 +202,8 @@ struct SessionJournalState: Sendable {
         }
         let highest = ids.max() ?? 0
         if highest <= durableCall || highest <= localLastCall { return .open }
+        // Recorded above, so the next batch writes their acceptance all the same.
+        if runAhead, callWaiters.isEmpty { return .open }
         callWaiters.append((highest, resume))
         return .wait
     }

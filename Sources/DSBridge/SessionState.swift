@@ -372,12 +372,13 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
 
     /// Journaled sessions: a frame brings socket calls `ids`; they run once their acceptance
     /// is durable (docs/CLUSTER.md, rule 1). `resume` gets the outcome when the answer is
-    /// `.wait`. - Returns: the gate, and whether to tell the journal.
-    mutating func gateCalls(_ ids: [Int64], resume: @escaping SessionJournalState.CallWaiter) -> (
+    /// `.wait`; `runAhead`: they may run before that (``RunAheadCalls``).
+    /// - Returns: the gate, and whether to tell the journal.
+    mutating func gateCalls(_ ids: [Int64], runAhead: Bool = false, resume: @escaping SessionJournalState.CallWaiter) -> (
         gate: SessionJournalState.CallGate, register: Bool
     ) {
         guard journal != nil, !ended else { return (.open, false) }
-        let gate = journal?.acceptCalls(ids, localLastCall: lastCall, resume: resume) ?? .open
+        let gate = journal?.acceptCalls(ids, localLastCall: lastCall, runAhead: runAhead, resume: resume) ?? .open
         return (gate, journal?.needsRegistration() ?? false)
     }
 

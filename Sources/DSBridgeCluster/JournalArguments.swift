@@ -75,13 +75,15 @@ enum JournalArguments {
             sink.appendArgument(decimal: m.seq)
             sink.appendArgument(m.bytes)
         }
-        // The run table: each message's effect, then the calls accepted, then a snapshot's table.
+        // The run table: the calls accepted, then each message's effect (a call that ran
+        // ahead of its acceptance's write has both in one batch, its answer last), then a
+        // snapshot's table.
         var run = HashChanges(capacity: batch.messages.count + batch.accepted.count + batch.runTable.count)
+        for id in batch.accepted { run.change(id, to: needsReturn) }
         for m in batch.messages {
             guard let change = m.run else { continue }
             run.change(change.id, to: change.entry.map { Array(runValue($0, runner: change.runner ?? runner).utf8) })
         }
-        for id in batch.accepted { run.change(id, to: needsReturn) }
         for r in batch.runTable { run.change(r.id, to: Array(runValue(r.entry, runner: r.runner ?? runner).utf8)) }
         run.write(to: &sink)
         var native = HashChanges(capacity: batch.nativeCalls.count)

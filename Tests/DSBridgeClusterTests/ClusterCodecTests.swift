@@ -82,10 +82,10 @@ struct ClusterCodecTests {
                 "a", "1000", "1",
                 "sid", "2", "c", "1", "3", "", "", "", #"["room:7"]"#, "0", "tok", "", "1.2.3.4", "7",
                 "2", "1", "A",
-                "0", "2", "3", "a#9|r",
+                "1", "3", "0",
                 "0", "0",
                 "0", "0",
-            ], "the ret's deletion of call 3's entry, then its acceptance: the acceptance is what is left")
+            ], "call 3's acceptance, then its ret's deletion of the entry (a call that ran ahead): no entry is left")
     }
 
     @Test("the round as sent (RESP written directly) is EVALSHA, the script, 0, then exactly the arguments of the list form")

@@ -51,13 +51,13 @@ final class JournalStore: Sendable {
                 r.held = [:]
                 for (id, entry, runner) in batch.runTable { r.run[id] = (runner ?? node, entry) }
             }
+            for id in batch.accepted { r.run[id] = (node, .needsReturn) }
             for m in batch.messages {
                 r.messages[m.seq] = m.bytes
                 if let run = m.run {
                     if let entry = run.entry { r.run[run.id] = (run.runner ?? node, entry) } else { r.run.removeValue(forKey: run.id) }
                 }
             }
-            for id in batch.accepted { r.run[id] = (node, .needsReturn) }
             r.lastSeq = batch.lastSeq
             if let c = batch.lastCall { r.lastCall = max(r.lastCall, c) }
             if let a = batch.acked {

@@ -411,4 +411,85 @@ struct SessionJournalTests {
         #expect(c.journalA.ended == [session.id])
         #expect(c.store.record(session.id) == nil)
     }
+
+    /// The answers a native call's handler got.
+    final class Answers: Sendable {
+        private let events = Mutex<[NativeCallEvent]>([])
+        func append(_ e: NativeCallEvent) { events.withLock { $0.append(e) } }
+        func withLock<T>(_ body: ([NativeCallEvent]) -> T) -> T { events.withLock { body($0) } }
+    }
+
+    /// A ready page on node A with native call `f` sent to it (callbackId 1).
+    private func pageWithNativeCall(_ c: Cluster) async throws -> (token: String, session: BridgeSession, answers: Answers) {
+        let token = try #require(try await hello(c.a, c.journalA)["token"]?.stringValue)
+        c.a.call(1, "_dsb.dsinit", nil)
+        c.journalA.flush()
+        c.a.executor.runUntilIdle()
+        c.journalA.flush()
+        _ = try await c.a.messages(1)
+        let session = try #require(c.a.bridge.session(token: token))
+        let answers = Answers()
+        session.callJavaScript("f", args: [1]) { e in answers.append(e) }
+        c.journalA.flush()
+        let invoke = try await c.a.messages(1)[0]
+        #expect(invoke["t"] == "invoke" && invoke["callbackId"] == 1)
+        return (token, session, answers)
+    }
+
+    @Test("a page's final answer to a native call reaches the caller without waiting for the journal; its acceptance and ret are written next")
+    func finalAnswerRunsAhead() async throws {
+        let c = Cluster()
+        let (_, session, answers) = try await pageWithNativeCall(c)
+        c.a.call(2, "_dsb.returnValue", ["id": 1, "data": "ok", "complete": true])
+        c.a.executor.runUntilIdle()
+        #expect(await c.a.eventually { answers.withLock { $0 } == [.completed("ok")] }, "no journal round before the answer")
+        #expect(c.store.record(session.id)?.lastCall == 1, "not written yet")
+        await noMessage(c.a)  // its ret waits for the journal (rule 2)
+        c.journalA.flush()
+        let ret = try await c.a.messages(1)[0]
+        #expect(ret["t"] == "ret" && ret["id"] == 2)
+        let record = try #require(c.store.record(session.id))
+        #expect(record.lastCall == 2 && record.run.isEmpty && record.nativeCalls.isEmpty)
+    }
+
+    @Test("a progress answer, and a final one behind it, still wait for their acceptance: the caller sees them in order, once")
+    func progressAnswerWaits() async throws {
+        let c = Cluster()
+        let (_, _, answers) = try await pageWithNativeCall(c)
+        c.a.call(2, "_dsb.returnValue", ["id": 1, "data": "p", "complete": false])
+        c.a.call(3, "_dsb.returnValue", ["id": 1, "data": "ok", "complete": true])
+        c.a.executor.runUntilIdle()
+        await noMessage(c.a)
+        #expect(answers.withLock { $0 }.isEmpty, "a progress answer waits for the journal")
+        c.journalA.flush()
+        c.a.executor.runUntilIdle()
+        #expect(await c.a.eventually { answers.withLock { $0 } == [.progress("p"), .completed("ok")] })
+    }
+
+    @Test("a final answer that ran ahead and is resent after the session moved reaches the caller once")
+    func finalAnswerResentAfterMoveReachesCallerOnce() async throws {
+        let c = Cluster()
+        let (token, _, answers) = try await pageWithNativeCall(c)
+        c.a.call(2, "_dsb.returnValue", ["id": 1, "data": "ok", "complete": true])
+        c.a.executor.runUntilIdle()
+        #expect(await c.a.eventually { answers.withLock { $0 } == [.completed("ok")] })
+        // The page moves to B before A wrote the answer's acceptance: the journal's lastCall
+        // is 1, so the page resends call 2 there; B passes the answer to its origin on A.
+        c.a.connection.socketClosed()
+        c.b.send(["t": "hello", "v": 1, "token": .string(token), "ack": 1])
+        let resumed = try await c.b.messages(2)
+        #expect(resumed[0]["resumed"] == true && resumed[0]["lastCall"] == 1)
+        #expect(resumed[1]["t"] == "invoke", "the unacknowledged invoke is replayed")
+        c.journalA.flush()
+        c.a.executor.runUntilIdle()
+        c.b.call(2, "_dsb.returnValue", ["id": 1, "data": "ok", "complete": true])
+        c.journalB.flush()
+        c.b.executor.runUntilIdle()
+        c.journalB.flush()
+        let ret = try await c.b.messages(1)[0]
+        #expect(ret["t"] == "ret" && ret["id"] == 2)
+        await noMessage(c.b)
+        c.a.executor.runUntilIdle()
+        #expect(answers.withLock { $0 } == [.completed("ok")], "the caller saw the final answer once")
+    }
 }

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+
+/// Cluster mode: the page's calls that may run before their acceptance is durable
+/// (docs/CLUSTER.md, the exception to rule 1). Running one of them twice changes nothing a
+/// page or a caller sees, so it need not wait a journal round:
+///
+/// - `_dsb.returnValue` with a **final** answer (`complete` not false, or an `error`): if
+///   the node is lost before the acceptance is written, the page resends it to the new
+///   owner, which passes the answer to the call's origin once more; the origin keeps only
+///   the first final answer of a call (its handler leaves with it), so the caller sees one.
+///   Progress answers still wait: a second one would reach the caller.
+/// - `_dsb.hasNativeMethod` and `_dsb.disableJavascriptDialogBlock`: they change nothing.
+///
+/// A frame's calls run ahead only when all of them may (and, in the session, nothing waits
+/// at the gate before them), so the session's calls keep their order.
+enum RunAheadCalls {
+    /// Whether every call among `messages` may run before its acceptance is durable.
+    static func allowed(_ messages: ArraySlice<PageMessage>) -> Bool {
+        var any = false
+        for message in messages {
+            guard case .call(let call) = message else { continue }
+            guard allowed(call) else { return false }
+            any = true
+        }
+        return any
+    }
+
+    /// Whether `call` may run before its acceptance is durable.
+    static func allowed(_ call: PageMessage.Call) -> Bool {
+        let prefix = "_dsb."
+        guard call.method.utf8.starts(with: prefix.utf8) else { return false }
+        switch InternalMethod(rawValue: String(call.method.dropFirst(prefix.count))) {
+        case .returnValue: return isFinalAnswer(call.rawArg)
+        case .hasNativeMethod, .disableJavascriptDialogBlock: return true
+        case .dsinit, .closePage, nil: return false
+        }
+    }
+
+    /// A `_dsb.returnValue` argument that ends its native call, read as
+    /// ``BridgeSession`` reads it: `{"data": {"id": N, ...}}` (or that object as a JSON
+    /// string) with an `error`, or with `complete` not false.
+    private static func isFinalAnswer(_ raw: RawJSON?) -> Bool {
+        guard let raw, let wire = try? raw.value(), let argument = try? CallArgument(wire: wire),
+            case .object(let o) = argument.data, o["id"]?.integerValue != nil
+        else { return false }
+        if let error = o["error"], !error.isNull { return true }
+        return o["complete"]?.boolValue ?? true
+    }
+}

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+import Testing
+@testable import DSBridge
+
+@Suite("Calls that run before their acceptance is journaled")
+struct RunAheadCallsTests {
+    /// A call whose `arg` is `{"data": data}`, as pages send it.
+    private func call(_ method: String, _ data: JSONValue?) -> PageMessage.Call {
+        PageMessage.Call(id: 1, method: method, arg: data.map { ["data": $0] })
+    }
+
+    @Test("final answers to native calls run ahead; progress answers and malformed ones do not")
+    func answers() {
+        #expect(RunAheadCalls.allowed(call("_dsb.returnValue", ["id": 1, "data": "x", "complete": true])))
+        #expect(RunAheadCalls.allowed(call("_dsb.returnValue", ["id": 1, "data": "x"])), "complete defaults to true")
+        #expect(RunAheadCalls.allowed(call("_dsb.returnValue", ["id": 1, "complete": false, "error": "boom"])))
+        #expect(!RunAheadCalls.allowed(call("_dsb.returnValue", ["id": 1, "data": "x", "complete": false])))
+        #expect(!RunAheadCalls.allowed(call("_dsb.returnValue", ["data": "x"])))
+        #expect(!RunAheadCalls.allowed(call("_dsb.returnValue", [1])))
+        #expect(!RunAheadCalls.allowed(call("_dsb.returnValue", nil)))
+        let asText = PageMessage.Call(id: 1, method: "_dsb.returnValue", arg: .string(#"{"data":{"id":1,"data":"x"}}"#))
+        #expect(RunAheadCalls.allowed(asText), "arg as a JSON string, as DSBridge's own pages send it")
+        #expect(!RunAheadCalls.allowed(PageMessage.Call(id: 1, method: "_dsb.returnValue", arg: ["id": 1, "complete": true])), "no data member")
+    }
+
+    @Test("calls that change nothing run ahead; dsinit, closePage and the application's methods wait")
+    func otherMethods() {
+        #expect(RunAheadCalls.allowed(call("_dsb.hasNativeMethod", ["name": "echo.syn"])))
+        #expect(RunAheadCalls.allowed(call("_dsb.disableJavascriptDialogBlock", nil)))
+        #expect(!RunAheadCalls.allowed(call("_dsb.dsinit", nil)))
+        #expect(!RunAheadCalls.allowed(call("_dsb.closePage", nil)))
+        #expect(!RunAheadCalls.allowed(call("echo.syn", 1)))
+        #expect(!RunAheadCalls.allowed(call("returnValue", ["id": 1])))
+    }
+
+    @Test("a frame runs ahead only when every call in it may")
+    func frames() {
+        let final = PageMessage.call(call("_dsb.returnValue", ["id": 1, "data": "x"]))
+        let user = PageMessage.call(call("echo.syn", 1))
+        #expect(RunAheadCalls.allowed([final, .ack(seq: 3)][...]))
+        #expect(!RunAheadCalls.allowed([final, user][...]))
+        #expect(!RunAheadCalls.allowed([PageMessage.ack(seq: 3)][...]), "no call: nothing to run ahead")
+    }
+}
