@@ -53,7 +53,10 @@ extension BridgeSession {
             errorText = e.stringValue ?? JSONWriter.string(e)
         }
         let final = errorText != nil || complete
-        let (found, register) = state.withLock { ($0.nativeCallHandler(callbackId, final: final), $0.journalNeedsRegistration()) }
+        let (found, inline, register) = state.withLock { s in
+            let inline = s.answersInline(callbackId)
+            return (s.nativeCallHandler(callbackId, final: final), inline, s.journalNeedsRegistration())
+        }
         if register { bridge.journal?.sessionNeedsWrite(self) }
         guard let handler = found else { return .success(.string("")) }
         let event: NativeCallEvent
@@ -64,7 +67,7 @@ extension BridgeSession {
         } else {
             event = .progress(value)
         }
-        deliver(event, to: handler, site: site)
+        deliver(event, to: handler, site: site, inline: inline)
         return .success(.string(""))
     }
 
@@ -72,8 +75,10 @@ extension BridgeSession {
     /// order the page gave them. Handlers are application code, so the network thread
     /// queues them for a worker (``Bridge/runDeferredWork()`` starts one job per pass of the
     /// transport's loop); a worker runs one at once unless earlier answers still wait.
-    private func deliver(_ event: NativeCallEvent, to handler: @escaping NativeCallHandler, site: CallSite) {
-        switch state.withLock({ $0.deliver(event, to: handler, callerMayRun: !site.isNetworkThread) }) {
+    /// `inline`: the handler runs no application code (a cluster's forwarder), so the
+    /// network thread may run it too (one hand-off less per answer).
+    private func deliver(_ event: NativeCallEvent, to handler: @escaping NativeCallHandler, site: CallSite, inline: Bool) {
+        switch state.withLock({ $0.deliver(event, to: handler, callerMayRun: inline || !site.isNetworkThread) }) {
         case .caller: handler(event)
         case .runningWorker: break
         case .newWorker:

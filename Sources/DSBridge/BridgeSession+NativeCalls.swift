@@ -22,10 +22,12 @@ extension BridgeSession {
     /// ``callJavaScript(_:args:timeout:handler:)`` on behalf of another node (cluster mode):
     /// `origin` (`NODE|REF`) is where the page's answers go if the session moves; `handler`
     /// passes them there meanwhile. `nil`: the call is this node's own.
+    /// `answersInline`: `handler` never blocks and runs no application code (it passes the
+    /// answers on), so the thread that reads the page's answer runs it.
     @discardableResult
     package func callJavaScript(
-        _ method: String, args: [JSONValue], timeout: Duration?, origin: String?, trace: TraceContext? = nil,
-        handler: @escaping NativeCallHandler
+        _ method: String, args: [JSONValue], timeout: Duration?, origin: String?, answersInline: Bool = false,
+        trace: TraceContext? = nil, handler: @escaping NativeCallHandler
     ) -> Int64? {
         let metrics = bridge.metrics
         let invoke = EncodedInvoke(method: method, args: args)
@@ -73,7 +75,7 @@ extension BridgeSession {
             origin = "\(journal.nodeID)|\(registered.ref)"
         }
         let callbackId: Int64
-        let start = state.withLock { [handler] in $0.startNativeCall(invoke, origin: origin, handler: handler) }
+        let start = state.withLock { [handler] in $0.startNativeCall(invoke, origin: origin, answersInline: answersInline, handler: handler) }
         switch start {
         case .ended:
             handler(.failed(.sessionEnded))

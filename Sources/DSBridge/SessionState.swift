@@ -61,6 +61,9 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
     private(set) var heldBytes = 0
     private(set) var nextCallbackId: Int64 = 1
     private var nativeCalls: [Int64: NativeCallHandler] = [:]
+    /// Native calls whose handlers may run on the thread that reads the page's answer
+    /// (they never block and run no application code: a cluster's forwarders).
+    private var inlineAnswerCalls: Set<Int64> = []
     /// Page answers whose handlers wait to run off the network thread, in order.
     private var answersToDeliver = Deque<(handler: NativeCallHandler, event: NativeCallEvent)>()
     /// A worker is running `answersToDeliver`.
@@ -244,6 +247,7 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
             connection: connection, handlers: Array(nativeCalls.values), afterWaiters: afterWaiters.map(\.resume),
             tasks: cancellable.values.compactMap(\.task), instances: Array(instances.values))
         nativeCalls.removeAll()
+        inlineAnswerCalls.removeAll()
         held.removeAll()
         heldBytes = 0
         readyWaiters.removeAll()
@@ -552,9 +556,14 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
     /// Numbers and queues an invoke (or holds it until `dsinit`), keeping `handler` for
     /// the page's answers. Invokes go out in the order made.
     /// `origin`: where the call's answers go when the session moves (journaled sessions).
-    mutating func startNativeCall(_ invoke: EncodedInvoke, origin: String? = nil, handler: @escaping NativeCallHandler) -> NativeCallStart {
+    /// `answersInline`: `handler` never blocks and runs no application code, so the thread
+    /// that reads the page's answer may run it.
+    mutating func startNativeCall(
+        _ invoke: EncodedInvoke, origin: String? = nil, answersInline: Bool = false, handler: @escaping NativeCallHandler
+    ) -> NativeCallStart {
         if ended { return .ended }
         var start = startNativeCallUnjournaled(invoke, handler: handler)
+        if answersInline, case .queued(let callbackId, _) = start { inlineAnswerCalls.insert(callbackId) }
         if journal != nil, case .queued(let callbackId, var appended) = start {
             journal?.recordNextCallbackId(nextCallbackId)
             if let origin { journal?.recordNativeCall(callbackId, origin: origin) }
@@ -603,9 +612,16 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
     /// - Returns: the handler, and whether to tell the journal (the call ended).
     mutating func nativeCallHandler(_ callbackId: Int64, final: Bool) -> NativeCallHandler? {
         guard final else { return nativeCalls[callbackId] }
+        inlineAnswerCalls.remove(callbackId)
         let handler = nativeCalls.removeValue(forKey: callbackId)
         if handler != nil { journal?.recordNativeCall(callbackId, origin: nil) }
         return handler
+    }
+
+    /// Whether the handler of native call `callbackId` may run on the thread that reads the
+    /// page's answer (``startNativeCall(_:origin:answersInline:handler:)``).
+    func answersInline(_ callbackId: Int64) -> Bool {
+        inlineAnswerCalls.contains(callbackId)
     }
 
     /// Whether the journal must be told about records made since (a native call ended).
@@ -722,6 +738,7 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
     private mutating func letGo() {
         _ = log.takeUndurable()
         nativeCalls.removeAll()
+        inlineAnswerCalls.removeAll()
         held.removeAll()
         heldBytes = 0
         readyWaiters.removeAll()

@@ -85,7 +85,11 @@ extension ClusterNode {
         let run: @Sendable (BridgeSession) -> Void = { [self] session in
             if isDraining(), !session.isConnected { return publish(.refused(ref: ref, status: 503), to: from) }
             let forward = journal.forwarder(to: origin)
-            session.callJavaScript(method, args: args, timeout: .milliseconds(timeoutMs), origin: origin, handler: forward)
+            // The forwarder to another node only publishes: the thread that reads the page's
+            // answer may run it. (To this node it runs the caller's handler: not inline.)
+            session.callJavaScript(
+                method, args: args, timeout: .milliseconds(timeoutMs), origin: origin, answersInline: from != nodeID,
+                handler: forward)
         }
         if let session = bridge.session(id: id), !session.hasMoved { return run(session) }
         // Not here: a takeover here may be restoring it (Redis names this node already);

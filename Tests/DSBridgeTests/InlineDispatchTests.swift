@@ -255,6 +255,31 @@ struct InlineDispatchTests {
         #expect(seen.withLock { $0.map(\.value) } == Array(0..<50))
     }
 
+    @Test("answers of a call made for another node (a handler that only passes them on) run on the network thread, in order")
+    func forwardedAnswersRunInline() async throws {
+        let h = BridgeHarness(realWorkers: true)
+        let welcome = try await h.hello()
+        h.call(1, "_dsb.dsinit", nil)
+        _ = try await h.messages(1)
+        let session = try #require(h.bridge.session(token: welcome["token"]?.stringValue ?? ""))
+        let seen = Mutex<[(value: Int64, thread: pthread_t)]>([])
+        let record: NativeCallHandler = { event in
+            switch event {
+            case .progress(let v), .completed(let v): seen.withLock { $0.append((v.integerValue ?? -1, pthread_self())) }
+            case .failed: seen.withLock { $0.append((-1, pthread_self())) }
+            }
+        }
+        let id = session.callJavaScript("count", args: [], timeout: nil, origin: "other|7", answersInline: true, handler: record)
+        _ = try await h.messages(1)
+        let thread = pthread_self()
+        for v in 0..<20 {
+            h.call(Int64(2 + v), "_dsb.returnValue", ["id": .integer(id ?? 0), "data": .integer(Int64(v)), "complete": .bool(v == 19)])
+        }
+        #expect(seen.withLock { $0.count } == 20, "each answer was passed on before receive returned")
+        #expect(seen.withLock { $0.allSatisfy { pthread_equal($0.thread, thread) != 0 } })
+        #expect(seen.withLock { $0.map(\.value) } == Array(0..<20))
+    }
+
     @Test("a sync HTTP call of a @nonblocking method is answered on the network thread; others go to a worker")
     func syncHTTPCallOnNetworkThread() async throws {
         let probe = NonblockingProbe()
