@@ -38,12 +38,54 @@ enum RunAheadCalls {
 
     /// A `_dsb.returnValue` argument that ends its native call, read as
     /// ``BridgeSession`` reads it: `{"data": {"id": N, ...}}` (or that object as a JSON
-    /// string) with an `error`, or with `complete` not false.
+    /// string) with an `error`, or with `complete` not false. The usual object form is
+    /// scanned without building values (this runs on the network thread for every answer).
     private static func isFinalAnswer(_ raw: RawJSON?) -> Bool {
-        guard let raw, let wire = try? raw.value(), let argument = try? CallArgument(wire: wire),
+        guard let raw else { return false }
+        let scanned = raw.bytes.withUnsafeBufferPointer { text -> Bool? in
+            var s = JSONScanner(text, maxDepth: .max)
+            s.skipWhitespace()
+            guard s.peek == UInt8(ascii: "{") else { return nil }  // a string: parsed below
+            var data: Range<Int>?
+            guard (try? s.members(depth: 1, { name, range in if name.is("data") { data = range } })) != nil,
+                let data
+            else { return false }
+            return isFinalAnswerObject(UnsafeBufferPointer(rebasing: text[data]))
+        }
+        if let scanned { return scanned }
+        guard let wire = try? raw.value(), let argument = try? CallArgument(wire: wire),
             case .object(let o) = argument.data, o["id"]?.integerValue != nil
         else { return false }
         if let error = o["error"], !error.isNull { return true }
         return o["complete"]?.boolValue ?? true
+    }
+
+    /// `{"id": N, "complete": ..., "error": ...}` (the `data` of a returnValue): whether it is
+    /// final. Only a progress answer (`complete` false, no `error`) must never be taken for
+    /// one; an answer that will fail anyway (a bad `id`) may run ahead: it changes nothing.
+    private static func isFinalAnswerObject(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        var s = JSONScanner(text, maxDepth: .max)
+        s.skipWhitespace()
+        guard s.peek == UInt8(ascii: "{") else { return false }
+        var hasID = false
+        var complete = true
+        var error = false
+        func isWord(_ range: Range<Int>, _ word: StaticString) -> Bool {
+            let n = word.utf8CodeUnitCount
+            guard range.count == n else { return false }
+            for i in 0..<n where text[range.lowerBound + i] != word.utf8Start[i] { return false }
+            return true
+        }
+        let read: ()? = try? s.members(depth: 1) { name, range in
+            if name.is("id") {
+                hasID = true
+            } else if name.is("complete") {
+                complete = !isWord(range, "false")
+            } else if name.is("error") {
+                error = !isWord(range, "null")
+            }
+        }
+        guard read != nil, hasID else { return false }
+        return error || complete
     }
 }

@@ -23,6 +23,19 @@ struct RunAheadCallsTests {
         #expect(!RunAheadCalls.allowed(PageMessage.Call(id: 1, method: "_dsb.returnValue", arg: ["id": 1, "complete": true])), "no data member")
     }
 
+    @Test("the arg as it arrives (spaces, null error, members in any order) is read like the parsed value")
+    func rawText() {
+        func raw(_ text: String) -> Bool {
+            RunAheadCalls.allowed(PageMessage.Call(id: 1, method: "_dsb.returnValue", rawArg: RawJSON(checked: Array(text.utf8)[...])))
+        }
+        #expect(!raw(#"{ "data" : { "complete" : false , "id" : 1 } }"#))
+        #expect(!raw(#"{"data":{"id":1,"complete":false,"error":null}}"#))
+        #expect(raw(#"{"data":{"id":1,"complete":false,"error":"x"}}"#))
+        #expect(raw(#"{"_dscbstub":"s","data":{"data":[1,{"complete":false}],"id":1}}"#), "a nested complete is the value's")
+        #expect(!raw(#"{"data":{"id":1,"complete":true,"complete":false}}"#), "the last of repeated members counts, as when parsed")
+        #expect(!raw(#"{"data":"{\"id\":1}"}"#), "data must be an object")
+    }
+
     @Test("calls that change nothing run ahead; dsinit, closePage and the application's methods wait")
     func otherMethods() {
         #expect(RunAheadCalls.allowed(call("_dsb.hasNativeMethod", ["name": "echo.syn"])))
