@@ -8,8 +8,9 @@
 /// ```
 public struct RedisCommand: Sendable, Hashable, CustomStringConvertible {
     /// The command name first, then its arguments (only the name for a command written
-    /// by a ``RESPCommandWriter``).
-    public var arguments: [[UInt8]]
+    /// by a ``RESPCommandWriter``). Read-only: such a command is sent from its RESP, so a
+    /// changed list would be ignored.
+    public let arguments: [[UInt8]]
     /// The whole command in RESP, for one written by a ``RESPCommandWriter``.
     let encoded: [UInt8]?
     /// The count of arguments of an encoded command, its name included.
