@@ -317,7 +317,11 @@ public final class BridgeConnection: Sendable {
         let runAhead = RunAheadCalls.allowed(rest)
         let more = runAhead ? [] : takeQueuedMessages()
         let all = more.isEmpty ? ids : ids + Self.callIDs(more[...])
-        let gate = session.gateCalls(all, runAhead: runAhead) { [self] gate in
+        // A `_dsb.dsinit` among them: the page's readiness is written with their acceptance,
+        // so a node lost before dsinit ran here leaves the session ready in the journal (the
+        // page does not send dsinit twice, and the new owner fails this one as lost).
+        let marksReady = Self.hasReadyCall(rest) || Self.hasReadyCall(more[...])
+        let gate = session.gateCalls(all, runAhead: runAhead, marksReady: marksReady) { [self] gate in
             bridge.executor.execute { [self] in continueAfterGate(gate, rest, more, session: session) }
         }
         switch gate {
@@ -336,6 +340,12 @@ public final class BridgeConnection: Sendable {
         case proceed
         /// Stop here: the gate carries on (or dropped them).
         case stop(DispatchStop)
+    }
+
+    private static func hasReadyCall(_ messages: ArraySlice<PageMessage>) -> Bool {
+        messages.contains { message in
+            if case .call(let c) = message { c.method == "_dsb.dsinit" } else { false }
+        }
     }
 
     private static func callIDs(_ messages: ArraySlice<PageMessage>) -> [Int64] {

@@ -24,7 +24,7 @@ extension BridgeSession {
 
     /// The page is ready: the held invokes go out in order, then the `ready` hook and the
     /// ``whenReady(_:)`` bodies run (on a worker when `site` is the network thread).
-    private func markReady(site: CallSite) {
+    func markReady(site: CallSite) {
         guard let readiness = state.withLock({ $0.markReady() }) else { return }
         for (callbackId, appended) in readiness.released { carryOut(invoke: callbackId, appended, site: site) }
         if readiness.registerJournal { bridge.journal?.sessionNeedsWrite(self) }

@@ -60,11 +60,11 @@ extension BridgeSession {
     }
 
     /// Journaled sessions: a frame brings socket calls `ids`; see
-    /// ``SessionState/gateCalls(_:runAhead:resume:)``.
+    /// ``SessionState/gateCalls(_:runAhead:marksReady:resume:)``.
     func gateCalls(
-        _ ids: [Int64], runAhead: Bool = false, resume: @escaping SessionJournalState.CallWaiter
+        _ ids: [Int64], runAhead: Bool = false, marksReady: Bool = false, resume: @escaping SessionJournalState.CallWaiter
     ) -> SessionJournalState.CallGate {
-        let (gate, register) = state.withLock { $0.gateCalls(ids, runAhead: runAhead, resume: resume) }
+        let (gate, register) = state.withLock { $0.gateCalls(ids, runAhead: runAhead, marksReady: marksReady, resume: resume) }
         if register { bridge.journal?.sessionNeedsWrite(self) }
         return gate
     }
@@ -99,6 +99,11 @@ extension BridgeSession {
     /// Continues a restored session: final errors for the calls of lost nodes, then the
     /// late messages, numbered and journaled like any message.
     func finishRestoring(_ snapshot: SessionSnapshot) {
+        // Ready in the journal with invokes still held: its dsinit was accepted on a node
+        // lost before it ran there. The page will not send another: release them here.
+        if snapshot.ready, !snapshot.held.isEmpty {
+            bridge.executor.execute { [self] in markReady(site: .worker) }
+        }
         for node in snapshot.lostNodes {
             let calls = snapshot.run.filter { $0.node == node }.map { ($0.id, $0.entry) }
             if !calls.isEmpty { sendFinalErrors(calls, node: node) }

@@ -101,7 +101,9 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
         self.init(log: log, memory: memory, maxAfterWaiters: maxAfterWaiters)
         journal = SessionJournalState(restoring: snapshot)
         self.log.setGated(true)
-        ready = snapshot.ready
+        // Ready with invokes still held (a dsinit accepted on a lost node): not ready until
+        // the restore releases them (``BridgeSession/finishRestoring(_:)``).
+        ready = snapshot.ready && snapshot.held.isEmpty
         lastCall = snapshot.lastCall
         nextCallbackId = snapshot.nextCallbackId
         tags = snapshot.tags
@@ -376,13 +378,15 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
 
     /// Journaled sessions: a frame brings socket calls `ids`; they run once their acceptance
     /// is durable (docs/CLUSTER.md, rule 1). `resume` gets the outcome when the answer is
-    /// `.wait`; `runAhead`: they may run before that (``RunAheadCalls``).
+    /// `.wait`; `runAhead`: they may run before that (``RunAheadCalls``); `marksReady`: one
+    /// of them is `_dsb.dsinit`, so the page's readiness is written with their acceptance.
     /// - Returns: the gate, and whether to tell the journal.
-    mutating func gateCalls(_ ids: [Int64], runAhead: Bool = false, resume: @escaping SessionJournalState.CallWaiter) -> (
-        gate: SessionJournalState.CallGate, register: Bool
-    ) {
+    mutating func gateCalls(
+        _ ids: [Int64], runAhead: Bool = false, marksReady: Bool = false, resume: @escaping SessionJournalState.CallWaiter
+    ) -> (gate: SessionJournalState.CallGate, register: Bool) {
         guard journal != nil, !ended else { return (.open, false) }
         let gate = journal?.acceptCalls(ids, localLastCall: lastCall, runAhead: runAhead, resume: resume) ?? .open
+        if marksReady, gate != .moved { journal?.recordReady() }
         return (gate, journal?.needsRegistration() ?? false)
     }
 

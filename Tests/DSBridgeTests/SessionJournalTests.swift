@@ -492,4 +492,30 @@ struct SessionJournalTests {
         c.a.executor.runUntilIdle()
         #expect(answers.withLock { $0 } == [.completed("ok")], "the caller saw the final answer once")
     }
+
+    @Test("a page whose node is lost right after its dsinit was accepted is ready on the new owner: held and new native calls reach it")
+    func readyAcceptedThenNodeLost() async throws {
+        let c = Cluster()
+        let token = try #require(try await hello(c.a, c.journalA)["token"]?.stringValue)
+        let session = try #require(c.a.bridge.session(token: token))
+        session.callJavaScript("held", args: [1]) { _ in }  // held until dsinit
+        c.journalA.flush()
+        c.a.call(1, "_dsb.dsinit", nil)
+        c.journalA.flush()  // its acceptance is written; A is lost before dsinit runs there
+        c.a.connection.socketClosed()
+        c.store.lostNodes.withLock { _ = $0.insert("A") }
+        c.b.send(["t": "hello", "v": 1, "token": .string(token), "ack": 0])
+        c.journalB.flush()
+        c.b.executor.runUntilIdle()
+        c.journalB.flush()
+        let got = try await c.b.messages(3)
+        #expect(got[0]["t"] == "welcome" && got[0]["lastCall"] == 1)
+        #expect(got[1]["t"] == "ret" && got[1]["id"] == 1 && got[1]["code"] == -1, "dsinit was running on the lost node")
+        #expect(got[2]["t"] == "invoke" && got[2]["method"] == "held", "the held invoke goes out: the page is ready")
+        let moved = try #require(c.b.bridge.session(token: token))
+        moved.callJavaScript("later", args: [2]) { _ in }
+        c.journalB.flush()
+        let later = try await c.b.messages(1)[0]
+        #expect(later["t"] == "invoke" && later["method"] == "later")
+    }
 }
