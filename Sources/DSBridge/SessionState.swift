@@ -54,6 +54,9 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
     private let memory: MemoryBudget
     /// With a journal (cluster mode): the write-ahead state (docs/CLUSTER.md).
     private(set) var journal: SessionJournalState?
+    /// Cluster mode: a `_dsb.dsinit` was accepted (the journal holds the page as ready even
+    /// before it ran here; a snapshot says so too).
+    private var readyAccepted = false
     /// Async socket calls running (`maxAsyncCalls`).
     private(set) var runningAsync = 0
     private(set) var held: [HeldInvoke] = []
@@ -386,7 +389,10 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
     ) -> (gate: SessionJournalState.CallGate, register: Bool) {
         guard journal != nil, !ended else { return (.open, false) }
         let gate = journal?.acceptCalls(ids, localLastCall: lastCall, runAhead: runAhead, resume: resume) ?? .open
-        if marksReady, gate != .moved { journal?.recordReady() }
+        if marksReady, gate != .moved {
+            readyAccepted = true
+            journal?.recordReady()
+        }
         return (gate, journal?.needsRegistration() ?? false)
     }
 
@@ -690,7 +696,7 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
             batch.runTable = journal.openCalls.sorted { $0.key < $1.key }.map { ($0.key, $0.value.entry, $0.value.runner) }
             batch.nativeCalls = journal.nativeOrigins.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
             batch.held = held.map { ($0.callbackId, $0.invoke.tail) }
-            batch.ready = ready
+            batch.ready = ready || readyAccepted
             batch.nextCallbackId = nextCallbackId
             batch.tags = tags
         }

@@ -518,4 +518,17 @@ struct SessionJournalTests {
         let later = try await c.b.messages(1)[0]
         #expect(later["t"] == "invoke" && later["method"] == "later")
     }
+
+    @Test("a full snapshot written after dsinit was accepted and before it ran keeps the page ready in the journal")
+    func snapshotKeepsAcceptedReadiness() async throws {
+        let c = Cluster()
+        let token = try #require(try await hello(c.a, c.journalA)["token"]?.stringValue)
+        let session = try #require(c.a.bridge.session(token: token))
+        c.a.call(1, "_dsb.dsinit", nil)
+        c.journalA.flush()
+        #expect(c.store.record(session.id)?.ready == true, "written with its acceptance")
+        session.journalReconnected()  // Redis came back: a full snapshot before dsinit ran here
+        c.journalA.flush()
+        #expect(c.store.record(session.id)?.ready == true)
+    }
 }
