@@ -228,13 +228,18 @@ struct InlineDispatchTests {
         #expect(G.verdict(wallNanoseconds: 2_100_000, budget: budget, before: start, after: computed) == .overran(blocked: false))
     }
 
-    @Test("page answers are taken on the network thread; their handlers run on a worker, in the page's order")
-    func returnValueHandlersOffThread() async throws {
+    /// A page that said dsinit, on a bridge with real worker threads, and its session.
+    private func readyPage() async throws -> (BridgeHarness, BridgeSession) {
         let h = BridgeHarness(realWorkers: true)
         let welcome = try await h.hello()
         h.call(1, "_dsb.dsinit", nil)
         _ = try await h.messages(1)
-        let session = try #require(h.bridge.session(token: welcome["token"]?.stringValue ?? ""))
+        return (h, try #require(h.bridge.session(token: welcome["token"]?.stringValue ?? "")))
+    }
+
+    @Test("page answers are taken on the network thread; their handlers run on a worker, in the page's order")
+    func returnValueHandlersOffThread() async throws {
+        let (h, session) = try await readyPage()
         let seen = Mutex<[(value: Int64, thread: pthread_t)]>([])
         let id = session.callJavaScript("count") { event in
             if case .progress(let v) = event { seen.withLock { $0.append((v.integerValue ?? -1, pthread_self())) } }
@@ -257,11 +262,7 @@ struct InlineDispatchTests {
 
     @Test("answers of a call made for another node (a handler that only passes them on) run on the network thread, in order")
     func forwardedAnswersRunInline() async throws {
-        let h = BridgeHarness(realWorkers: true)
-        let welcome = try await h.hello()
-        h.call(1, "_dsb.dsinit", nil)
-        _ = try await h.messages(1)
-        let session = try #require(h.bridge.session(token: welcome["token"]?.stringValue ?? ""))
+        let (h, session) = try await readyPage()
         let seen = Mutex<[(value: Int64, thread: pthread_t)]>([])
         let record: NativeCallHandler = { event in
             switch event {

@@ -351,18 +351,7 @@ struct SessionJournalTests {
     @Test("a native call made on A is answered through B after the session moved")
     func nativeCallAnswerFollowsTheMove() async throws {
         let c = Cluster()
-        let token = try #require(try await hello(c.a, c.journalA)["token"]?.stringValue)
-        c.a.call(1, "_dsb.dsinit", nil)
-        c.journalA.flush()
-        c.a.executor.runUntilIdle()
-        c.journalA.flush()
-        _ = try await c.a.messages(1)
-        let session = try #require(c.a.bridge.session(token: token))
-        let answers = Mutex<[NativeCallEvent]>([])
-        session.callJavaScript("f", args: [1]) { e in answers.withLock { $0.append(e) } }
-        c.journalA.flush()
-        let invoke = try await c.a.messages(1)[0]
-        #expect(invoke["t"] == "invoke" && invoke["callbackId"] == 1)
+        let (token, _, answers) = try await pageWithNativeCall(c)
         c.a.connection.socketClosed()
         c.b.send(["t": "hello", "v": 1, "token": .string(token), "ack": 1])
         let resumed = try await c.b.messages(2)
