@@ -53,6 +53,16 @@ public struct DeadlineQueue<Subject> {
     @inlinable
     public var earliest: UInt64? { heap.min?.deadline }
 
+    /// The subject of the earliest entry, if any is left.
+    @inlinable
+    public var earliestSubject: Subject? { heap.min?.subject }
+
+    /// Takes the earliest entry, due or not.
+    @inlinable
+    public mutating func popEarliest() {
+        _ = heap.popMin()
+    }
+
     /// Entries held, stale ones included.
     @inlinable
     public var count: Int { heap.count }

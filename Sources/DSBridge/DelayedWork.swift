@@ -42,10 +42,22 @@ package final class DelayedWork: Sendable {
             for (id, item) in items.sorted(by: { $0.key < $1.key }) { fresh.schedule(id, at: item.deadline) }
             deadlines = fresh
         }
+
+        /// Drops cancelled work from the front of the queue, so the thread sleeps until the
+        /// earliest work still pending, not until a deadline nobody waits for. Without it, a
+        /// steady stream of calls answered before their timeouts woke the thread once per
+        /// call once the first timeout period had passed (each cancelled deadline in turn).
+        mutating func dropCancelledHead() {
+            while let id = deadlines.earliestSubject, items[id] == nil { deadlines.popEarliest() }
+        }
     }
 
     private let state = Mutex(State())
     private let wakeUp = DispatchSemaphore(value: 0)
+    private let passes = Atomic<Int>(0)
+
+    /// How many times the thread woke up and looked for due work (tests).
+    package var wakeUps: Int { passes.load(ordering: .relaxed) }
 
     /// Starts the thread (`name` is its kernel name: at most 15 bytes). The process needs
     /// only ``shared``; tests make their own to count what is pending.
@@ -87,12 +99,14 @@ package final class DelayedWork: Sendable {
 
     private func loop() {
         while true {
+            passes.add(1, ordering: .relaxed)
             let now = DispatchTime.now().uptimeNanoseconds
             let (due, next) = state.withLock { s -> ([Item], UInt64) in
                 var due: [Item] = []
                 while let entry = s.deadlines.popDue(now: now) {
                     if let item = s.items.removeValue(forKey: entry.subject) { due.append(item) }
                 }
+                s.dropCancelledHead()
                 s.sleepsUntil = s.deadlines.earliest ?? .max
                 return (due, s.sleepsUntil)
             }

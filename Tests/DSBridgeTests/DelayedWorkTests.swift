@@ -49,6 +49,23 @@ struct DelayedWorkTests {
         #expect(seen.withLock { $0 }.allSatisfy { $0 == "mine" })
     }
 
+    @Test("calls answered before their timeouts do not wake the thread at each cancelled deadline: it sleeps until work still pending")
+    func cancelledDeadlinesDoNotWakeTheThread() async throws {
+        let timers = DelayedWork(threadName: "test-timer-w")
+        // Twenty calls one after another, each answered 2 ms after it started (its timeout
+        // called off), the last still running: as native calls with a 100 ms timeout.
+        for i in 0..<20 {
+            let id = timers.schedule(afterMilliseconds: 100) {}
+            try await Task.sleep(for: .milliseconds(2))
+            if i < 19 { timers.cancel(id) }
+            try await Task.sleep(for: .milliseconds(3))
+        }
+        #expect(await eventually { timers.pendingCount == 0 }, "the last one ran")
+        // The first schedule, the first deadline (all before it cancelled), the last one's:
+        // a few wake-ups, not one per cancelled deadline (20 before).
+        #expect(timers.wakeUps <= 8, "\(timers.wakeUps) wake-ups")
+    }
+
     @Test("cancelled work never runs, and its closure (with what it holds) is let go at once")
     func cancelReleasesWork() async {
         final class Held: Sendable {}
