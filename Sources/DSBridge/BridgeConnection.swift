@@ -314,13 +314,13 @@ public final class BridgeConnection: Sendable {
         if session.isAcceptanceDurable(ids) { return .proceed }
         // Answers to native calls (and calls that change nothing) need not wait a round:
         // their acceptance goes into the next write all the same (``RunAheadCalls``).
-        let runAhead = RunAheadCalls.allowed(rest)
+        let runAhead = RunAheadCalls.allowed(rest, in: bridge.registry)
         let more = runAhead ? [] : takeQueuedMessages()
         let all = more.isEmpty ? ids : ids + Self.callIDs(more[...])
         // A `_dsb.dsinit` among them: the page's readiness is written with their acceptance,
         // so a node lost before dsinit ran here leaves the session ready in the journal (the
         // page does not send dsinit twice, and the new owner fails this one as lost).
-        let marksReady = Self.hasReadyCall(rest) || Self.hasReadyCall(more[...])
+        let marksReady = hasReadyCall(rest) || hasReadyCall(more[...])
         let gate = session.gateCalls(all, runAhead: runAhead, marksReady: marksReady) { [self] gate in
             bridge.executor.execute { [self] in continueAfterGate(gate, rest, more, session: session) }
         }
@@ -342,9 +342,9 @@ public final class BridgeConnection: Sendable {
         case stop(DispatchStop)
     }
 
-    private static func hasReadyCall(_ messages: ArraySlice<PageMessage>) -> Bool {
+    private func hasReadyCall(_ messages: ArraySlice<PageMessage>) -> Bool {
         messages.contains { message in
-            if case .call(let c) = message { c.method == "_dsb.dsinit" } else { false }
+            if case .call(let c) = message { bridge.registry.internalMethod(named: c.method) == .dsinit } else { false }
         }
     }
 

@@ -53,12 +53,9 @@ extension BridgeSession {
             errorText = e.stringValue ?? JSONWriter.string(e)
         }
         let final = errorText != nil || complete
-        let (found, inline, register) = state.withLock { s in
-            let inline = s.answersInline(callbackId)
-            return (s.nativeCallHandler(callbackId, final: final), inline, s.journalNeedsRegistration())
-        }
+        let (found, register) = state.withLock { s in (s.nativeCallReceiver(callbackId, final: final), s.journalNeedsRegistration()) }
         if register { bridge.journal?.sessionNeedsWrite(self) }
-        guard let handler = found else { return .success(.string("")) }
+        guard let receiver = found else { return .success(.string("")) }
         let event: NativeCallEvent
         if let errorText {
             event = .failed(.javaScript(errorText))
@@ -67,7 +64,7 @@ extension BridgeSession {
         } else {
             event = .progress(value)
         }
-        deliver(event, to: handler, site: site, inline: inline)
+        deliver(event, to: receiver.handler, site: site, inline: receiver.answersInline)
         return .success(.string(""))
     }
 

@@ -114,7 +114,7 @@ extension BridgeSession {
     func carryOut(invoke callbackId: Int64, _ appended: SessionState<BridgeConnection>.Appended, site: CallSite) {
         carryOut(appended, site: site)
         guard case .messageTooLarge(let bytes)? = appended.error else { return }
-        let (found, register) = state.withLock { ($0.nativeCallHandler(callbackId, final: true), $0.journalNeedsRegistration()) }
+        let (found, register) = state.withLock { ($0.nativeCallReceiver(callbackId, final: true)?.handler, $0.journalNeedsRegistration()) }
         if register { bridge.journal?.sessionNeedsWrite(self) }
         if let handler = found {
             site.runApplicationCode(on: bridge.executor) { handler(.failed(.tooLarge(bytes: bytes))) }

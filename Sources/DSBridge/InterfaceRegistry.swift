@@ -38,6 +38,12 @@ public final class InterfaceRegistry: Sendable {
     func cachedRoute(of method: String) throws(CallFailure) -> (route: CallRoute, isNonblocking: Bool) {
         try routeCache.resolve(method, in: self)
     }
+    /// The internal method (`_dsb.*`) `method` names, resolved as dispatch resolves it;
+    /// `nil` for any other method (or a name that does not resolve).
+    func internalMethod(named method: String) -> InternalMethod? {
+        guard case .internalMethod(let internalMethod)? = try? cachedRoute(of: method).route else { return nil }
+        return internalMethod
+    }
     /// The script message handlers behind `_webkit.postMessage` (PROTOCOL.md 9.2).
     let scriptMessages = ScriptMessageDispatch()
     /// The WebViewJavascriptBridge handlers pages reach through `_wvjb.call` (PROTOCOL.md 9.1).

@@ -33,3 +33,11 @@ public enum NativeCallError: Error, Sendable, Equatable, CustomStringConvertible
 
 /// A handler for the answers to one native-initiated call; called from any thread.
 public typealias NativeCallHandler = @Sendable (NativeCallEvent) -> Void
+
+/// Who receives the answers of a native call a session waits for.
+struct NativeCallReceiver: Sendable {
+    let handler: NativeCallHandler
+    /// `handler` never blocks and runs no application code (a cluster's forwarder), so the
+    /// thread that reads the page's answer may run it.
+    let answersInline: Bool
+}

@@ -14,22 +14,21 @@
 /// A frame's calls run ahead only when all of them may (and, in the session, nothing waits
 /// at the gate before them), so the session's calls keep their order.
 enum RunAheadCalls {
-    /// Whether every call among `messages` may run before its acceptance is durable.
-    static func allowed(_ messages: ArraySlice<PageMessage>) -> Bool {
+    /// Whether every call among `messages` may run before its acceptance is durable; their
+    /// methods are resolved in `registry`, as dispatch resolves them.
+    static func allowed(_ messages: ArraySlice<PageMessage>, in registry: InterfaceRegistry) -> Bool {
         var any = false
         for message in messages {
             guard case .call(let call) = message else { continue }
-            guard allowed(call) else { return false }
+            guard allowed(call, in: registry) else { return false }
             any = true
         }
         return any
     }
 
     /// Whether `call` may run before its acceptance is durable.
-    static func allowed(_ call: PageMessage.Call) -> Bool {
-        let prefix = "_dsb."
-        guard call.method.utf8.starts(with: prefix.utf8) else { return false }
-        switch InternalMethod(rawValue: String(call.method.dropFirst(prefix.count))) {
+    static func allowed(_ call: PageMessage.Call, in registry: InterfaceRegistry) -> Bool {
+        switch registry.internalMethod(named: call.method) {
         case .returnValue: return isFinalAnswer(call.rawArg)
         case .hasNativeMethod, .disableJavascriptDialogBlock: return true
         case .dsinit, .closePage, nil: return false

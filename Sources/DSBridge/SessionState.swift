@@ -63,10 +63,8 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
     /// Bytes of the held invokes.
     private(set) var heldBytes = 0
     private(set) var nextCallbackId: Int64 = 1
-    private var nativeCalls: [Int64: NativeCallHandler] = [:]
-    /// Native calls whose handlers may run on the thread that reads the page's answer
-    /// (they never block and run no application code: a cluster's forwarders).
-    private var inlineAnswerCalls: Set<Int64> = []
+    /// The native calls waiting for the page's answers, by callbackId.
+    private var nativeCalls: [Int64: NativeCallReceiver] = [:]
     /// Page answers whose handlers wait to run off the network thread, in order.
     private var answersToDeliver = Deque<(handler: NativeCallHandler, event: NativeCallEvent)>()
     /// A worker is running `answersToDeliver`.
@@ -110,7 +108,7 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
         lastCall = snapshot.lastCall
         nextCallbackId = snapshot.nextCallbackId
         tags = snapshot.tags
-        nativeCalls = handlers
+        nativeCalls = handlers.mapValues { NativeCallReceiver(handler: $0, answersInline: false) }
         for h in snapshot.held {
             let invoke = EncodedInvoke(tail: h.tail)
             let bytes = invoke.size(seq: log.lastSeq + Int64(held.count) + 1, callbackId: h.callbackId)
@@ -249,10 +247,9 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
         settle()  // every byte it counted goes back to the budget
         let ending = Ending(
             forgetJournal: journal != nil && journal?.mode != .moved,
-            connection: connection, handlers: Array(nativeCalls.values), afterWaiters: afterWaiters.map(\.resume),
+            connection: connection, handlers: nativeCalls.values.map(\.handler), afterWaiters: afterWaiters.map(\.resume),
             tasks: cancellable.values.compactMap(\.task), instances: Array(instances.values))
         nativeCalls.removeAll()
-        inlineAnswerCalls.removeAll()
         held.removeAll()
         heldBytes = 0
         readyWaiters.removeAll()
@@ -572,8 +569,7 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
         _ invoke: EncodedInvoke, origin: String? = nil, answersInline: Bool = false, handler: @escaping NativeCallHandler
     ) -> NativeCallStart {
         if ended { return .ended }
-        var start = startNativeCallUnjournaled(invoke, handler: handler)
-        if answersInline, case .queued(let callbackId, _) = start { inlineAnswerCalls.insert(callbackId) }
+        var start = startNativeCallUnjournaled(invoke, NativeCallReceiver(handler: handler, answersInline: answersInline))
         if journal != nil, case .queued(let callbackId, var appended) = start {
             journal?.recordNextCallbackId(nextCallbackId)
             if let origin { journal?.recordNativeCall(callbackId, origin: origin) }
@@ -584,7 +580,7 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
         return start
     }
 
-    private mutating func startNativeCallUnjournaled(_ invoke: EncodedInvoke, handler: @escaping NativeCallHandler) -> NativeCallStart {
+    private mutating func startNativeCallUnjournaled(_ invoke: EncodedInvoke, _ receiver: NativeCallReceiver) -> NativeCallStart {
         let callbackId = nextCallbackId
         if !ready {
             // Held like any queued message: measured now (with the seq it would get if
@@ -592,7 +588,7 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
             let bytes = invoke.size(seq: log.lastSeq + Int64(held.count) + 1, callbackId: callbackId)
             if bytes > log.maxBytes { return .tooLarge(bytes: bytes) }
             nextCallbackId += 1
-            nativeCalls[callbackId] = handler  // an overflow ends the session, which fails it
+            nativeCalls[callbackId] = receiver  // an overflow ends the session, which fails it
             if held.count + log.keptCount + 1 > log.maxMessages {
                 return .queued(
                     callbackId: callbackId,
@@ -614,24 +610,17 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
         // Too large: never queued, and it uses no callbackId (PROTOCOL.md 2.4).
         if case .messageTooLarge(let bytes)? = appended.error { return .tooLarge(bytes: bytes) }
         nextCallbackId += 1
-        nativeCalls[callbackId] = handler
+        nativeCalls[callbackId] = receiver
         return .queued(callbackId: callbackId, appended: appended)
     }
 
-    /// The handler of native call `callbackId`; `final`: the call is over (it leaves).
-    /// - Returns: the handler, and whether to tell the journal (the call ended).
-    mutating func nativeCallHandler(_ callbackId: Int64, final: Bool) -> NativeCallHandler? {
+    /// Who receives the answers of native call `callbackId`; `final`: the call is over (it
+    /// leaves, and the journal is told).
+    mutating func nativeCallReceiver(_ callbackId: Int64, final: Bool) -> NativeCallReceiver? {
         guard final else { return nativeCalls[callbackId] }
-        inlineAnswerCalls.remove(callbackId)
-        let handler = nativeCalls.removeValue(forKey: callbackId)
-        if handler != nil { journal?.recordNativeCall(callbackId, origin: nil) }
-        return handler
-    }
-
-    /// Whether the handler of native call `callbackId` may run on the thread that reads the
-    /// page's answer (``startNativeCall(_:origin:answersInline:handler:)``).
-    func answersInline(_ callbackId: Int64) -> Bool {
-        inlineAnswerCalls.contains(callbackId)
+        let receiver = nativeCalls.removeValue(forKey: callbackId)
+        if receiver != nil { journal?.recordNativeCall(callbackId, origin: nil) }
+        return receiver
     }
 
     /// Whether the journal must be told about records made since (a native call ended).
@@ -648,7 +637,7 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
             journal?.recordHeld(callbackId, tail: nil)
             settle()
         }
-        return nativeCallHandler(callbackId, final: true)
+        return nativeCallReceiver(callbackId, final: true)?.handler
     }
 
     /// Who runs the handler of a page's answer.
@@ -748,7 +737,6 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
     private mutating func letGo() {
         _ = log.takeUndurable()
         nativeCalls.removeAll()
-        inlineAnswerCalls.removeAll()
         held.removeAll()
         heldBytes = 0
         readyWaiters.removeAll()

@@ -4,6 +4,9 @@ import Testing
 
 @Suite("Calls that run before their acceptance is journaled")
 struct RunAheadCallsTests {
+    /// Resolves methods as a bridge does (no interfaces needed: only `_dsb.*` may run ahead).
+    private let registry = InterfaceRegistry()
+
     /// A call whose `arg` is `{"data": data}`, as pages send it.
     private func call(_ method: String, _ data: JSONValue?) -> PageMessage.Call {
         PageMessage.Call(id: 1, method: method, arg: data.map { ["data": $0] })
@@ -11,22 +14,22 @@ struct RunAheadCallsTests {
 
     @Test("final answers to native calls run ahead; progress answers and malformed ones do not")
     func answers() {
-        #expect(RunAheadCalls.allowed(call("_dsb.returnValue", ["id": 1, "data": "x", "complete": true])))
-        #expect(RunAheadCalls.allowed(call("_dsb.returnValue", ["id": 1, "data": "x"])), "complete defaults to true")
-        #expect(RunAheadCalls.allowed(call("_dsb.returnValue", ["id": 1, "complete": false, "error": "boom"])))
-        #expect(!RunAheadCalls.allowed(call("_dsb.returnValue", ["id": 1, "data": "x", "complete": false])))
-        #expect(!RunAheadCalls.allowed(call("_dsb.returnValue", ["data": "x"])))
-        #expect(!RunAheadCalls.allowed(call("_dsb.returnValue", [1])))
-        #expect(!RunAheadCalls.allowed(call("_dsb.returnValue", nil)))
+        #expect(RunAheadCalls.allowed(call("_dsb.returnValue", ["id": 1, "data": "x", "complete": true]), in: registry))
+        #expect(RunAheadCalls.allowed(call("_dsb.returnValue", ["id": 1, "data": "x"]), in: registry), "complete defaults to true")
+        #expect(RunAheadCalls.allowed(call("_dsb.returnValue", ["id": 1, "complete": false, "error": "boom"]), in: registry))
+        #expect(!RunAheadCalls.allowed(call("_dsb.returnValue", ["id": 1, "data": "x", "complete": false]), in: registry))
+        #expect(!RunAheadCalls.allowed(call("_dsb.returnValue", ["data": "x"]), in: registry))
+        #expect(!RunAheadCalls.allowed(call("_dsb.returnValue", [1]), in: registry))
+        #expect(!RunAheadCalls.allowed(call("_dsb.returnValue", nil), in: registry))
         let asText = PageMessage.Call(id: 1, method: "_dsb.returnValue", arg: .string(#"{"data":{"id":1,"data":"x"}}"#))
-        #expect(RunAheadCalls.allowed(asText), "arg as a JSON string, as DSBridge's own pages send it")
-        #expect(!RunAheadCalls.allowed(PageMessage.Call(id: 1, method: "_dsb.returnValue", arg: ["id": 1, "complete": true])), "no data member")
+        #expect(RunAheadCalls.allowed(asText, in: registry), "arg as a JSON string, as DSBridge's own pages send it")
+        #expect(!RunAheadCalls.allowed(PageMessage.Call(id: 1, method: "_dsb.returnValue", arg: ["id": 1, "complete": true]), in: registry), "no data member")
     }
 
     @Test("the arg as it arrives (spaces, null error, members in any order) is read like the parsed value")
     func rawText() {
         func raw(_ text: String) -> Bool {
-            RunAheadCalls.allowed(PageMessage.Call(id: 1, method: "_dsb.returnValue", rawArg: RawJSON(checked: Array(text.utf8)[...])))
+            RunAheadCalls.allowed(PageMessage.Call(id: 1, method: "_dsb.returnValue", rawArg: RawJSON(checked: Array(text.utf8)[...])), in: registry)
         }
         #expect(!raw(#"{ "data" : { "complete" : false , "id" : 1 } }"#))
         #expect(!raw(#"{"data":{"id":1,"complete":false,"error":null}}"#))
@@ -38,20 +41,20 @@ struct RunAheadCallsTests {
 
     @Test("calls that change nothing run ahead; dsinit, closePage and the application's methods wait")
     func otherMethods() {
-        #expect(RunAheadCalls.allowed(call("_dsb.hasNativeMethod", ["name": "echo.syn"])))
-        #expect(RunAheadCalls.allowed(call("_dsb.disableJavascriptDialogBlock", nil)))
-        #expect(!RunAheadCalls.allowed(call("_dsb.dsinit", nil)))
-        #expect(!RunAheadCalls.allowed(call("_dsb.closePage", nil)))
-        #expect(!RunAheadCalls.allowed(call("echo.syn", 1)))
-        #expect(!RunAheadCalls.allowed(call("returnValue", ["id": 1])))
+        #expect(RunAheadCalls.allowed(call("_dsb.hasNativeMethod", ["name": "echo.syn"]), in: registry))
+        #expect(RunAheadCalls.allowed(call("_dsb.disableJavascriptDialogBlock", nil), in: registry))
+        #expect(!RunAheadCalls.allowed(call("_dsb.dsinit", nil), in: registry))
+        #expect(!RunAheadCalls.allowed(call("_dsb.closePage", nil), in: registry))
+        #expect(!RunAheadCalls.allowed(call("echo.syn", 1), in: registry))
+        #expect(!RunAheadCalls.allowed(call("returnValue", ["id": 1]), in: registry))
     }
 
     @Test("a frame runs ahead only when every call in it may")
     func frames() {
         let final = PageMessage.call(call("_dsb.returnValue", ["id": 1, "data": "x"]))
         let user = PageMessage.call(call("echo.syn", 1))
-        #expect(RunAheadCalls.allowed([final, .ack(seq: 3)][...]))
-        #expect(!RunAheadCalls.allowed([final, user][...]))
-        #expect(!RunAheadCalls.allowed([PageMessage.ack(seq: 3)][...]), "no call: nothing to run ahead")
+        #expect(RunAheadCalls.allowed([final, .ack(seq: 3)][...], in: registry))
+        #expect(!RunAheadCalls.allowed([final, user][...], in: registry))
+        #expect(!RunAheadCalls.allowed([PageMessage.ack(seq: 3)][...], in: registry), "no call: nothing to run ahead")
     }
 }
