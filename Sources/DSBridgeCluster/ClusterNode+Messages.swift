@@ -7,10 +7,20 @@ import DSBridgeServer
 /// subscriber's thread: nothing here blocks; application code goes to the executor.
 extension ClusterNode {
     func receive(_ payload: [UInt8]) {
-        guard let message = NodeMessage(decoding: payload) else {
+        guard let messages = NodeMessage.messages(in: payload) else {
             logger.warning("cluster: a node message could not be read (\(payload.count) bytes)")
             return
         }
+        for message in messages {
+            guard let message else {
+                logger.warning("cluster: a node message could not be read (one of \(messages.count) in \(payload.count) bytes)")
+                continue
+            }
+            receive(message)
+        }
+    }
+
+    private func receive(_ message: NodeMessage) {
         switch message {
         case .call(let id, let method, let args, let timeoutMs, let origin):
             runCall(session: id, method: method, args: args, timeoutMs: timeoutMs, origin: origin)

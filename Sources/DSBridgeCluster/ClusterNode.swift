@@ -371,9 +371,6 @@ public final class ClusterNode: ClusterRouter {
 
     /// Publishes `message` to `node`'s channel; `delivered` gets whether anybody listens.
     func publish(_ message: NodeMessage, to node: String, delivered: (@Sendable (Bool) -> Void)? = nil) {
-        messenger.send([RedisCommand("PUBLISH", ClusterKeys.channel(node), message.encoded())]) { result in
-            guard let delivered else { return }
-            if case .success(let r) = result, let n = r.first?.integerValue, n > 0 { delivered(true) } else { delivered(false) }
-        }
+        journal.publisher.publish(message, to: node, delivered: delivered)
     }
 }

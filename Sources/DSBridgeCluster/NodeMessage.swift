@@ -50,24 +50,13 @@ enum NodeMessage: Sendable, Equatable {
     func encoded() -> [UInt8] {
         var o: JSONObject
         switch self {
+        case .answer(let ref, let event):
+            return Self.encodedAnswer(ref: ref, event)
         case .call(let session, let method, let args, let timeoutMs, let origin):
             o = [
                 "t": "call", "session": .string(session), "method": .string(method), "args": .array(args),
                 "timeoutMs": .integer(Int64(timeoutMs)), "origin": .string(origin),
             ]
-        case .answer(let ref, let event):
-            o = ["t": "answer", "ref": .integer(ref)]
-            switch event {
-            case .progress(let v): o["progress"] = v
-            case .completed(let v): o["completed"] = v
-            case .failed(let e):
-                switch e {
-                case .javaScript(let text): o["javaScript"] = .string(text)
-                case .sessionEnded: o["failed"] = "sessionEnded"
-                case .timeout: o["failed"] = "timeout"
-                case .tooLarge(let bytes): o["tooLarge"] = .integer(Int64(bytes))
-                }
-            }
         case .refused(let ref, let status):
             o = ["t": "refused", "ref": .integer(ref), "status": .integer(Int64(status))]
         case .list(let req, let from):
@@ -110,8 +99,52 @@ enum NodeMessage: Sendable, Equatable {
         return JSONWriter.bytes(.object(o))
     }
 
+    /// An `answer`, written straight out (one per native call across nodes): the same text
+    /// as the object form, `{"t":"answer","ref":N,KIND:VALUE}`.
+    private static func encodedAnswer(ref: Int64, _ event: NativeCallEvent) -> [UInt8] {
+        var w = JSONWriter(capacity: 64)
+        w.raw(#"{"t":"answer","ref":"#)
+        w.write(integer: ref)
+        switch event {
+        case .progress(let v):
+            w.raw(#","progress":"#)
+            w.write(v)
+        case .completed(let v):
+            w.raw(#","completed":"#)
+            w.write(v)
+        case .failed(.javaScript(let text)):
+            w.raw(#","javaScript":"#)
+            w.write(string: text)
+        case .failed(.sessionEnded):
+            w.raw(#","failed":"sessionEnded""#)
+        case .failed(.timeout):
+            w.raw(#","failed":"timeout""#)
+        case .failed(.tooLarge(let bytes)):
+            w.raw(#","tooLarge":"#)
+            w.write(integer: Int64(bytes))
+        }
+        w.raw("}")
+        return w.bytes
+    }
+
+    /// The messages of a `PUBLISH` payload: one message, or a JSON array of them
+    /// (``NodeMessageBatch``), each `nil` where it could not be read; `nil` when the payload
+    /// is not JSON.
+    static func messages(in payload: [UInt8]) -> [NodeMessage?]? {
+        switch try? JSONParser.parse(payload) {
+        case .array(let values)?: values.map(NodeMessage.init(value:))
+        case let value?: [NodeMessage(value: value)]
+        case nil: nil
+        }
+    }
+
     init?(decoding bytes: [UInt8]) {
-        guard case .object(let o)? = try? JSONParser.parse(bytes), let t = o["t"]?.stringValue else { return nil }
+        guard let value = try? JSONParser.parse(bytes) else { return nil }
+        self.init(value: value)
+    }
+
+    init?(value: JSONValue) {
+        guard case .object(let o) = value, let t = o["t"]?.stringValue else { return nil }
         func string(_ k: String) -> String? { o[k]?.stringValue }
         func int(_ k: String) -> Int64? { o[k]?.integerValue }
         func array(_ k: String) -> [JSONValue]? { if case .array(let a)? = o[k] { a } else { nil } }

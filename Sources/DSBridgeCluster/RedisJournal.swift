@@ -22,6 +22,8 @@ public final class RedisJournal: SessionJournal {
     let client: RedisClient
     /// Where node messages go (not behind journal rounds).
     let messenger: RedisClient
+    /// Every node message goes out through it (messages for a node keep their order).
+    let publisher: NodeMessagePublisher
     let logger: Logger
     /// The records' time to live: the grace period plus a margin.
     let ttlMs: Int
@@ -71,6 +73,7 @@ public final class RedisJournal: SessionJournal {
         runnerID = "\(nodeID)#\(incarnation)"
         self.client = client
         self.messenger = messenger
+        publisher = NodeMessagePublisher(messenger: messenger)
         self.logger = logger
         ttlMs = graceMs + 10_000
     }
@@ -155,7 +158,7 @@ public final class RedisJournal: SessionJournal {
             }
             let message = NodeMessage.call(
                 session: session, method: call.method, args: call.args, timeoutMs: PassedInvoke.timeoutMs, origin: call.origin)
-            messenger.send([RedisCommand("PUBLISH", ClusterKeys.channel(owner), message.encoded())]) { _ in }
+            publisher.publish(message, to: owner)
         }
     }
 
@@ -172,7 +175,7 @@ public final class RedisJournal: SessionJournal {
                     logger.info("late messages dropped: the session has no record", metadata: ["bridge.session": "\(session)"])
                     return
                 }
-                messenger.send([RedisCommand("PUBLISH", ClusterKeys.channel(owner), NodeMessage.late(session: session).encoded())]) { _ in }
+                publisher.publish(.late(session: session), to: owner)
             case .failure:
                 state.withLock { $0.latePending.append((session, items)) }
             }
@@ -276,8 +279,7 @@ public final class RedisJournal: SessionJournal {
             }
         }
         if claimed.previousNode != nodeID, !parts.lostNodes.contains(claimed.previousNode) {
-            let moved = NodeMessage.moved(session: parts.id).encoded()
-            messenger.send([RedisCommand("PUBLISH", ClusterKeys.channel(claimed.previousNode), moved)]) { _ in }
+            publisher.publish(.moved(session: parts.id), to: claimed.previousNode)
         }
         bridge.executor.execute { [self] in
             guard let session = bridge.restoreSession(snapshot) else {
@@ -300,10 +302,7 @@ public final class RedisJournal: SessionJournal {
         if node == nodeID {
             return { [weak self] event in self?.bridge?.deliverForwardedAnswer(ref: ref, event) }
         }
-        let channel = ClusterKeys.channel(node)
-        return { [messenger] event in
-            messenger.send([RedisCommand("PUBLISH", channel, NodeMessage.answer(ref: ref, event: event).encoded())]) { _ in }
-        }
+        return { [publisher] event in publisher.publish(.answer(ref: ref, event: event), to: node) }
     }
 
     /// Session `id` has late messages (its owner's nudge): read them in the next round.

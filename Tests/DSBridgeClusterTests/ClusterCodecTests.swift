@@ -65,6 +65,17 @@ struct ClusterCodecTests {
         #expect(NodeMessage(decoding: Array("not json".utf8)) == nil)
     }
 
+    @Test("answers are written as the object form reads: exact text")
+    func answerText() {
+        func text(_ event: NativeCallEvent) -> String { String(decoding: NodeMessage.answer(ref: -3, event: event).encoded(), as: UTF8.self) }
+        #expect(text(.completed(["x": [1, "a\n"]])) == #"{"t":"answer","ref":-3,"completed":{"x":[1,"a\n"]}}"#)
+        #expect(text(.progress(.null)) == #"{"t":"answer","ref":-3,"progress":null}"#)
+        #expect(text(.failed(.javaScript("q\""))) == #"{"t":"answer","ref":-3,"javaScript":"q\""}"#)
+        #expect(text(.failed(.sessionEnded)) == #"{"t":"answer","ref":-3,"failed":"sessionEnded"}"#)
+        #expect(text(.failed(.timeout)) == #"{"t":"answer","ref":-3,"failed":"timeout"}"#)
+        #expect(text(.failed(.tooLarge(bytes: 12))) == #"{"t":"answer","ref":-3,"tooLarge":12}"#)
+    }
+
     @Test("a creating batch's arguments: head, identity, then the sections, one command each, counted in arguments")
     func journalArguments() {
         var batch = JournalBatch.forTests(session: "sid")

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+import DSBridge
+import DSBridgeRedis
+import Foundation
+import Logging
+import RedisTestServer
+import Synchronization
+import Testing
+
+@testable import DSBridgeCluster
+
+/// Node messages published while the messenger's connection is busy go out together, in
+/// order; a single one goes out as it always did (docs/CLUSTER.md, "Node messages").
+@Suite("Node messages coalesced per node", .serialized)
+struct NodeMessagePublisherTests {
+    /// Payloads a subscriber received, and the results publishers reported.
+    final class Inbox: Sendable {
+        private let payloads = Mutex<[[UInt8]]>([])
+        private let results = Mutex<[Bool]>([])
+        func add(_ payload: [UInt8]) { payloads.withLock { $0.append(payload) } }
+        func report(_ delivered: Bool) { results.withLock { $0.append(delivered) } }
+        var received: [[UInt8]] { payloads.withLock { $0 } }
+        var reported: [Bool] { results.withLock { $0 } }
+    }
+
+    private static func waitFor(_ condition: () -> Bool) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(5)
+        while !condition(), Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        return condition()
+    }
+
+    @Test("one message is its own payload; several are a JSON array; both decode, an unreadable element alone is skipped")
+    func batchPayloads() throws {
+        let first = NodeMessage.moved(session: "s1")
+        let second = NodeMessage.answer(ref: 7, event: .completed(["x": 1]))
+        var batch = NodeMessageBatch()
+        batch.append(first.encoded())
+        #expect(batch.payload == first.encoded(), "a lone message is sent as nodes always sent it")
+        #expect(NodeMessage.messages(in: batch.payload) == [first])
+        batch.append(second.encoded())
+        batch.append(Array(#"{"t":"nope"}"#.utf8))
+        batch.append(first.encoded())
+        #expect(batch.count == 4)
+        let text = try #require(String(validating: batch.payload, as: UTF8.self))
+        #expect(text.hasPrefix("[{") && text.hasSuffix("}]"))
+        #expect(NodeMessage.messages(in: batch.payload) == [first, second, nil, first])
+        #expect(NodeMessage.messages(in: Array("[1,".utf8)) == nil, "not JSON: nothing")
+    }
+
+    @Test("messages for a node published while the connection is busy arrive in one PUBLISH, in order, each told it was delivered")
+    func coalescesWhileBusy() async throws {
+        let server = try RedisServerProcess.start()
+        defer { server.stop() }
+        let endpoint = try RedisEndpoint(parsing: server.url())
+        let inbox = Inbox()
+        let subscriber = RedisSubscriber(endpoint: endpoint, channels: [Array(ClusterKeys.channel("b").utf8)], logger: Logger(label: "test")) {
+            inbox.add($1)
+        }
+        subscriber.start()
+        defer { subscriber.stop() }
+        let messenger = RedisClient(endpoint: endpoint, logger: Logger(label: "test"))
+        messenger.start()
+        defer { messenger.stop() }
+        #expect(try await Self.waitFor { subscriber.isConnected && messenger.isConnected })
+        let publisher = NodeMessagePublisher(messenger: messenger)
+
+        publisher.publish(.late(session: "alone"), to: "b") { inbox.report($0) }
+        #expect(try await Self.waitFor { inbox.received.count == 1 })
+        #expect(inbox.received == [NodeMessage.late(session: "alone").encoded()])
+
+        // The connection waits 300 ms for a list nobody pushes to: what is published
+        // meanwhile waits for the next round trip.
+        messenger.send([RedisCommand("BLPOP", "nothing", "0.3")]) { _ in }
+        try await Task.sleep(for: .milliseconds(50))
+        let sent = messenger.commandsSent
+        let messages = (1...200).map { NodeMessage.answer(ref: Int64($0), event: .completed(.integer(Int64($0)))) }
+        for m in messages { publisher.publish(m, to: "b") { inbox.report($0) } }
+        #expect(try await Self.waitFor { inbox.reported.count == 201 })
+        #expect(inbox.reported.allSatisfy { $0 }, "every message was received by the node")
+        let decoded = inbox.received.dropFirst().flatMap { NodeMessage.messages(in: $0) ?? [] }
+        #expect(decoded == messages.map { Optional($0) }, "all of them, in the order published")
+        #expect(inbox.received.count - 1 <= 2, "one PUBLISH (two if the first was taken with the BLPOP): \(inbox.received.count - 1)")
+        #expect(messenger.commandsSent - sent <= 3)
+    }
+
+    @Test("while Redis is unreachable every message is reported undelivered at once, and publishing goes on after")
+    func unreachable() async throws {
+        let nobody = try RedisEndpoint(parsing: "redis://127.0.0.1:\(try RedisServerProcess.freePort())")
+        let messenger = RedisClient(endpoint: nobody, logger: Logger(label: "test"))  // never started: unavailable
+        let publisher = NodeMessagePublisher(messenger: messenger)
+        let inbox = Inbox()
+        publisher.publish(.late(session: "s"), to: "b") { inbox.report($0) }
+        publisher.publish(.late(session: "s"), to: "c") { inbox.report($0) }
+        publisher.publish(.moved(session: "s"), to: "b") { inbox.report($0) }
+        #expect(inbox.reported == [false, false, false])
+    }
+}
