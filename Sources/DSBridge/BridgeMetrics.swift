@@ -11,6 +11,11 @@ final class BridgeMetrics: Sendable {
     private let throttledCalls = Counter(label: "dsbridge_calls_throttled_total")
     private let callDuration = Timer(label: "dsbridge_call_duration_seconds")
     private let cached = Mutex<[String: Counter]>([:])
+    /// `dsbridge_native_calls_total` by outcome, in ``NativeCallOutcome/allCases`` order:
+    /// made once (every native call's end increments one).
+    private let nativeCallCounters = NativeCallOutcome.allCases.map {
+        Counter(label: "dsbridge_native_calls_total", dimensions: [("outcome", $0.rawValue)])
+    }
     /// `dsbridge_calls_total` by (method, outcome): the per-call path builds no key string,
     /// and a call like the one before it (most are) compares two strings instead of hashing.
     private let callCounters = Mutex<CallCounters>(CallCounters())
@@ -68,12 +73,40 @@ final class BridgeMetrics: Sendable {
     func throttled() { throttledCalls.increment() }
 
     /// A native-initiated call ended: `completed`, `failed`, `timeout`, `sessionEnded`, `tooLarge`.
-    func nativeCall(outcome: String) {
-        counter("dsbridge_native_calls_total", [("outcome", outcome)]).increment()
+    func nativeCall(outcome: NativeCallOutcome) {
+        nativeCallCounters[outcome.index].increment()
     }
 
     /// A bound was exceeded (`replayMaxMessages`, `replayMaxBytes`).
     func overflow(bound: String) {
         counter("dsbridge_bound_overflows_total", [("bound", bound)]).increment()
+    }
+}
+
+/// How a native-initiated call ended, as `dsbridge_native_calls_total` labels it.
+enum NativeCallOutcome: String, CaseIterable, Sendable {
+    case completed, failed, timeout, sessionEnded, tooLarge
+
+    /// The outcome of a final event; `nil` for progress.
+    init?(_ event: NativeCallEvent) {
+        switch event {
+        case .progress: return nil
+        case .completed: self = .completed
+        case .failed(.javaScript): self = .failed
+        case .failed(.timeout): self = .timeout
+        case .failed(.sessionEnded): self = .sessionEnded
+        case .failed(.tooLarge): self = .tooLarge
+        }
+    }
+
+    /// Its position in ``allCases``.
+    var index: Int {
+        switch self {
+        case .completed: 0
+        case .failed: 1
+        case .timeout: 2
+        case .sessionEnded: 3
+        case .tooLarge: 4
+        }
     }
 }

@@ -42,20 +42,12 @@ extension BridgeSession {
         }
         let callTimeout = timeout.map { _ in NativeCallTimeout() }
         var handler: NativeCallHandler = { event in
-            let outcome: String
-            switch event {
-            case .progress: return handler(event)
-            case .completed: outcome = "completed"
-            case .failed(.javaScript): outcome = "failed"
-            case .failed(.timeout): outcome = "timeout"
-            case .failed(.sessionEnded): outcome = "sessionEnded"
-            case .failed(.tooLarge): outcome = "tooLarge"
-            }
+            guard let outcome = NativeCallOutcome(event) else { return handler(event) }
             metrics.nativeCall(outcome: outcome)
             callTimeout?.callEnded()
             if let (sink, started) = span {
                 var ended = started
-                ended.outcome = outcome
+                ended.outcome = outcome.rawValue
                 ended.endNanoseconds = wallClockNanoseconds()
                 if case .completed(let value) = event { ended.responseBytes = JSONWriter.bytes(value).count }
                 sink.nativeCallEnded(ended)

@@ -260,11 +260,34 @@ struct DaemonProcessTests {
         try ws.send(callMessage(1, "_dsb.closePage", nil))  // no demo interfaces: a known internal call
         _ = try ws.closeCode()
         let other = try TestWebSocket(port: port)
-        try other.hello()
+        let welcome = try other.hello()
         try other.send(callMessage(1, "nope.x", nil))
         try other.send(callMessage(2, "_dsb.hasNativeMethod", ["name": "x"]))
         _ = try other.nextMessage()
         _ = try other.nextMessage()
+        // Two native calls: one the page never gets (not ready: it times out), one answered.
+        let session = try #require(welcome["session"]?.stringValue)
+        let admin = ["Authorization": "Bearer t"]
+        @Sendable func adminCall(_ timeoutMs: Int) throws -> TestHTTP.Response {
+            let body: JSONValue = ["method": "f", "args": [], "timeoutMs": .integer(Int64(timeoutMs))]
+            return try TestHTTP.request(
+                port: adminPort, method: "POST", path: "/admin/sessions/\(session)/call", headers: admin, body: Array(body.description.utf8))
+        }
+        #expect(try adminCall(50).status == 504)
+        try other.send(callMessage(3, "_dsb.dsinit", nil))
+        _ = try other.nextMessage()  // dsinit's ret, or the invoke held until it
+        let answered = Mutex<Int?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            answered.withLock { $0 = try? adminCall(5_000).status }
+            done.signal()
+        }.start()
+        var invoke = try other.nextMessage()
+        if invoke["t"]?.stringValue != "invoke" { invoke = try other.nextMessage() }
+        let callbackId = try #require(invoke["callbackId"]?.integerValue)
+        try other.send(callMessage(4, "_dsb.returnValue", ["id": .integer(callbackId), "data": 7, "complete": true]))
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(answered.withLock { $0 } == 200)
         #expect(try TestHTTP.request(port: adminPort, path: "/metrics").status == 401)
         let text = try TestHTTP.request(port: adminPort, path: "/metrics", headers: ["Authorization": "Bearer t"]).text
         let lines = Set(text.split(separator: "\n").map(String.init))
@@ -275,6 +298,8 @@ struct DaemonProcessTests {
             "dsbridge_calls_total{method=\"unknown\",outcome=\"methodNotFound\"} 1",
             "dsbridge_calls_total{method=\"_dsb.hasNativeMethod\",outcome=\"ok\"} 1",
             "dsbridge_sessions{state=\"connected\"} 1.0",
+            "dsbridge_native_calls_total{outcome=\"timeout\"} 1",
+            "dsbridge_native_calls_total{outcome=\"completed\"} 1",
         ] {
             #expect(lines.contains(expected), "missing: \(expected)")
         }
