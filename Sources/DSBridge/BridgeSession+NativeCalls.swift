@@ -29,15 +29,38 @@ extension BridgeSession {
         _ method: String, args: [JSONValue], timeout: Duration?, origin: String?, answersInline: Bool = false,
         trace: TraceContext? = nil, handler: @escaping NativeCallHandler
     ) -> Int64? {
+        callJavaScript(
+            method, invoke: EncodedInvoke(method: method, args: args), requestBytes: { JSONWriter.bytes(.array(args)).count },
+            timeout: timeout, origin: origin, answersInline: answersInline, trace: trace, handler: handler)
+    }
+
+    /// ``callJavaScript(_:args:timeout:origin:answersInline:trace:handler:)`` with `args`
+    /// as the checked text of a JSON array (a call another node sent), written to the page
+    /// as it is.
+    @discardableResult
+    package func callJavaScript(
+        _ method: String, args: RawJSON, timeout: Duration?, origin: String?, answersInline: Bool = false,
+        trace: TraceContext? = nil, handler: @escaping NativeCallHandler
+    ) -> Int64? {
+        callJavaScript(
+            method, invoke: EncodedInvoke(method: method, args: args), requestBytes: { args.bytes.count },
+            timeout: timeout, origin: origin, answersInline: answersInline, trace: trace, handler: handler)
+    }
+
+    /// Starts the native call `invoke` (of `method`); `requestBytes` measures its arguments
+    /// for a span (tracing on).
+    private func callJavaScript(
+        _ method: String, invoke: EncodedInvoke, requestBytes: () -> Int, timeout: Duration?, origin: String?,
+        answersInline: Bool, trace: TraceContext?, handler: @escaping NativeCallHandler
+    ) -> Int64? {
         let metrics = bridge.metrics
-        let invoke = EncodedInvoke(method: method, args: args)
         // Tracing on: the call's span runs from here to its final event.
         let span = bridge.callSpans.map { sink in
             (
                 sink,
                 NativeCallSpan(
                     session: id, method: method, outcome: "", startNanoseconds: wallClockNanoseconds(), endNanoseconds: 0,
-                    requestBytes: JSONWriter.bytes(.array(args)).count, traceparent: trace?.traceparent)
+                    requestBytes: requestBytes(), traceparent: trace?.traceparent)
             )
         }
         let callTimeout = timeout.map { _ in NativeCallTimeout() }

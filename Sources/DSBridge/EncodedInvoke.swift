@@ -19,6 +19,18 @@ public struct EncodedInvoke: Sendable {
         tail = w.bytes
     }
 
+    /// Writes `method` and `args`, the checked text of a JSON array, as it is (a call
+    /// another node encoded: no second encoding).
+    package init(method: String, args: RawJSON) {
+        var w = JSONWriter(capacity: 24 + method.utf8.count + args.bytes.count)
+        w.raw(",\"method\":")
+        w.write(string: method)
+        w.raw(",\"args\":")
+        w.raw(args)
+        w.raw("}")
+        tail = w.bytes
+    }
+
     /// An invoke whose tail a journal kept (``tail``).
     public init(tail: [UInt8]) {
         self.tail = tail

@@ -130,6 +130,12 @@ struct JSONScanner: ~Copyable {
         let token: StringToken
         let input: UnsafeBufferPointer<UInt8>
 
+        /// The name's text (escapes decoded).
+        var decoded: String? {
+            if token.hasEscapes { return JSONScanner.decoded(token, in: input) }
+            return String(decoding: UnsafeBufferPointer(rebasing: input[token.start..<token.end]), as: UTF8.self)
+        }
+
         /// Whether the name is exactly `text` (escapes decoded).
         func `is`(_ text: StaticString) -> Bool {
             if !token.hasEscapes {

@@ -66,6 +66,11 @@ public struct JSONWriter: Sendable {
         bytes.append(contentsOf: other)
     }
 
+    /// Appends the text of a checked JSON value verbatim.
+    public mutating func raw(_ value: RawJSON) {
+        bytes.append(contentsOf: value.bytes)
+    }
+
     /// About how many bytes `write(value)` appends, computed without writing: exact for
     /// `null`, booleans, integers, arrays and objects of them and strings without characters
     /// to escape; other numbers count as 24 bytes (the longest a Double prints), escapes as

@@ -2,12 +2,13 @@
 
 /// The text of one JSON value as it arrived, already checked to be well-formed: kept as
 /// bytes (a slice of the frame it came in, no copy) until something needs the value.
-public struct RawJSON: Sendable {
+/// Equal when the texts are equal byte for byte.
+public struct RawJSON: Sendable, Equatable {
     /// The value's UTF-8 text.
     public let bytes: ArraySlice<UInt8>
 
     /// `bytes` must hold exactly one well-formed JSON value (the frame decoder's check).
-    init(checked bytes: ArraySlice<UInt8>) {
+    package init(checked bytes: ArraySlice<UInt8>) {
         self.bytes = bytes
     }
 

@@ -92,7 +92,7 @@ extension ClusterNode {
             $0.deadlines[ref] = deadline
         }
         let message = NodeMessage.call(
-            session: id, method: method, args: args, timeoutMs: timeoutMs, origin: "\(nodeID)|\(ref)")
+            session: id, method: method, args: RawJSON(.array(args)), timeoutMs: timeoutMs, origin: "\(nodeID)|\(ref)")
         publish(message, to: owner) { [self] delivered in
             guard !delivered, let refused = callOff(ref) else { return }
             bridge.forgetNativeCallHandler(ref: ref)

@@ -88,7 +88,7 @@ extension ClusterNode {
     /// Another node's call into a session here: answers go back to `origin` (`NODE|REF`),
     /// which also becomes the call's origin in the journal, so that after a move the page's
     /// answers go straight there.
-    private func runCall(session id: String, method: String, args: [JSONValue], timeoutMs: Int, origin: String) {
+    private func runCall(session id: String, method: String, args: RawJSON, timeoutMs: Int, origin: String) {
         let parts = origin.split(separator: "|", maxSplits: 1)
         guard parts.count == 2, let ref = Int64(parts[1]) else { return }
         let from = String(parts[0])

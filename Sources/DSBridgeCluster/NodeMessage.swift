@@ -5,7 +5,8 @@ import DSBridge
 /// JSON objects whose `t` names the kind. Pure: encoded and decoded without Redis.
 enum NodeMessage: Sendable, Equatable {
     /// Run a native-initiated call in session `session`; answers go to `origin` (`NODE|REF`).
-    case call(session: String, method: String, args: [JSONValue], timeoutMs: Int, origin: String)
+    /// `args`: the text of a JSON array, passed to the page as it is.
+    case call(session: String, method: String, args: RawJSON, timeoutMs: Int, origin: String)
     /// An answer for the call `ref` of the receiving node.
     case answer(ref: Int64, event: NativeCallEvent)
     /// The call `ref` was not started: the session is not on the sending node (`status`:
@@ -53,10 +54,7 @@ enum NodeMessage: Sendable, Equatable {
         case .answer(let ref, let event):
             return Self.encodedAnswer(ref: ref, event)
         case .call(let session, let method, let args, let timeoutMs, let origin):
-            o = [
-                "t": "call", "session": .string(session), "method": .string(method), "args": .array(args),
-                "timeoutMs": .integer(Int64(timeoutMs)), "origin": .string(origin),
-            ]
+            return Self.encodedCall(session: session, method: method, args: args, timeoutMs: timeoutMs, origin: origin)
         case .refused(let ref, let status):
             o = ["t": "refused", "ref": .integer(ref), "status": .integer(Int64(status))]
         case .list(let req, let from):
@@ -127,52 +125,87 @@ enum NodeMessage: Sendable, Equatable {
         return w.bytes
     }
 
+    /// A `call`, written straight out (one per native call across nodes), its `args` as
+    /// they are.
+    private static func encodedCall(session: String, method: String, args: RawJSON, timeoutMs: Int, origin: String) -> [UInt8] {
+        var w = JSONWriter(capacity: 96 + args.bytes.count)
+        w.raw(#"{"t":"call","session":"#)
+        w.write(string: session)
+        w.raw(#","method":"#)
+        w.write(string: method)
+        w.raw(#","args":"#)
+        w.raw(args)
+        w.raw(#","timeoutMs":"#)
+        w.write(integer: Int64(timeoutMs))
+        w.raw(#","origin":"#)
+        w.write(string: origin)
+        w.raw("}")
+        return w.bytes
+    }
+
     /// The messages of a `PUBLISH` payload: one message, or a JSON array of them
     /// (``NodeMessageBatch``), each `nil` where it could not be read; `nil` when the payload
-    /// is not JSON.
+    /// is neither.
     static func messages(in payload: [UInt8]) -> [NodeMessage?]? {
-        switch try? JSONParser.parse(payload) {
-        case .array(let values)?: values.map(NodeMessage.init(value:))
-        case let value?: [NodeMessage(value: value)]
-        case nil: nil
+        payload.withUnsafeBufferPointer { text -> [NodeMessage?]? in
+            if let elements = JSONObjectReader.elements(of: text) {
+                return elements.map { decode(UnsafeBufferPointer(rebasing: text[$0])) }
+            }
+            guard let members = JSONObjectReader.members(of: text) else { return nil }
+            return [decode(members, in: text)]
         }
     }
 
     init?(decoding bytes: [UInt8]) {
-        guard let value = try? JSONParser.parse(bytes) else { return nil }
-        self.init(value: value)
+        guard let message = bytes.withUnsafeBufferPointer(Self.decode) else { return nil }
+        self = message
     }
 
-    init?(value: JSONValue) {
+    /// The message that is the whole of `text`.
+    private static func decode(_ text: UnsafeBufferPointer<UInt8>) -> NodeMessage? {
+        JSONObjectReader.members(of: text).flatMap { decode($0, in: text) }
+    }
+
+    /// The message whose members were read from `text`. `call` and `answer` (one each per
+    /// native call across nodes) are read without building the object, a call's `args` kept
+    /// as text; the other kinds are parsed.
+    private static func decode(_ members: [(name: String, value: Range<Int>)], in text: UnsafeBufferPointer<UInt8>) -> NodeMessage? {
+        // A repeated member: the last one counts, as when parsed.
+        func member(_ name: String) -> Range<Int>? { members.last { $0.name == name }?.value }
+        func string(_ name: String) -> String? { member(name).flatMap { JSONObjectReader.string($0, in: text) } }
+        func int(_ name: String) -> Int64? { member(name).flatMap { JSONObjectReader.integer($0, in: text) } }
+        func value(_ name: String) -> JSONValue? { member(name).flatMap { JSONObjectReader.value($0, in: text) } }
+        switch string("t") {
+        case "call"?:
+            guard let s = string("session"), let m = string("method"), let a = member("args"), text[a.lowerBound] == UInt8(ascii: "["),
+                let ms = int("timeoutMs"), let origin = string("origin")
+            else { return nil }
+            return .call(session: s, method: m, args: JSONObjectReader.raw(a, in: text), timeoutMs: Int(ms), origin: origin)
+        case "answer"?:
+            guard let ref = int("ref") else { return nil }
+            if let v = value("progress") { return .answer(ref: ref, event: .progress(v)) }
+            if let v = value("completed") { return .answer(ref: ref, event: .completed(v)) }
+            if let text = string("javaScript") { return .answer(ref: ref, event: .failed(.javaScript(text))) }
+            if let bytes = int("tooLarge") { return .answer(ref: ref, event: .failed(.tooLarge(bytes: Int(bytes)))) }
+            switch string("failed") {
+            case "sessionEnded"?: return .answer(ref: ref, event: .failed(.sessionEnded))
+            case "timeout"?: return .answer(ref: ref, event: .failed(.timeout))
+            default: return nil
+            }
+        case nil:
+            return nil
+        default:
+            return JSONObjectReader.value(0..<text.count, in: text).flatMap(NodeMessage.init(other:))
+        }
+    }
+
+    /// The kinds other than `call` and `answer`, from their parsed object.
+    private init?(other value: JSONValue) {
         guard case .object(let o) = value, let t = o["t"]?.stringValue else { return nil }
         func string(_ k: String) -> String? { o[k]?.stringValue }
         func int(_ k: String) -> Int64? { o[k]?.integerValue }
         func array(_ k: String) -> [JSONValue]? { if case .array(let a)? = o[k] { a } else { nil } }
         switch t {
-        case "call":
-            guard let s = string("session"), let m = string("method"), let a = array("args"), let ms = int("timeoutMs"),
-                let origin = string("origin")
-            else { return nil }
-            self = .call(session: s, method: m, args: a, timeoutMs: Int(ms), origin: origin)
-        case "answer":
-            guard let ref = int("ref") else { return nil }
-            if let v = o["progress"] {
-                self = .answer(ref: ref, event: .progress(v))
-            } else if let v = o["completed"] {
-                self = .answer(ref: ref, event: .completed(v))
-            } else if let text = string("javaScript") {
-                self = .answer(ref: ref, event: .failed(.javaScript(text)))
-            } else if let bytes = int("tooLarge") {
-                self = .answer(ref: ref, event: .failed(.tooLarge(bytes: Int(bytes))))
-            } else if let f = string("failed") {
-                switch f {
-                case "sessionEnded": self = .answer(ref: ref, event: .failed(.sessionEnded))
-                case "timeout": self = .answer(ref: ref, event: .failed(.timeout))
-                default: return nil
-                }
-            } else {
-                return nil
-            }
         case "refused":
             guard let ref = int("ref"), let status = int("status") else { return nil }
             self = .refused(ref: ref, status: Int(status))

@@ -157,7 +157,7 @@ public final class RedisJournal: SessionJournal {
                 return
             }
             let message = NodeMessage.call(
-                session: session, method: call.method, args: call.args, timeoutMs: PassedInvoke.timeoutMs, origin: call.origin)
+                session: session, method: call.method, args: RawJSON(.array(call.args)), timeoutMs: PassedInvoke.timeoutMs, origin: call.origin)
             publisher.publish(message, to: owner)
         }
     }

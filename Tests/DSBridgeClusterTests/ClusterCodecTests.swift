@@ -37,7 +37,8 @@ struct ClusterCodecTests {
     @Test("every node message reads back as itself")
     func nodeMessages() {
         let messages: [NodeMessage] = [
-            .call(session: "s", method: "m", args: [1, "x"], timeoutMs: 30, origin: "a|4"),
+            .call(session: "s", method: "m", args: RawJSON([1, "x"]), timeoutMs: 30, origin: "a|4"),
+            .call(session: "s\"é", method: "n.m", args: RawJSON([]), timeoutMs: 0, origin: "a b|-1"),
             .answer(ref: 4, event: .progress(["p": 1])),
             .answer(ref: 4, event: .completed(.null)),
             .answer(ref: 4, event: .failed(.javaScript("boom"))),
@@ -63,6 +64,30 @@ struct ClusterCodecTests {
         for m in messages { #expect(NodeMessage(decoding: m.encoded()) == m) }
         #expect(NodeMessage(decoding: Array(#"{"t":"nope"}"#.utf8)) == nil)
         #expect(NodeMessage(decoding: Array("not json".utf8)) == nil)
+    }
+
+    @Test("calls and answers are read from their text as a parser reads them: escapes, spaces, a repeated member's last value")
+    func callsReadFromText() throws {
+        func read(_ text: String) -> NodeMessage? { NodeMessage(decoding: Array(text.utf8)) }
+        let call = read(
+            #" { "t" : "call", "session":"s\u00e9\"", "method":"m", "args" : [ 1, {"a" : "\n"} ] , "timeoutMs":5, "origin":"a|1", "timeoutMs": 7 } "#)
+        guard case .call(let session, let method, let args, let timeoutMs, let origin)? = call else {
+            Issue.record("not read: \(String(describing: call))")
+            return
+        }
+        #expect(session == "sé\"" && method == "m" && timeoutMs == 7 && origin == "a|1")
+        #expect(String(decoding: args.bytes, as: UTF8.self) == #"[ 1, {"a" : "\n"} ]"#, "args kept as they came")
+        #expect(try args.value() == [1, ["a": "\n"]])
+        #expect(read(#"{"t":"call","session":"s","method":"m","args":{"a":1},"timeoutMs":5,"origin":"a|1"}"#) == nil, "args not an array")
+        #expect(read(#"{"t":"call","session":"s","method":"m","args":[1],"timeoutMs":"5","origin":"a|1"}"#) == nil)
+        #expect(read(#"{"t":"call","session":"s","method":"m","args":[1,],"timeoutMs":5,"origin":"a|1"}"#) == nil, "not JSON")
+        #expect(read(#"{"t":"answer","ref":3,"progress":null}"#) == .answer(ref: 3, event: .progress(.null)))
+        #expect(read(#"{"ref":3,"completed":[{"x":1.5}],"t":"answer"}"#) == .answer(ref: 3, event: .completed([["x": 1.5]])))
+        #expect(read(#"{"t":"answer","ref":3,"failed":"later"}"#) == nil)
+        #expect(read(#"{"t":"answer","failed":"timeout"}"#) == nil, "no ref")
+        #expect(read(#"{"t":5}"#) == nil)
+        let batch = Array(#"[{"t":"moved","session":"a"}, {"t":"call"}, {"t":"answer","ref":1,"failed":"timeout"}]"#.utf8)
+        #expect(NodeMessage.messages(in: batch) == [.moved(session: "a"), nil, .answer(ref: 1, event: .failed(.timeout))])
     }
 
     @Test("answers are written as the object form reads: exact text")
