@@ -234,7 +234,7 @@ public final class ClusterNode: ClusterRouter {
         return [
             RedisCommand(
                 "HSET", key, "addr", address, "started", String(startedMs), "inc", journal.incarnation, "draining",
-                isDraining() ? "1" : "0"),
+                isDraining() ? "1" : "0", "reads", NodeMessageReaders.field(incarnation: journal.incarnation)),
             RedisCommand("PEXPIRE", key, String(Self.recordTTLMs)),
             RedisCommand("SADD", ClusterKeys.nodes, nodeID),
         ]
@@ -255,7 +255,8 @@ public final class ClusterNode: ClusterRouter {
         if n % 2 == 0 { refreshLiveNodes() }
     }
 
-    /// Every second: which other nodes are alive (for ``anyOtherNode()``).
+    /// Every second: which other nodes are alive (for ``anyOtherNode()``), and which of
+    /// them read batched node messages.
     private func refreshLiveNodes() {
         readLiveOthers { [self] live in
             if let live { liveOthers.withLock { $0 = live } }
@@ -263,14 +264,27 @@ public final class ClusterNode: ClusterRouter {
     }
 
     /// The other nodes alive now, by name, as Redis says (`nil`: Redis did not answer).
+    /// Their records also say which of them read batched node messages: the publisher
+    /// learns it with every read (``NodeMessageReaders``).
     func readLiveOthers(_ done: @escaping @Sendable ([String]?) -> Void) {
         messenger.send([RedisCommand("SMEMBERS", ClusterKeys.nodes)]) { [self] result in
             guard case .success(let r) = result, let names = r.first?.arrayValue?.compactMap(\.stringValue) else { return done(nil) }
             let others = names.filter { $0 != nodeID }.sorted()
             guard !others.isEmpty else { return done([]) }
-            messenger.send(others.map { RedisCommand("EXISTS", ClusterKeys.node($0)) }) { result in
-                guard case .success(let alive) = result else { return done(nil) }
-                done(zip(others, alive).filter { $0.1.integerValue == 1 }.map(\.0))
+            messenger.send(others.map { RedisCommand("HMGET", ClusterKeys.node($0), "inc", "reads") }) { [self] result in
+                guard case .success(let records) = result else { return done(nil) }
+                var live: [String] = []
+                var batchReaders: Set<String> = [nodeID]
+                for (name, record) in zip(others, records) {
+                    let fields = record.arrayValue ?? []
+                    guard let inc = fields.first?.stringValue else { continue }  // no record: dead
+                    live.append(name)
+                    if NodeMessageReaders.readsBatches(fields.dropFirst().first?.stringValue, incarnation: inc) {
+                        batchReaders.insert(name)
+                    }
+                }
+                journal.publisher.setBatchReaders(batchReaders)
+                done(live)
             }
         }
     }

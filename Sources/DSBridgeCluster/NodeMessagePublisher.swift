@@ -24,6 +24,9 @@ final class NodeMessagePublisher: Sendable {
         var waiting: [(node: String, messages: Waiting)] = []
         /// A batch is queued with the messenger and has not taken the waiting messages yet.
         var queued = false
+        /// The nodes known to read batched payloads (``NodeMessageReaders``); the others
+        /// get one message per `PUBLISH`.
+        var batchReaders: Set<String>
     }
 
     /// What one queued batch took when the messenger built it.
@@ -36,10 +39,18 @@ final class NodeMessagePublisher: Sendable {
     static let maxPayloadBytes = 256 * 1024
 
     private let messenger: RedisClient
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
-    init(messenger: RedisClient) {
+    /// - Parameter batchReaders: the nodes known to read batched payloads at first (this
+    ///   node itself); ``setBatchReaders(_:)`` updates them.
+    init(messenger: RedisClient, batchReaders: Set<String>) {
         self.messenger = messenger
+        state = Mutex(State(batchReaders: batchReaders))
+    }
+
+    /// The nodes that read batched payloads now (as their records say).
+    func setBatchReaders(_ nodes: Set<String>) {
+        state.withLock { $0.batchReaders = nodes }
     }
 
     /// Publishes `message` to node `node`'s channel. `delivered` learns whether the node
@@ -51,7 +62,9 @@ final class NodeMessagePublisher: Sendable {
     /// Publishes an encoded node message (``NodeMessage/encoded()``).
     func publish(encoded message: [UInt8], to node: String, delivered: Delivered? = nil) {
         let queue = state.withLock { s -> Bool in
-            if let i = s.waiting.lastIndex(where: { $0.node == node }), s.waiting[i].messages.batch.byteCount < Self.maxPayloadBytes {
+            if s.batchReaders.contains(node), let i = s.waiting.lastIndex(where: { $0.node == node }),
+                s.waiting[i].messages.batch.byteCount < Self.maxPayloadBytes
+            {
                 s.waiting[i].messages.batch.append(message)
                 if let delivered { s.waiting[i].messages.delivered.append(delivered) }
             } else {
@@ -119,5 +132,21 @@ struct NodeMessageBatch: Sendable {
     /// The `PUBLISH` payload.
     var payload: [UInt8] {
         count > 1 ? bytes + [UInt8(ascii: "]")] : bytes
+    }
+}
+
+/// Which nodes read batched node messages (a `PUBLISH` payload that is a JSON array): a
+/// node says so in its record's `reads` field as `batches|INCARNATION`. The incarnation ties
+/// the claim to the process that wrote it: a build without batches started under the same
+/// name writes a new `inc` but leaves the field, which then no longer matches. Nodes that
+/// do not say so (older builds) get one message per `PUBLISH`, so a cluster can be upgraded
+/// one node at a time.
+enum NodeMessageReaders {
+    /// The `reads` field this process writes.
+    static func field(incarnation: String) -> String { "batches|\(incarnation)" }
+
+    /// Whether a record with `reads` and `inc` was written by a process that reads batches.
+    static func readsBatches(_ reads: String?, incarnation: String) -> Bool {
+        reads == field(incarnation: incarnation)
     }
 }

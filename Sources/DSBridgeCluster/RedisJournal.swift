@@ -73,7 +73,7 @@ public final class RedisJournal: SessionJournal {
         runnerID = "\(nodeID)#\(incarnation)"
         self.client = client
         self.messenger = messenger
-        publisher = NodeMessagePublisher(messenger: messenger)
+        publisher = NodeMessagePublisher(messenger: messenger, batchReaders: [nodeID])
         self.logger = logger
         ttlMs = graceMs + 10_000
     }

@@ -62,32 +62,54 @@ struct NodeMessagePublisherTests {
         messenger.start()
         defer { messenger.stop() }
         #expect(try await Self.waitFor { subscriber.isConnected && messenger.isConnected })
-        let publisher = NodeMessagePublisher(messenger: messenger)
+        let publisher = NodeMessagePublisher(messenger: messenger, batchReaders: ["a"])
 
         publisher.publish(.late(session: "alone"), to: "b") { inbox.report($0) }
         #expect(try await Self.waitFor { inbox.received.count == 1 })
         #expect(inbox.received == [NodeMessage.late(session: "alone").encoded()])
 
-        // The connection waits 300 ms for a list nobody pushes to: what is published
-        // meanwhile waits for the next round trip.
-        messenger.send([RedisCommand("BLPOP", "nothing", "0.3")]) { _ in }
-        try await Task.sleep(for: .milliseconds(50))
-        let sent = messenger.commandsSent
+        // Node b's record does not say it reads batches (an older build): one message per
+        // PUBLISH, in order.
         let messages = (1...200).map { NodeMessage.answer(ref: Int64($0), event: .completed(.integer(Int64($0)))) }
-        for m in messages { publisher.publish(m, to: "b") { inbox.report($0) } }
+        try await publishWhileBusy(messages[..<20], publisher, messenger, inbox)
+        #expect(try await Self.waitFor { inbox.reported.count == 21 })
+        #expect(inbox.received.dropFirst() == messages[..<20].map { $0.encoded() }[...], "one by one, in order")
+
+        // Now it does: batches.
+        publisher.setBatchReaders(["a", "b"])
+        let sent = messenger.commandsSent
+        try await publishWhileBusy(messages[20...], publisher, messenger, inbox)
         #expect(try await Self.waitFor { inbox.reported.count == 201 })
         #expect(inbox.reported.allSatisfy { $0 }, "every message was received by the node")
-        let decoded = inbox.received.dropFirst().flatMap { NodeMessage.messages(in: $0) ?? [] }
-        #expect(decoded == messages.map { Optional($0) }, "all of them, in the order published")
-        #expect(inbox.received.count - 1 <= 2, "one PUBLISH (two if the first was taken with the BLPOP): \(inbox.received.count - 1)")
+        let batches = inbox.received.dropFirst(21)
+        let decoded = batches.flatMap { NodeMessage.messages(in: $0) ?? [] }
+        #expect(decoded == messages[20...].map { Optional($0) }, "all of them, in the order published")
+        #expect(batches.count <= 2, "one PUBLISH (two if the first was taken with the BLPOP): \(batches.count)")
         #expect(messenger.commandsSent - sent <= 3)
+    }
+
+    /// Publishes `messages` to node b while the messenger's connection waits 300 ms for a
+    /// list nobody pushes to: they wait for the next round trip.
+    private func publishWhileBusy(
+        _ messages: ArraySlice<NodeMessage>, _ publisher: NodeMessagePublisher, _ messenger: RedisClient, _ inbox: Inbox
+    ) async throws {
+        messenger.send([RedisCommand("BLPOP", "nothing", "0.3")]) { _ in }
+        try await Task.sleep(for: .milliseconds(50))
+        for m in messages { publisher.publish(m, to: "b") { inbox.report($0) } }
+    }
+
+    @Test("a node reads batches only if its record says so for its current incarnation")
+    func readersFromRecords() {
+        #expect(NodeMessageReaders.readsBatches(NodeMessageReaders.field(incarnation: "9f"), incarnation: "9f"))
+        #expect(!NodeMessageReaders.readsBatches(nil, incarnation: "9f"), "an older build writes no such field")
+        #expect(!NodeMessageReaders.readsBatches(NodeMessageReaders.field(incarnation: "9f"), incarnation: "a0"), "left by a former process")
     }
 
     @Test("while Redis is unreachable every message is reported undelivered at once, and publishing goes on after")
     func unreachable() async throws {
         let nobody = try RedisEndpoint(parsing: "redis://127.0.0.1:\(try RedisServerProcess.freePort())")
         let messenger = RedisClient(endpoint: nobody, logger: Logger(label: "test"))  // never started: unavailable
-        let publisher = NodeMessagePublisher(messenger: messenger)
+        let publisher = NodeMessagePublisher(messenger: messenger, batchReaders: ["b"])
         let inbox = Inbox()
         publisher.publish(.late(session: "s"), to: "b") { inbox.report($0) }
         publisher.publish(.late(session: "s"), to: "c") { inbox.report($0) }
