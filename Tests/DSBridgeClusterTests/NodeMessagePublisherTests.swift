@@ -88,6 +88,32 @@ struct NodeMessagePublisherTests {
         #expect(messenger.commandsSent - sent <= 3)
     }
 
+    @Test("a batch for one node grows to about 256 KiB; what follows goes in the next PUBLISH of the same round trip, in order")
+    func largeBatchesSplit() async throws {
+        let server = try RedisServerProcess.start()
+        defer { server.stop() }
+        let endpoint = try RedisEndpoint(parsing: server.url())
+        let inbox = Inbox()
+        let subscriber = RedisSubscriber(endpoint: endpoint, channels: [Array(ClusterKeys.channel("b").utf8)], logger: Logger(label: "test")) {
+            inbox.add($1)
+        }
+        subscriber.start()
+        defer { subscriber.stop() }
+        let messenger = RedisClient(endpoint: endpoint, logger: Logger(label: "test"))
+        messenger.start()
+        defer { messenger.stop() }
+        #expect(try await Self.waitFor { subscriber.isConnected && messenger.isConnected })
+        let publisher = NodeMessagePublisher(messenger: messenger, batchReaders: ["b"])
+        let filler = String(repeating: "x", count: 10_000)
+        let messages = (1...100).map { NodeMessage.answer(ref: Int64($0), event: .completed(.string(filler))) }  // ~1 MB
+        try await publishWhileBusy(messages[...], publisher, messenger, inbox)
+        #expect(try await Self.waitFor { inbox.reported.count == 100 })
+        let decoded = inbox.received.flatMap { NodeMessage.messages(in: $0) ?? [] }
+        #expect(decoded == messages.map { Optional($0) }, "all of them, in the order published")
+        #expect(inbox.received.count >= 4, "split near 256 KiB: \(inbox.received.map(\.count))")
+        #expect(inbox.received.allSatisfy { $0.count <= NodeMessagePublisher.maxPayloadBytes + 10_100 })
+    }
+
     /// Publishes `messages` to node b while the messenger's connection waits 300 ms for a
     /// list nobody pushes to: they wait for the next round trip.
     private func publishWhileBusy(
