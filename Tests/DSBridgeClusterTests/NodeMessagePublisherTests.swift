@@ -47,21 +47,29 @@ struct NodeMessagePublisherTests {
         #expect(NodeMessage.messages(in: Array("[1,".utf8)) == nil, "not JSON: nothing")
     }
 
-    @Test("messages for a node published while the connection is busy arrive in one PUBLISH, in order, each told it was delivered")
-    func coalescesWhileBusy() async throws {
+    /// A Redis server, a messenger and a subscriber of node b's channel, for `body`.
+    private func withRedis(_ body: (_ messenger: RedisClient, _ inbox: Inbox) async throws -> Void) async throws {
         let server = try RedisServerProcess.start()
         defer { server.stop() }
         let endpoint = try RedisEndpoint(parsing: server.url())
         let inbox = Inbox()
-        let subscriber = RedisSubscriber(endpoint: endpoint, channels: [Array(ClusterKeys.channel("b").utf8)], logger: Logger(label: "test")) {
-            inbox.add($1)
-        }
+        let channel = Array(ClusterKeys.channel("b").utf8)
+        let subscriber = RedisSubscriber(endpoint: endpoint, channels: [channel], logger: Logger(label: "test")) { inbox.add($1) }
         subscriber.start()
         defer { subscriber.stop() }
         let messenger = RedisClient(endpoint: endpoint, logger: Logger(label: "test"))
         messenger.start()
         defer { messenger.stop() }
         #expect(try await Self.waitFor { subscriber.isConnected && messenger.isConnected })
+        try await body(messenger, inbox)
+    }
+
+    @Test("messages for a node published while the connection is busy arrive in one PUBLISH, in order, each told it was delivered")
+    func coalescesWhileBusy() async throws {
+        try await withRedis { messenger, inbox in try await coalescesWhileBusy(messenger, inbox) }
+    }
+
+    private func coalescesWhileBusy(_ messenger: RedisClient, _ inbox: Inbox) async throws {
         let publisher = NodeMessagePublisher(messenger: messenger, batchReaders: ["a"])
 
         publisher.publish(.late(session: "alone"), to: "b") { inbox.report($0) }
@@ -90,19 +98,10 @@ struct NodeMessagePublisherTests {
 
     @Test("a batch for one node grows to about 256 KiB; what follows goes in the next PUBLISH of the same round trip, in order")
     func largeBatchesSplit() async throws {
-        let server = try RedisServerProcess.start()
-        defer { server.stop() }
-        let endpoint = try RedisEndpoint(parsing: server.url())
-        let inbox = Inbox()
-        let subscriber = RedisSubscriber(endpoint: endpoint, channels: [Array(ClusterKeys.channel("b").utf8)], logger: Logger(label: "test")) {
-            inbox.add($1)
-        }
-        subscriber.start()
-        defer { subscriber.stop() }
-        let messenger = RedisClient(endpoint: endpoint, logger: Logger(label: "test"))
-        messenger.start()
-        defer { messenger.stop() }
-        #expect(try await Self.waitFor { subscriber.isConnected && messenger.isConnected })
+        try await withRedis { messenger, inbox in try await largeBatchesSplit(messenger, inbox) }
+    }
+
+    private func largeBatchesSplit(_ messenger: RedisClient, _ inbox: Inbox) async throws {
         let publisher = NodeMessagePublisher(messenger: messenger, batchReaders: ["b"])
         let filler = String(repeating: "x", count: 10_000)
         let messages = (1...100).map { NodeMessage.answer(ref: Int64($0), event: .completed(.string(filler))) }  // ~1 MB
