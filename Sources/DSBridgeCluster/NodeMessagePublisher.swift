@@ -7,7 +7,9 @@ import Synchronization
 /// a round trip wait here and go out together at the next one, as one `PUBLISH` of a JSON
 /// array (``NodeMessageBatch``), in the order published: under load a node pays one
 /// command, one Redis delivery and one subscriber read per batch instead of per message;
-/// when the connection is idle a message goes out at once, alone, as before.
+/// when the connection is idle a message goes out at once, alone, written by the publishing
+/// thread itself (``RedisClient/sendIfIdle(_:completion:)``: no wake-up of the messenger's
+/// thread on its way).
 ///
 /// Every node message goes through here, so the messages for one node keep their order.
 final class NodeMessagePublisher: Sendable {
@@ -61,6 +63,9 @@ final class NodeMessagePublisher: Sendable {
 
     /// Publishes an encoded node message (``NodeMessage/encoded()``).
     func publish(encoded message: [UInt8], to node: String, delivered: Delivered? = nil) {
+        // Nothing waits here and the messenger's thread sleeps: written at once, by this
+        // thread (one wake-up less on the way of a lone message, as an admin call's).
+        if state.withLock({ !$0.queued && $0.waiting.isEmpty }), publishIfIdle(message, to: node, delivered: delivered) { return }
         let queue = state.withLock { s -> Bool in
             if s.batchReaders.contains(node), let i = s.waiting.lastIndex(where: { $0.node == node }),
                 s.waiting[i].messages.batch.byteCount < Self.maxPayloadBytes
@@ -78,6 +83,15 @@ final class NodeMessagePublisher: Sendable {
             return true
         }
         if queue { queueBatch() }
+    }
+
+    /// Publishes `message` alone, written by this thread, if the messenger's thread sleeps
+    /// with nothing in flight. - Returns: whether it was.
+    private func publishIfIdle(_ message: [UInt8], to node: String, delivered: Delivered?) -> Bool {
+        messenger.sendIfIdle([RedisCommand("PUBLISH", ClusterKeys.channel(node), message)]) { result in
+            guard let delivered else { return }
+            if case .success(let r) = result, let n = r.first?.integerValue, n > 0 { delivered(true) } else { delivered(false) }
+        }
     }
 
     private func queueBatch() {

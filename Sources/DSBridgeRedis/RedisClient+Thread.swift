@@ -101,6 +101,7 @@ extension RedisClient {
                 if state.stopping { return nil }
                 if state.queue.isEmpty {
                     state.threadIdle = true
+                    state.idleConnection = LentConnection(connection: connection)
                     return []
                 }
                 defer { state.queue = [] }
@@ -108,12 +109,22 @@ extension RedisClient {
             }
             guard let batches = taken else { return nil }
             if batches.isEmpty {
-                // Idle: sleep until a send wakes us, or the socket says something. Nothing is
-                // asked, so anything readable is the end of the connection (Redis stopped, or
-                // closed an idle client) or data nobody asked for: either way it is dropped
-                // now, so that a send learns at once that Redis is down.
+                // Idle: sleep until a send wakes us, or the socket says something. Replies
+                // are read for batches their senders wrote meanwhile (``State/written``);
+                // with none, anything readable is the end of the connection (Redis stopped,
+                // or closed an idle client) or data nobody asked for: either way it is
+                // dropped now, so that a send learns at once that Redis is down.
                 let events = PollWait.wait(socket: connection.fd, wake: wake, timeoutMs: -1)
-                state.withLock { $0.threadIdle = false }
+                let written = state.withLock { state in
+                    state.threadIdle = false
+                    state.idleConnection = nil
+                    defer { state.written = [] }
+                    return state.written
+                }
+                if !written.isEmpty {
+                    if let failure = readReplies(written, on: connection) { return failure }
+                    continue
+                }
                 if events.readable {
                     return connection.readAvailable() ?? HiredisFailure(message: "redis sent data nobody asked for; the connection is dropped")
                 }
@@ -149,8 +160,14 @@ extension RedisClient {
             fail(ready.map(\.batch), with: .unavailable("\(endpoint): \(failure); the batch may or may not have run"))
             return failure
         }
+        return readReplies(ready, on: connection)
+    }
+
+    /// Reads the replies of `ready`'s commands, written in this order, and completes each
+    /// batch in turn.
+    private func readReplies(_ ready: [(batch: Batch, commands: [RedisCommand])], on connection: HiredisConnection) -> HiredisFailure? {
         roundTripCount.add(1, ordering: .relaxed)
-        commandCount.add(UInt64(all.count), ordering: .relaxed)
+        commandCount.add(UInt64(ready.reduce(0) { $0 + $1.commands.count }), ordering: .relaxed)
         for (index, entry) in ready.enumerated() {
             var replies: [RedisValue] = []
             replies.reserveCapacity(entry.commands.count)

@@ -28,8 +28,11 @@ import Synchronization
 ///   caller's thread before `send` returns): they must not block, or every other batch
 ///   waits. Hand long work to another thread.
 ///
-/// Threads: every method may be called from any thread. The hiredis connection is used only
-/// by the client's thread (hiredis is not thread-safe).
+/// Threads: every method may be called from any thread. The hiredis connection is used by
+/// one thread at a time (hiredis is not thread-safe): the client's thread, or, while that
+/// thread sleeps with nothing queued or in flight, a sender writing a small batch itself
+/// under the client's lock (it goes out without waiting for the thread to wake; the thread
+/// reads the reply).
 ///
 /// What hiredis 0.14 brings with it:
 /// - The command timeout bounds each `read`/`write` of the socket (SO_RCVTIMEO/SO_SNDTIMEO),
@@ -64,6 +67,17 @@ public final class RedisClient: Sendable {
         var completion: Completion
     }
 
+    /// The thread's connection lent to senders while the thread sleeps in poll.
+    ///
+    /// `@unchecked Sendable`: a hiredis context is not thread-safe, but it is used by one
+    /// thread at a time: the client's thread puts it here under the state lock just before it
+    /// sleeps (it then touches only the socket's number, in poll) and takes it back under
+    /// the lock when it wakes, before it uses the connection again; a sender uses it only
+    /// while holding that lock.
+    struct LentConnection: @unchecked Sendable {
+        let connection: HiredisConnection
+    }
+
     struct State {
         var stopping = false
         var connected = false
@@ -72,6 +86,14 @@ public final class RedisClient: Sendable {
         var queue: [Batch] = []
         /// The thread waits in poll for the socket or a wake: a new batch must wake it.
         var threadIdle = false
+        /// The connection, while the thread sleeps between round trips with nothing in flight:
+        /// a batch of commands sent then is written by the sender itself (one thread wake-up
+        /// less on its way); the thread, woken by the reply, reads it. Set and cleared by
+        /// the thread under the lock, used by senders only under the lock.
+        var idleConnection: LentConnection?
+        /// Batches written by their senders (``idleConnection``), oldest first: their
+        /// replies come before those of any later round trip.
+        var written: [(batch: Batch, commands: [RedisCommand])] = []
         var onConnected: ConnectedHandler?
         var onDisconnected: DisconnectedHandler?
     }
@@ -172,6 +194,9 @@ public final class RedisClient: Sendable {
 
     // MARK: Sending
 
+    /// The largest batch a sender writes itself (``sendIfIdle(_:completion:)``).
+    static let maxImmediateBytes = 16 * 1024
+
     /// Queues `commands` to be written together at the client's next round trip; `completion`
     /// receives their replies in order, on the client's thread.
     ///
@@ -187,7 +212,45 @@ public final class RedisClient: Sendable {
             completion(.success([]))
             return
         }
-        enqueue(Batch(work: .commands(commands), completion: completion))
+        let batch = Batch(work: .commands(commands), completion: completion)
+        if writeNow(batch, commands) { return }
+        enqueue(batch)
+    }
+
+    /// Sends `commands` only if they can be written now, on the caller's thread: the
+    /// client's thread sleeps with nothing queued or in flight. Otherwise nothing is sent
+    /// and `completion` is not called. For a caller that coalesces its own work while the
+    /// client is busy and wants a lone batch out without waking the thread first.
+    /// - Returns: whether the batch was taken (its completion then runs on the client's
+    ///   thread, as with ``send(_:completion:)``).
+    public func sendIfIdle(_ commands: [RedisCommand], completion: @escaping Completion) -> Bool {
+        guard !commands.isEmpty, commands.allSatisfy({ $0.problem == nil }) else { return false }
+        return writeNow(Batch(work: .commands(commands), completion: completion), commands)
+    }
+
+    /// Writes `batch` on the caller's thread if the client's thread sleeps with nothing
+    /// queued or in flight (a lone batch at low load: it goes out before the thread wakes,
+    /// which then reads its reply). - Returns: whether it was taken (written, or failed to
+    /// be: the thread then finds the connection broken and fails it).
+    private func writeNow(_ batch: Batch, _ commands: [RedisCommand]) -> Bool {
+        // Small batches only: with nothing in flight the socket's buffer takes them at once,
+        // so the caller never waits on Redis (even a stalled one).
+        guard RESPEncoding.estimatedSize(of: commands) <= Self.maxImmediateBytes else { return false }
+        let outcome = state.withLock { state -> Bool? in
+            guard !state.stopping, state.connected, state.queue.isEmpty, state.written.isEmpty,
+                let connection = state.idleConnection?.connection
+            else { return nil }
+            state.written.append((batch, commands))
+            state.threadIdle = false  // woken below: later batches need not wake it again
+            // A failed write leaves the connection unusable: the thread reads the failure
+            // and fails the batch with the others in flight.
+            return connection.append(commands) ?? connection.flush() == nil
+        }
+        guard outcome != nil else { return false }
+        // The thread reads the reply (and times it out: it sleeps without a deadline); the
+        // batch is on its way already, so this wake-up is no longer on the batch's path.
+        wake.signal()
+        return true
     }
 
     /// Queues a batch whose commands `prepare` builds on the client's thread just before it

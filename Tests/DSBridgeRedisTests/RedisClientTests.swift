@@ -108,6 +108,36 @@ struct RedisClientTests {
         #expect(threadName.current == "dsbridge-redis")
     }
 
+    @Test("while its thread sleeps, a small batch is written by its sender; while a batch is in flight, or for a large one, it is not; order holds")
+    func writtenBySender() async throws {
+        let server = try RedisServerProcess.start()
+        defer { server.stop() }
+        let client = try await connectedClient(server.url())
+        defer { client.stop() }
+        try await Task.sleep(for: .milliseconds(50))  // the thread is asleep
+        let first = Outcome<Result<[RedisValue], RedisClientError>>()
+        #expect(client.sendIfIdle([RedisCommand("RPUSH", "order", "1")]) { first.set($0) })
+        #expect(try first.wait()?.get() == [.integer(1)])
+
+        // A batch in flight (the connection waits 300 ms for a list nobody pushes to): not
+        // written now; what is sent meanwhile follows it, in order.
+        let blocked = Outcome<Result<[RedisValue], RedisClientError>>()
+        client.send([RedisCommand("BLPOP", "nothing", "0.3")]) { blocked.set($0) }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(!client.sendIfIdle([RedisCommand("RPUSH", "order", "x")]) { _ in Issue.record("a refused batch completed") })
+        let done = Counter()
+        for i in 2...20 { client.send([RedisCommand("RPUSH", "order", i)]) { if case .success = $0 { done.bump() } } }
+        #expect(await eventually { done.value == 19 })
+        #expect(blocked.current.map { (try? $0.get()) == [.null] } == true, "the BLPOP came back first, with nothing")
+        #expect(try await client.send([RedisCommand("LRANGE", "order", 0, -1)]) == [.array((1...20).map { bytes("\($0)") })])
+
+        // Too large for the sender's write, even with the thread asleep.
+        try await Task.sleep(for: .milliseconds(50))
+        let big = [UInt8](repeating: 0x61, count: 20_000)
+        #expect(!client.sendIfIdle([RedisCommand("SET", "big", big)]) { _ in Issue.record("a refused batch completed") })
+        #expect(client.sendIfIdle([RedisCommand("SET", "small", "s")]) { _ in })
+    }
+
     @Test("before start, after stop, with a bad command or a full queue, a send fails at once with the reason")
     func failsAtOnce() async throws {
         let server = try RedisServerProcess.start()
