@@ -87,9 +87,9 @@ public final class RedisClient: Sendable {
         /// The thread waits in poll for the socket or a wake: a new batch must wake it.
         var threadIdle = false
         /// The connection, while the thread sleeps between round trips with nothing in flight:
-        /// a batch of commands sent then is written by the sender itself (one thread wake-up
-        /// less on its way); the thread, woken by the reply, reads it. Set and cleared by
-        /// the thread under the lock, used by senders only under the lock.
+        /// a small batch of commands sent then is written by the sender itself (one thread
+        /// wake-up less on its way); the thread, woken after the write, reads the reply. Set
+        /// and cleared by the thread under the lock, used by senders only under the lock.
         var idleConnection: LentConnection?
         /// Batches written by their senders (``idleConnection``), oldest first: their
         /// replies come before those of any later round trip.
@@ -198,7 +198,9 @@ public final class RedisClient: Sendable {
     static let maxImmediateBytes = 16 * 1024
 
     /// Queues `commands` to be written together at the client's next round trip; `completion`
-    /// receives their replies in order, on the client's thread.
+    /// receives their replies in order, on the client's thread. A small batch sent while the
+    /// client's thread sleeps with nothing queued or in flight is written at once by the
+    /// caller instead (``sendIfIdle(_:completion:)``); its reply comes the same way.
     ///
     /// It fails at once, on the caller's thread, when the client is not connected or stopped,
     /// its queue is full, or a command cannot be sent; an empty batch succeeds at once with
