@@ -262,6 +262,114 @@ def messages_until(ws, pred, timeout):
     return got
 
 
+class LegacyNode:
+    """A node of a build from before batched node messages, as Redis sees it: its record
+    (without `reads`), its channel, and answers to `list` (one message per PUBLISH, the only
+    form it reads and writes). Records what it receives."""
+
+    def __init__(self, redis, name="legacy"):
+        import socket
+        self.redis, self.name, self.inc = redis, name, "0ld"
+        self.payloads = []
+        self.reads = None  # the record's `reads`, when set
+        self.stop_flag = threading.Event()
+        self.sub = socket.create_connection(("127.0.0.1", redis.port), timeout=5)
+        channel = ("dsb:ch:" + name).encode()
+        self.sub.sendall(b"*2\r\n$9\r\nSUBSCRIBE\r\n$%d\r\n%s\r\n" % (len(channel), channel))
+        self.file = self.sub.makefile("rb")
+        from dsbtest.redis import _read_reply
+        self._read_reply = _read_reply
+        _read_reply(self.file)  # the confirmation
+        self.sub.settimeout(None)  # blocking reads; close() shuts the socket down to end them
+        self.beat()
+        self.threads = [threading.Thread(target=self._beats, daemon=True), threading.Thread(target=self._listen, daemon=True)]
+        for t in self.threads:
+            t.start()
+
+    def beat(self):
+        key = "dsb:node:" + self.name
+        fields = ["addr", "127.0.0.1:1", "started", "1", "inc", self.inc, "draining", "0"]
+        if self.reads:
+            fields += ["reads", self.reads]
+        self.redis.command("HSET", key, *fields)
+        self.redis.command("PEXPIRE", key, 3000)
+        self.redis.command("SADD", "dsb:nodes", self.name)
+
+    def _beats(self):
+        while not self.stop_flag.wait(0.5):
+            self.beat()
+
+    def _listen(self):
+        while not self.stop_flag.is_set():
+            try:
+                reply = self._read_reply(self.file)
+            except (OSError, ValueError):
+                return
+            if not (isinstance(reply, list) and len(reply) == 3):
+                continue
+            payload = reply[2].encode()
+            self.payloads.append(payload)
+            try:
+                messages = json.loads(payload)
+            except ValueError:
+                continue
+            for m in messages if isinstance(messages, list) else [messages]:
+                if isinstance(m, dict) and m.get("t") == "list":
+                    listed = {"t": "listed", "req": m["req"], "node": self.name, "sessions": []}
+                    self.redis.command("PUBLISH", "dsb:ch:" + m["from"], json.dumps(listed))
+
+    def close(self):
+        import socket
+        self.stop_flag.set()
+        try:
+            self.sub.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        for t in self.threads:
+            t.join(2)
+        self.sub.close()
+        self.redis.command("DEL", "dsb:node:" + self.name)
+        self.redis.command("SREM", "dsb:nodes", self.name)
+
+
+def listings_during_upgrade(c, redis, n1, n2):
+    """A node of an older build (no `reads` in its record) gets one node message per PUBLISH,
+    never a batch, however many are published at once; once its record says it reads
+    batches (with its current incarnation) it may get them. Its single-form answers are
+    read by the new nodes."""
+    legacy = LegacyNode(redis)
+    try:
+        time.sleep(1.5)  # the nodes read the live nodes each second
+        def burst(count):
+            tally = []
+            def one(node):
+                status, body = node.admin("GET", "/admin/sessions")
+                tally.append(status)
+            threads = start_threads(one, [(n1 if i % 2 else n2,) for i in range(count)])
+            for t in threads:
+                t.join(20)
+            return tally
+        before = len(legacy.payloads)
+        statuses = burst(120)
+        got = legacy.payloads[before:]
+        c.check(statuses.count(200) == 120 and len(got) >= 120 and all(p.lstrip()[:1] == b"{" for p in got),
+                "a node without `reads` in its record gets one message per PUBLISH, never a batch (120 listings at once: all answered)",
+                (statuses.count(200), len(got), [p[:40] for p in got if p.lstrip()[:1] != b"{"][:3]))
+        legacy.reads = "batches|" + legacy.inc
+        legacy.beat()
+        time.sleep(1.5)
+        before = len(legacy.payloads)
+        statuses = burst(120)
+        got = legacy.payloads[before:]
+        count = sum(len(json.loads(p)) if p.lstrip()[:1] == b"[" else 1 for p in got)
+        c.check(statuses.count(200) == 120 and count >= 120,
+                "once its record says it reads batches, every message still arrives (%d PUBLISH for %d messages)" % (len(got), count),
+                (statuses.count(200), len(got), count))
+    finally:
+        legacy.close()
+
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--daemon", default=None)
@@ -485,6 +593,9 @@ def main():
         bare = [l for i, l in enumerate(lines) if l.startswith("# TYPE ")
                 and not (i > 0 and lines[i - 1].startswith("# HELP " + l.split()[2] + " "))]
         c.check(lines and not bare, "every metric family of /metrics has its # HELP line", bare)
+
+        # A rolling upgrade: a node of an older build among the new ones.
+        listings_during_upgrade(c, redis, n1, n2)
 
         # Redis restarts empty.
         redis.stop()
