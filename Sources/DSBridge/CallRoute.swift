@@ -9,6 +9,15 @@ public enum InternalMethod: String, Sendable, CaseIterable {
     case disableJavascriptDialogBlock
 }
 
+/// A method name resolved: where its calls go and what its interface declares of it.
+struct ResolvedMethod: Sendable {
+    let route: CallRoute
+    /// `@nonblocking` (and not demoted): the network thread may run it.
+    var isNonblocking = false
+    /// `@idempotent`: in cluster mode its calls may run before their acceptance is durable.
+    var isIdempotent = false
+}
+
 /// Where a call goes, decided from its method name before anything runs.
 public enum CallRoute: Sendable {
     case internalMethod(InternalMethod)
@@ -23,10 +32,11 @@ public enum CallRoute: Sendable {
     }
 
     /// ``resolve(_:in:)``, also telling whether the method may run on the network thread
-    /// (`@nonblocking` and not demoted; internal methods say false).
+    /// (`@nonblocking` and not demoted) and whether it is `@idempotent` (internal methods
+    /// say false to both).
     static func resolveMarkingNonblocking(
         _ method: String, in registry: InterfaceRegistry
-    ) throws(CallFailure) -> (route: CallRoute, isNonblocking: Bool) {
+    ) throws(CallFailure) -> ResolvedMethod {
         guard let name = MethodName(method) else {
             throw CallFailure(.methodNotFound, "\"\(method.prefix(200))\" is not a valid method name")
         }
@@ -34,27 +44,29 @@ public enum CallRoute: Sendable {
             guard let m = InternalMethod(rawValue: name.name) else {
                 throw CallFailure(.methodNotFound, "no internal method \"\(name)\"")
             }
-            return (.internalMethod(m), false)
+            return ResolvedMethod(route: .internalMethod(m))
         }
         if name.isReserved {
             // `_webkit.postMessage` runs like a synchronous interface method and `_wvjb.call`
             // like an asynchronous one (both off the network thread); nothing else of the
             // reserved namespaces is callable from a page.
             if name.isScriptMessage, name.name.utf8.elementsEqual(ScriptMessageDispatch.methodName.utf8) {
-                return (.synchronous(.shared(registry.scriptMessages), name: ScriptMessageDispatch.methodName), false)
+                return ResolvedMethod(route: .synchronous(.shared(registry.scriptMessages), name: ScriptMessageDispatch.methodName))
             }
             if name.isWebViewJavascriptBridge, name.name.utf8.elementsEqual(WVJBCallInterface.methodName.utf8) {
-                return (.asynchronous(.shared(registry.webViewJavascriptBridgeCall), name: WVJBCallInterface.methodName), false)
+                return ResolvedMethod(route: .asynchronous(.shared(registry.webViewJavascriptBridgeCall), name: WVJBCallInterface.methodName))
             }
             throw CallFailure(.methodNotFound, "no internal method \"\(name)\"")
         }
-        guard let (source, kind, isNonblocking) = registry.resolve(name) else {
+        guard let found = registry.resolve(name) else {
             throw CallFailure(.methodNotFound, "no native method \"\(name)\"")
         }
-        switch kind {
-        case .synchronous: return (.synchronous(source, name: name.name), isNonblocking)
-        case .asynchronous: return (.asynchronous(source, name: name.name), isNonblocking)
+        let route: CallRoute
+        switch found.kind {
+        case .synchronous: route = .synchronous(found.source, name: name.name)
+        case .asynchronous: route = .asynchronous(found.source, name: name.name)
         }
+        return ResolvedMethod(route: route, isNonblocking: found.isNonblocking, isIdempotent: found.isIdempotent)
     }
 
     /// `_dsb.hasNativeMethod`: whether `method` exists with the asked kind

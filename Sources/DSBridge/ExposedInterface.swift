@@ -35,6 +35,12 @@ public protocol ExposedInterface: Sendable {
     /// so the server may run them on its network thread (no thread hop). Default: none.
     static var nonblockingMethods: Set<String> { get }
 
+    /// The methods marked `@idempotent`: a second run with the same argument shows nothing
+    /// the first did not (no effect beyond its answer, or one that a repeat leaves as it is).
+    /// In cluster mode such a call runs without waiting for its acceptance to be journaled
+    /// (docs/CLUSTER.md, rule 1). Default: none.
+    static var idempotentMethods: Set<String> { get }
+
     /// Runs the synchronous method `name` on the calling thread when it needs no
     /// suspension (it is not `async` and not isolated to an actor).
     /// - Returns: the method's result, or `nil` when `name` must go through
@@ -52,6 +58,7 @@ public protocol ExposedInterface: Sendable {
 
 extension ExposedInterface {
     public static var nonblockingMethods: Set<String> { [] }
+    public static var idempotentMethods: Set<String> { [] }
 
     public func callSynchronousMethodWithoutSuspending(named name: String, with argument: JSONValue) throws -> JSONValue? {
         nil
@@ -117,7 +124,8 @@ extension ExposedInterface {
 /// method qualifies, and always in actors and global-actor types. Mark a method
 /// ``nonblocking()`` to list it in ``ExposedInterface/nonblockingMethods``; `@nonblocking` on
 /// an `async` method, a method of an actor or global-actor type, or a method with a
-/// global-actor attribute is an error (the method is still exposed, as if unmarked).
+/// global-actor attribute is an error (the method is still exposed, as if unmarked). Mark a
+/// method ``idempotent()`` to list it in ``ExposedInterface/idempotentMethods``.
 ///
 /// Compile-time errors, attached to the offending declaration, each saying why and what to
 /// do instead: attaching `@Exposed` to anything but a class, struct, enum or actor; a
@@ -138,7 +146,7 @@ extension ExposedInterface {
 @attached(
     extension, conformances: ExposedInterface,
     names: named(exposedMethods), named(callSynchronousMethod), named(callAsynchronousMethod),
-    named(nonblockingMethods), named(callSynchronousMethodWithoutSuspending),
+    named(nonblockingMethods), named(idempotentMethods), named(callSynchronousMethodWithoutSuspending),
     named(callAsynchronousMethodWithoutSuspending))
 public macro Exposed() = #externalMacro(module: "DSBridgeMacros", type: "ExposedMacro")
 
@@ -155,6 +163,18 @@ public macro Exposed() = #externalMacro(module: "DSBridgeMacros", type: "Exposed
 /// global-actor type, or with a global-actor attribute); `@Exposed` rejects it elsewhere.
 @attached(peer)
 public macro nonblocking() = #externalMacro(module: "DSBridgeMacros", type: "NonblockingMacro")
+
+/// Declares that running a method of an `@Exposed` type twice with the same argument shows
+/// nothing one run would not: it has no effect beyond its answer (a look-up, a computation,
+/// an echo), or one that a repeat leaves as it is (setting a value). In cluster mode
+/// (`--redis`) a page's call to it runs at once instead of waiting a Redis round trip for
+/// its acceptance to be journaled; its acceptance is written with its answer. If the node
+/// is lost in between, the page sends the call again to the node it resumes on, where it
+/// runs a second time; the page still sees one answer (answers reach a page only once they
+/// are journaled). Without `--redis` the mark changes nothing. Leave it off every method
+/// that must run exactly once (a payment, a counter, an append).
+@attached(peer)
+public macro idempotent() = #externalMacro(module: "DSBridgeMacros", type: "IdempotentMacro")
 
 /// Keeps a method of an `@Exposed` type away from pages.
 @attached(peer)

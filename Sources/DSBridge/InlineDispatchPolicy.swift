@@ -43,13 +43,13 @@ public enum InlineDispatchPolicy {
     static func route(
         of method: String, session: BridgeSession, registry: InterfaceRegistry
     ) -> Result<CallRoute, CallFailure>? {
-        let route: CallRoute
-        let isNonblocking: Bool
+        let resolved: ResolvedMethod
         do {
-            (route, isNonblocking) = try registry.cachedRoute(of: method)
+            resolved = try registry.cachedRoute(of: method)
         } catch {
             return .failure(error)
         }
+        let route = resolved.route
         switch route {
         case .internalMethod(let internalMethod):
             switch internalMethod {
@@ -58,7 +58,7 @@ public enum InlineDispatchPolicy {
             case .dsinit, .closePage: return nil
             }
         case .synchronous(let source, _), .asynchronous(let source, _):
-            return isNonblocking && session.hasInstance(of: source) ? .success(route) : nil
+            return resolved.isNonblocking && session.hasInstance(of: source) ? .success(route) : nil
         }
     }
 }

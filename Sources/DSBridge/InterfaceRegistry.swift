@@ -18,6 +18,8 @@ public final class InterfaceRegistry: Sendable {
         let methods: [String: ExposedMethodKind]
         /// `@nonblocking` methods still allowed on the network thread.
         var nonblocking: Set<String>
+        /// `@idempotent` methods.
+        let idempotent: Set<String>
     }
 
     private let entries = Mutex<[String: Entry]>([:])
@@ -33,9 +35,9 @@ public final class InterfaceRegistry: Sendable {
     /// The routes of the methods called last, by any session.
     private let routeCache = MethodRouteCache()
 
-    /// `method`'s route and whether it may run on the network thread
+    /// `method`'s route and what its interface declares of it
     /// (``CallRoute/resolveMarkingNonblocking(_:in:)``), remembered for the next calls.
-    func cachedRoute(of method: String) throws(CallFailure) -> (route: CallRoute, isNonblocking: Bool) {
+    func cachedRoute(of method: String) throws(CallFailure) -> ResolvedMethod {
         try routeCache.resolve(method, in: self)
     }
     /// The internal method (`_dsb.*`) `method` names, resolved as dispatch resolves it;
@@ -75,7 +77,9 @@ public final class InterfaceRegistry: Sendable {
         let key = namespace ?? ""
         Self.refuseReserved(key)
         let kind = type(of: interface)
-        let entry = Entry(source: .shared(interface), methods: kind.exposedMethods, nonblocking: kind.nonblockingMethods)
+        let entry = Entry(
+            source: .shared(interface), methods: kind.exposedMethods, nonblocking: kind.nonblockingMethods,
+            idempotent: kind.idempotentMethods)
         entries.withLock { $0[key] = entry }
         changed()
     }
@@ -90,7 +94,7 @@ public final class InterfaceRegistry: Sendable {
         let id = factoryIDs.add(1, ordering: .relaxed).newValue
         let entry = Entry(
             source: .perSession(id: id, make: { make($0) }), methods: Interface.exposedMethods,
-            nonblocking: Interface.nonblockingMethods)
+            nonblocking: Interface.nonblockingMethods, idempotent: Interface.idempotentMethods)
         entries.withLock { $0[namespace ?? ""] = entry }
         changed()
     }
@@ -115,7 +119,7 @@ public final class InterfaceRegistry: Sendable {
     }
 
     /// Everything a call of `method` needs to know, under one lock (byte-exact, as `lookup`).
-    func resolve(_ method: MethodName) -> (source: InterfaceSource, kind: ExposedMethodKind, isNonblocking: Bool)? {
+    func resolve(_ method: MethodName) -> (source: InterfaceSource, kind: ExposedMethodKind, isNonblocking: Bool, isIdempotent: Bool)? {
         entries.withLock { table in
             guard let entryIndex = table.index(forKey: method.namespace),
                 Self.sameBytes(table.keys[entryIndex], method.namespace)
@@ -125,7 +129,10 @@ public final class InterfaceRegistry: Sendable {
                 Self.sameBytes(entry.methods.keys[methodIndex], method.name)
             else { return nil }
             // The method table matched the bytes, so `contains` (canonical equality) may decide.
-            return (entry.source, entry.methods.values[methodIndex], entry.nonblocking.contains(method.name))
+            return (
+                entry.source, entry.methods.values[methodIndex], entry.nonblocking.contains(method.name),
+                entry.idempotent.contains(method.name)
+            )
         }
     }
 

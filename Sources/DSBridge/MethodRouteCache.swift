@@ -17,14 +17,12 @@ final class MethodRouteCache: Sendable {
     private final class Entry: Sendable {
         let method: String
         let generation: Int
-        let route: CallRoute
-        let isNonblocking: Bool
+        let resolved: ResolvedMethod
 
-        init(method: String, generation: Int, route: CallRoute, isNonblocking: Bool) {
+        init(method: String, generation: Int, resolved: ResolvedMethod) {
             self.method = method
             self.generation = generation
-            self.route = route
-            self.isNonblocking = isNonblocking
+            self.resolved = resolved
         }
     }
 
@@ -41,19 +39,19 @@ final class MethodRouteCache: Sendable {
 
     init() {}
 
-    /// `method`'s route and whether it may run on the network thread, as
+    /// `method`'s route and what its interface declares of it, as
     /// ``CallRoute/resolveMarkingNonblocking(_:in:)`` gives it.
-    func resolve(_ method: String, in registry: InterfaceRegistry) throws(CallFailure) -> (route: CallRoute, isNonblocking: Bool) {
+    func resolve(_ method: String, in registry: InterfaceRegistry) throws(CallFailure) -> ResolvedMethod {
         let generation = registry.generation
         let cached = recent.withLock { recent -> Entry? in
             for entry in recent.entries where entry.method == method { return entry }
             return nil
         }
         if let cached, cached.generation == generation {
-            return (cached.route, cached.isNonblocking)
+            return cached.resolved
         }
         let resolved = try CallRoute.resolveMarkingNonblocking(method, in: registry)
-        let entry = Entry(method: method, generation: generation, route: resolved.route, isNonblocking: resolved.isNonblocking)
+        let entry = Entry(method: method, generation: generation, resolved: resolved)
         recent.withLock { recent in
             if let index = recent.entries.firstIndex(where: { $0.method == method }) {
                 recent.entries[index] = entry

@@ -10,6 +10,9 @@
 ///   the first final answer of a call (its handler leaves with it), so the caller sees one.
 ///   Progress answers still wait: a second one would reach the caller.
 /// - `_dsb.hasNativeMethod` and `_dsb.disableJavascriptDialogBlock`: they change nothing.
+/// - methods their interface marks `@idempotent`: by that mark, a second run shows nothing
+///   the first did not; the page sees one answer either way (answers reach it only once
+///   journaled, with or after the call's acceptance).
 ///
 /// A frame's calls run ahead only when all of them may (and, in the session, nothing waits
 /// at the gate before them), so the session's calls keep their order.
@@ -28,10 +31,12 @@ enum RunAheadCalls {
 
     /// Whether `call` may run before its acceptance is durable.
     static func allowed(_ call: PageMessage.Call, in registry: InterfaceRegistry) -> Bool {
-        switch registry.internalMethod(named: call.method) {
-        case .returnValue: return isFinalAnswer(call.rawArg)
-        case .hasNativeMethod, .disableJavascriptDialogBlock: return true
-        case .dsinit, .closePage, nil: return false
+        guard let resolved = try? registry.cachedRoute(of: call.method) else { return false }
+        switch resolved.route {
+        case .internalMethod(.returnValue): return isFinalAnswer(call.rawArg)
+        case .internalMethod(.hasNativeMethod), .internalMethod(.disableJavascriptDialogBlock): return true
+        case .internalMethod(.dsinit), .internalMethod(.closePage): return false
+        case .synchronous, .asynchronous: return resolved.isIdempotent
         }
     }
 

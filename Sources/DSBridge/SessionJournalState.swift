@@ -310,6 +310,15 @@ struct SessionJournalState: Sendable {
         return report
     }
 
+    /// Whether a message with `run`'s effect goes to the new owner once the session moved.
+    /// Not when its call's acceptance never became durable here (a call that ran ahead,
+    /// ``RunAheadCalls``): the new owner's journal does not hold the call, so the page sends
+    /// it again there and that run answers it; passing this one too would answer it twice.
+    func passesAfterMove(_ run: RunChange?) -> Bool {
+        guard let run else { return true }
+        return run.id <= durableCall
+    }
+
     /// The session moved (a notice from the new owner) while nothing was being written.
     /// - Returns: the messages not durable and the calls to drop; `nil` when a batch is
     ///   being written (its report will say `moved`) or the session had moved already.

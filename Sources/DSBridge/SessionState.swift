@@ -278,8 +278,9 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
     mutating func append(_ message: ServerMessage, run: RunChange? = nil) -> Appended {
         defer { settle() }
         if ended { return Appended() }
-        if journal?.mode == .moved {
-            guard let late = SequencedMessage(encoded: message.encoded(seq: 0), seq: 0) else { return Appended() }
+        if let journal, journal.mode == .moved {
+            guard journal.passesAfterMove(run), let late = SequencedMessage(encoded: message.encoded(seq: 0), seq: 0)
+            else { return Appended() }
             return Appended(late: [LateMessage(message: late, run: run)])
         }
         do throws(OutboundLog.AppendError) {
@@ -724,7 +725,7 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
         }
         if let late = report.late {
             letGo()
-            result.late = late.compactMap(Self.lateMessage)
+            result.late = late.compactMap(lateMessage)
             result.closeMoved = connection
         }
         settle()
@@ -748,7 +749,7 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
         letGo()
         settle()
         return JournalReport(
-            resumed: moved.dropped.map { ($0, .moved) }, late: moved.late.compactMap(Self.lateMessage),
+            resumed: moved.dropped.map { ($0, .moved) }, late: moved.late.compactMap(lateMessage),
             closeMoved: connection)
     }
 
@@ -777,7 +778,10 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
         return (true, journal?.needsRegistration() ?? false)
     }
 
-    private static func lateMessage(_ m: JournalMessage) -> LateMessage? {
-        SequencedMessage(encoded: m.bytes, seq: m.seq).map { LateMessage(message: $0, run: m.run) }
+    /// A message not durable when the session moved, as the new owner gets it; `nil` when
+    /// it does not go there (``SessionJournalState/passesAfterMove(_:)``).
+    private func lateMessage(_ m: JournalMessage) -> LateMessage? {
+        guard journal?.passesAfterMove(m.run) ?? true else { return nil }
+        return SequencedMessage(encoded: m.bytes, seq: m.seq).map { LateMessage(message: $0, run: m.run) }
     }
 }

@@ -4,10 +4,13 @@ import DSBridgeRedis
 /// Changes to the fields of one Redis hash, in the order they happened, folded to what
 /// they leave: each field's last change wins. Written as one `HDEL` of the fields that end
 /// deleted and one `HSET` of those that end with a value, which leaves the hash as the
-/// changes one by one would. Pure.
+/// changes one by one would. A field made by these changes (``create(_:with:)``: it did not
+/// exist before them) and deleted again by them is left out altogether. Pure.
 struct HashChanges {
-    /// The changes in order (`nil`: the field is deleted).
-    private var changes: [(field: Int64, value: [UInt8]?)] = []
+    /// The changes in order (`nil`: the field is deleted; `created`: it did not exist before).
+    private var changes: [(field: Int64, value: [UInt8]?, created: Bool)] = []
+    /// Whether any change is a ``create(_:with:)``.
+    private var creates = false
 
     init(capacity: Int) {
         changes.reserveCapacity(capacity)
@@ -15,7 +18,14 @@ struct HashChanges {
 
     /// Records that `field` now holds `value` (`nil`: it is deleted).
     mutating func change(_ field: Int64, to value: [UInt8]?) {
-        changes.append((field, value))
+        changes.append((field, value, false))
+    }
+
+    /// Records that `field`, which the hash did not hold before these changes, now holds
+    /// `value`: if a later change deletes it, neither is written.
+    mutating func create(_ field: Int64, with value: [UInt8]) {
+        changes.append((field, value, true))
+        creates = true
     }
 
     /// The fields that end deleted and those that end with a value, each in the order of
@@ -25,9 +35,15 @@ struct HashChanges {
         var set: [(field: Int64, value: [UInt8])] = []
         // A field changed twice is rare (a `ret` and the final `cb` of one call in one
         // round): look for one before paying for a set of the fields seen.
-        let last = Self.lastChangeIndices(changes.map(\.field))
+        let fields = changes.map(\.field)
+        let last = Self.lastChangeIndices(fields)
+        let created = creates ? Set(changes.lazy.filter(\.created).map(\.field)) : []
         for (index, change) in changes.enumerated() where last[index] {
-            if let value = change.value { set.append((change.field, value)) } else { deleted.append(change.field) }
+            if let value = change.value {
+                set.append((change.field, value))
+            } else if !created.contains(change.field) {
+                deleted.append(change.field)
+            }
         }
         return (deleted, set)
     }

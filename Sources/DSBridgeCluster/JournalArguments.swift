@@ -79,7 +79,9 @@ enum JournalArguments {
         // ahead of its acceptance's write has both in one batch, its answer last), then a
         // snapshot's table.
         var run = HashChanges(capacity: batch.messages.count + batch.accepted.count + batch.runTable.count)
-        for id in batch.accepted { run.change(id, to: needsReturn) }
+        // Accepted in this batch: new entries (a call that ran ahead and answered in this
+        // batch too leaves nothing to write in the table).
+        for id in batch.accepted { run.create(id, with: needsReturn) }
         for m in batch.messages {
             guard let change = m.run else { continue }
             run.change(change.id, to: change.entry.map { Array(runValue($0, runner: change.runner ?? runner).utf8) })

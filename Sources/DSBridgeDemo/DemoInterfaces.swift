@@ -27,22 +27,22 @@ public struct DemoAPI: Sendable {
         self.tickMs = tickMs
     }
 
-    @nonblocking
+    @nonblocking @idempotent
     func testSyn(_ message: String) -> String {
         message + "[ syn call]"
     }
 
-    @nonblocking
+    @nonblocking @idempotent
     func testAsyn(_ message: String, handler: (String, Bool) -> Void) {
         handler(message + " [ asyn call]", true)
     }
 
-    @nonblocking
+    @nonblocking @idempotent
     func testNoArgSyn() -> String {
         "testNoArgSyn called [ syn call]"
     }
 
-    @nonblocking
+    @nonblocking @idempotent
     func testNoArgAsyn(handler: (String, Bool) -> Void) {
         handler("testNoArgAsyn called [ asyn call]", true)
     }
@@ -64,28 +64,31 @@ public struct DemoAPI: Sendable {
 public struct SwiftDemoAPI: Sendable {
     public init() {}
 
-    @nonblocking
+    @nonblocking @idempotent
     func testSyn(_ arg: String) -> String {
         arg + "[Swift sync call:test]"
     }
 
-    @nonblocking
+    @nonblocking @idempotent
     func testAsyn(_ arg: String, handler: (String, Bool) -> Void) {
         handler(arg + "[Swift async call:test]", true)
     }
 }
 
-/// DSBridge's `JsEchoApi` (namespace `echo`): any JSON back, unchanged.
+/// DSBridge's `JsEchoApi` (namespace `echo`): any JSON back, unchanged. The demo's methods
+/// have no effect beyond their answers, so they are `@idempotent` (in cluster mode they run
+/// without waiting for their acceptance's journal write); `test.echo` and `test.record`
+/// are not, and take the exactly-once path.
 @Exposed
 public struct EchoAPI: Sendable {
     public init() {}
 
-    @nonblocking
+    @nonblocking @idempotent
     func syn(_ value: JSONValue) -> JSONValue {
         value
     }
 
-    @nonblocking
+    @nonblocking @idempotent
     func asyn(_ value: JSONValue, handler: (JSONValue) -> Void) {
         handler(value)
     }

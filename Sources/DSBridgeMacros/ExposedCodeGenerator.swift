@@ -7,7 +7,7 @@ import SwiftSyntax
 /// warnings in classes, structs, enums and actors (where the generated methods are isolated).
 ///
 /// Members that would only repeat a protocol default are left out: `nonblockingMethods`
-/// without `@nonblocking` methods, and each `…WithoutSuspending` function without a method it
+/// without `@nonblocking` methods, `idempotentMethods` without `@idempotent` ones, and each `…WithoutSuspending` function without a method it
 /// could call. Actors and global-actor types never get the `…WithoutSuspending` functions:
 /// those are synchronous `nonisolated` requirements, which an isolated member cannot satisfy.
 struct ExposedCodeGenerator {
@@ -26,7 +26,7 @@ struct ExposedCodeGenerator {
     var source: String {
         let conformance = declaresConformance ? ": DSBridge.ExposedInterface" : ""
         let members = [
-            exposedMethodsMember, nonblockingMethodsMember, callSynchronousMethodMember,
+            exposedMethodsMember, nonblockingMethodsMember, idempotentMethodsMember, callSynchronousMethodMember,
             callAsynchronousMethodMember, callSynchronousMethodWithoutSuspendingMember,
             callAsynchronousMethodWithoutSuspendingMember,
         ].compactMap { $0 }
@@ -45,11 +45,21 @@ struct ExposedCodeGenerator {
 
     /// `nonblockingMethods`, or `nil` when no method is `@nonblocking`.
     private var nonblockingMethodsMember: String? {
-        let names = methods.filter(\.isNonblocking).map { literal($0.name) }
-        guard !names.isEmpty else { return nil }
+        methodSetMember("nonblockingMethods", methods.filter(\.isNonblocking))
+    }
+
+    /// `idempotentMethods`, or `nil` when no method is `@idempotent`.
+    private var idempotentMethodsMember: String? {
+        methodSetMember("idempotentMethods", methods.filter(\.isIdempotent))
+    }
+
+    /// A static `Set<String>` of `marked`'s names called `member`; `nil` when none is marked
+    /// (the protocol's default, an empty set, applies).
+    private func methodSetMember(_ member: String, _ marked: [ExposedMethod]) -> String? {
+        guard !marked.isEmpty else { return nil }
         return """
-                \(accessPrefix)nonisolated static var nonblockingMethods: Set<String> {
-                    [\(names.joined(separator: ", "))]
+                \(accessPrefix)nonisolated static var \(member): Set<String> {
+                    [\(marked.map { literal($0.name) }.joined(separator: ", "))]
                 }
             """
     }

@@ -41,6 +41,9 @@ struct ExposedMethod: Equatable, Sendable {
     /// thread. `ExposedMacro` clears it where the attribute is not allowed (see
     /// ``ExposedSignatureClassifier/nonblockingProblem(of:in:)``).
     var isNonblocking: Bool = false
+    /// True when the method carries `@idempotent`: running it twice shows nothing a single
+    /// run would not (a cluster may run it before its acceptance is journaled).
+    var isIdempotent: Bool = false
 
     /// True when the method can be called from a synchronous context of a nonisolated type:
     /// it is not `async` and not isolated to a global actor of its own.

@@ -157,7 +157,8 @@ enum ExposedSignatureClassifier {
                 isAsync: effects?.asyncSpecifier?.tokenKind == .keyword(.async),
                 isThrowing: effects?.throwsClause?.throwsSpecifier.tokenKind == .keyword(.throws),
                 globalActor: globalActor(in: function.attributes),
-                isNonblocking: nonblockingAttribute(of: function) != nil))
+                isNonblocking: nonblockingAttribute(of: function) != nil,
+                isIdempotent: attribute(named: "idempotent", in: function) != nil))
     }
 
     /// The global actor among `attributes`: `@MainActor`, or any argument-less attribute whose

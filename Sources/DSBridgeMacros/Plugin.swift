@@ -4,5 +4,5 @@ import SwiftSyntaxMacros
 
 @main
 struct DSBridgeMacrosPlugin: CompilerPlugin {
-    let providingMacros: [any Macro.Type] = [ExposedMacro.self, UnexposedMacro.self, NonblockingMacro.self]
+    let providingMacros: [any Macro.Type] = [ExposedMacro.self, UnexposedMacro.self, NonblockingMacro.self, IdempotentMacro.self]
 }

@@ -118,10 +118,10 @@ struct ClusterCodecTests {
                 "a", "1000", "1",
                 "sid", "2", "c", "1", "3", "", "", "", #"["room:7"]"#, "0", "tok", "", "1.2.3.4", "7",
                 "2", "1", "A",
-                "1", "3", "0",
                 "0", "0",
                 "0", "0",
-            ], "call 3's acceptance, then its ret's deletion of the entry (a call that ran ahead): no entry is left")
+                "0", "0",
+            ], "call 3's acceptance, then its ret's deletion of the entry (a call that ran ahead): nothing to write in the run table")
     }
 
     @Test("the round as sent (RESP written directly) is EVALSHA, the script, 0, then exactly the arguments of the list form")
@@ -172,5 +172,27 @@ struct ClusterCodecTests {
         let folded = many.folded()
         #expect(folded.deleted == [7])
         #expect(folded.set.map(\.field) == (1...40).filter { $0 != 7 }.map(Int64.init))
+    }
+
+    @Test("a field created and deleted by the same changes is not written at all; one that existed before is deleted")
+    func hashChangesCreatedAndDeleted() {
+        var changes = HashChanges(capacity: 5)
+        changes.create(5, with: Array("r".utf8))  // accepted in this batch
+        changes.create(6, with: Array("r".utf8))
+        changes.change(4, to: nil)  // accepted in an earlier batch, answered now
+        changes.change(5, to: nil)  // answered in the same batch: ran ahead
+        changes.change(6, to: Array("c|s".utf8))  // answered with completions to follow
+        let (deleted, set) = changes.folded()
+        #expect(deleted == [4])
+        #expect(set.map(\.field) == [6])
+        #expect(set.map { String(decoding: $0.value, as: UTF8.self) } == ["c|s"])
+        // Past the pairwise check, the same.
+        var many = HashChanges(capacity: 42)
+        for id in 1...40 { many.create(Int64(id), with: Array("r".utf8)) }
+        many.change(7, to: nil)
+        many.change(41, to: nil)
+        let folded = many.folded()
+        #expect(folded.deleted == [41])
+        #expect(folded.set.count == 39)
     }
 }

@@ -102,6 +102,12 @@ final class ExposedSignatureClassifierTests: XCTestCase {
         XCTAssertNil(try exposed("@discardableResult func f() -> Int").globalActor)
     }
 
+    func testIdempotentAttributeIsRecorded() throws {
+        XCTAssertTrue(try exposed("@idempotent func f()").isIdempotent)
+        XCTAssertTrue(try exposed("@nonblocking @DSBridge.idempotent func f(_ done: (Int) -> Void)").isIdempotent)
+        XCTAssertFalse(try exposed("@nonblocking func f()").isIdempotent)
+    }
+
     func testNonblockingAttributeIsRecorded() throws {
         XCTAssertTrue(try exposed("@nonblocking func f()").isNonblocking)
         XCTAssertTrue(try exposed("@DSBridge.nonblocking func f(_ done: (Int) -> Void)").isNonblocking)

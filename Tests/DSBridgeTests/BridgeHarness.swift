@@ -23,9 +23,14 @@ final class ProbeInterface: ExposedInterface {
         [
             "value": .synchronous, "void": .synchronous, "null": .synchronous, "throws": .synchronous, "record": .synchronous,
             "twice": .asynchronous, "throwsFirst": .asynchronous, "later": .asynchronous, "int": .synchronous,
-            "untilCancelled": .asynchronous, "completesOnCancel": .asynchronous,
+            "untilCancelled": .asynchronous, "completesOnCancel": .asynchronous, "same": .synchronous,
+            "sameLater": .asynchronous,
         ]
     }
+
+    /// `same` records like `record`, and `sameLater` answers like `later` (after recording),
+    /// but both say a second run shows nothing more.
+    static var idempotentMethods: Set<String> { ["same", "sameLater"] }
 
     struct Boom: Error {}
 
@@ -36,7 +41,7 @@ final class ProbeInterface: ExposedInterface {
         case "null": return .null
         case "throws": throw Boom()
         case "int": return try ExposedResult.encode(ExposedArgument.decode(Int.self, from: argument, method: name) + 1)
-        case "record":
+        case "record", "same":
             started.withLock { $0.append(argument) }
             return argument
         default: throw ExposedCallError.methodNotFound(name)
@@ -66,7 +71,8 @@ final class ProbeInterface: ExposedInterface {
             } onCancel: {
                 completion("cancelled", complete: true)
             }
-        case "later":
+        case "later", "sameLater":
+            if name == "sameLater" { started.withLock { $0.append(argument) } }
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) { completion.deliver(argument) }
         default: throw ExposedCallError.methodNotFound(name)
         }

@@ -107,8 +107,8 @@ enum Outer {
 
 @Exposed
 struct Quick {
-    @nonblocking func syn(_ x: Int) -> Int { x * 10 }
-    func slow(_ x: Int) async -> Int { x }
+    @nonblocking @idempotent func syn(_ x: Int) -> Int { x * 10 }
+    @idempotent func slow(_ x: Int) async -> Int { x }
     @nonblocking func start(_ x: Int, done: @escaping (Int) -> Void) { done(x + 1) }
     func startLater(_ x: Int, done: @escaping (Int) -> Void) async { done(x) }
 }
@@ -265,6 +265,11 @@ struct ExposedInterfaceTests {
         #expect(Quick.nonblockingMethods == ["syn", "start"])
         #expect(Geometry.nonblockingMethods.isEmpty)
         #expect(Counter.nonblockingMethods.isEmpty)
+    }
+
+    @Test func idempotentMethodsListsTheMarkedMethods() {
+        #expect(Quick.idempotentMethods == ["syn", "slow"])
+        #expect(Geometry.idempotentMethods.isEmpty)
     }
 
     @Test func synchronousMethodIsCalledWithoutSuspending() throws {

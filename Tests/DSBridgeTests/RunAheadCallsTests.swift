@@ -49,6 +49,16 @@ struct RunAheadCallsTests {
         #expect(!RunAheadCalls.allowed(call("returnValue", ["id": 1]), in: registry))
     }
 
+    @Test("calls of methods their interface marks @idempotent run ahead; unknown methods wait")
+    func idempotentMethods() {
+        let registry = InterfaceRegistry()
+        registry.addInterface(ProbeInterface(), by: "p")
+        #expect(RunAheadCalls.allowed(call("p.same", 1), in: registry))
+        #expect(!RunAheadCalls.allowed(call("p.record", 1), in: registry))
+        #expect(!RunAheadCalls.allowed(call("p.nope", 1), in: registry))
+        #expect(!RunAheadCalls.allowed([.call(call("p.same", 1)), .call(call("p.record", 2))][...], in: registry))
+    }
+
     @Test("a frame runs ahead only when every call in it may")
     func frames() {
         let final = PageMessage.call(call("_dsb.returnValue", ["id": 1, "data": "x"]))

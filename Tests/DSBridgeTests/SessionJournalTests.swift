@@ -441,6 +441,76 @@ struct SessionJournalTests {
         #expect(record.lastCall == 2 && record.run.isEmpty && record.nativeCalls.isEmpty)
     }
 
+    @Test("an @idempotent call runs before its acceptance is durable; its ret goes out with the write that carries both")
+    func idempotentCallRunsAhead() async throws {
+        let c = Cluster()
+        let welcome = try await hello(c.a, c.journalA)
+        let token = try #require(welcome["token"]?.stringValue)
+        let session = try #require(c.a.bridge.session(token: token))
+        c.a.call(1, "p.same", "x")
+        c.a.executor.runUntilIdle()
+        #expect(await c.a.eventually { c.a.probe.started.withLock { $0 } == ["x"] }, "no journal round before it runs")
+        #expect(c.store.record(session.id)?.lastCall == 0, "not written yet")
+        await noMessage(c.a)  // its ret waits for the journal (rule 2)
+        c.journalA.flush()
+        let ret = try await c.a.messages(1)[0]
+        #expect(ret["t"] == "ret" && ret["id"] == 1 && ret["data"] == "x")
+        let record = try #require(c.store.record(session.id))
+        #expect(record.lastCall == 1 && record.run.isEmpty && record.lastSeq == 1)
+    }
+
+    @Test("an @idempotent call that ran ahead on a node the session left before its acceptance was written is answered once, by its run on the new owner")
+    func idempotentCallAfterMoveAnsweredOnce() async throws {
+        let c = Cluster()
+        let token = try #require(try await hello(c.a, c.journalA)["token"]?.stringValue)
+        let session = try #require(c.a.bridge.session(token: token))
+        c.a.call(1, "p.same", "x")
+        c.a.executor.runUntilIdle()
+        #expect(await c.a.eventually { c.a.probe.started.withLock { $0 } == ["x"] })
+        // A's write of call 1 (its acceptance and ret) is out when B claims the session:
+        // B's journal says lastCall 0, so the page sends call 1 again and it runs on B.
+        let batch = try #require(session.takeJournalBatch())
+        c.b.send(["t": "hello", "v": 1, "token": .string(token), "ack": 0])
+        let welcome = try await c.b.messages(1)[0]
+        #expect(welcome["resumed"] == true && welcome["lastCall"] == 0)
+        c.b.call(1, "p.sameLater", "x", stub: "s1")
+        c.b.executor.runUntilIdle()
+        #expect(await c.b.eventually { c.b.probe.started.withLock { $0 } == ["x"] })
+        c.journalB.flush()
+        let ret = try await c.b.messages(1)[0]
+        #expect(ret["t"] == "ret" && ret["id"] == 1, "B's run: its ret, its completion to follow")
+        // A's write is fenced while B's run is still open: A's answer to call 1 must not
+        // reach B as a late message (B would send it as a second ret of call 1).
+        #expect(c.store.apply(batch, node: "A", epoch: 1) == .moved)
+        session.journalWritten(batch, outcome: .moved)
+        c.a.executor.runUntilIdle()
+        c.journalB.flush()
+        c.b.executor.runUntilIdle()
+        c.journalB.flush()
+        try await Task.sleep(for: .milliseconds(60))  // B's run completes
+        c.b.executor.runUntilIdle()
+        c.journalB.flush()
+        let cb = try await c.b.messages(1)[0]
+        #expect(cb["t"] == "cb" && cb["stub"] == "s1" && cb["data"] == "x", "\(cb)")
+        c.b.executor.runUntilIdle()
+        c.journalB.flush()
+        await noMessage(c.b)
+    }
+
+    @Test("an @idempotent call behind one that waits for the journal waits too: the session's calls keep their order")
+    func idempotentCallKeepsOrder() async throws {
+        let c = Cluster()
+        _ = try await hello(c.a, c.journalA)
+        c.a.call(1, "p.record", "a")
+        c.a.call(2, "p.same", "b")
+        c.a.executor.runUntilIdle()
+        await noMessage(c.a)
+        #expect(c.a.probe.started.withLock { $0 }.isEmpty, "neither runs before the first one's acceptance")
+        c.journalA.flush()
+        c.a.executor.runUntilIdle()
+        #expect(await c.a.eventually { c.a.probe.started.withLock { $0 } == ["a", "b"] })
+    }
+
     @Test("a progress answer, and a final one behind it, still wait for their acceptance: the caller sees them in order, once")
     func progressAnswerWaits() async throws {
         let c = Cluster()
