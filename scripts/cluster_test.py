@@ -332,6 +332,30 @@ class LegacyNode:
         self.redis.command("SREM", "dsb:nodes", self.name)
 
 
+def journal_rounds_per_call(c, redis, page):
+    """A call of an `@idempotent` method (`echo.syn`) runs before its acceptance is journaled,
+    which then goes to Redis with its `ret`: one journal round per call; a call of a method
+    without the mark (`test.echo`) waits for its acceptance's round, then its `ret`'s: two."""
+    def evalsha_calls():
+        info = redis.command("INFO", "commandstats") or ""
+        for line in info.splitlines():
+            if line.startswith("cmdstat_evalsha:"):
+                return int(line.split("calls=")[1].split(",")[0])
+        return 0
+
+    def rounds(method, count=20):
+        before = evalsha_calls()
+        for i in range(count):
+            page.ret(page.call(method, i))
+        return evalsha_calls() - before
+
+    idempotent, plain = rounds("echo.syn"), rounds("test.echo")
+    # Other scripts (beats, renewals) may add a few rounds; 20 calls apart, the two differ by about 20.
+    c.check(idempotent <= 26 and plain >= 38,
+            "20 sequential echo.syn calls (@idempotent) cost one journal round each, test.echo two (%d vs %d EVALSHA)" % (idempotent, plain),
+            (idempotent, plain))
+
+
 def listings_during_upgrade(c, redis, n1, n2):
     """A node of an older build (no `reads` in its record) gets one node message per PUBLISH,
     never a batch, however many are published at once; once its record says it reads
@@ -457,6 +481,8 @@ def main():
         c.check(ok, "a group call from n2 reaches the tagged sessions on n1 and n3, one result each", (status, body))
         status, body = n2.admin("POST", "/admin/groups/nobody/call", {"method": "echo"})
         c.check(status == 200 and body == {"results": []}, "a group with no session answers an empty list", (status, body))
+
+        journal_rounds_per_call(c, redis, pages["n2"])
 
         # Sync HTTP call with a token of another node's session.
         status, body = sync_http(n2.port, pages["n1"].token, "echo.syn", {"x": 1})
