@@ -48,6 +48,33 @@ struct HashChanges {
         return (deleted, set)
     }
 
+    /// ``write(to:)`` for a few changes (the usual round: one or two per session), with no
+    /// array made: each change is checked against the others in place, once to count each
+    /// section, once to write it.
+    private func writeFew(to sink: inout some RedisArgumentSink) {
+        func isLast(_ i: Int) -> Bool {
+            for j in (i + 1)..<changes.count where changes[j].field == changes[i].field { return false }
+            return true
+        }
+        func isDeleted(_ i: Int) -> Bool {
+            guard changes[i].value == nil, isLast(i) else { return false }
+            return !(creates && changes[..<i].contains { $0.created && $0.field == changes[i].field })
+        }
+        var deleted = 0
+        var set = 0
+        for i in changes.indices {
+            if isDeleted(i) { deleted += 1 } else if changes[i].value != nil, isLast(i) { set += 1 }
+        }
+        sink.appendArgument(decimal: Int64(deleted))
+        for i in changes.indices where isDeleted(i) { sink.appendArgument(decimal: changes[i].field) }
+        sink.appendArgument(decimal: Int64(set * 2))
+        for i in changes.indices {
+            guard let value = changes[i].value, isLast(i) else { continue }
+            sink.appendArgument(decimal: changes[i].field)
+            sink.appendArgument(value)
+        }
+    }
+
     /// For each position, whether no later position holds the same field.
     static func lastChangeIndices(_ fields: [Int64]) -> [Bool] {
         var isLast = [Bool](repeating: true, count: fields.count)
@@ -71,6 +98,10 @@ struct HashChanges {
         guard !changes.isEmpty else {
             sink.appendArgument(decimal: 0)
             sink.appendArgument(decimal: 0)
+            return
+        }
+        if changes.count <= 16 {
+            writeFew(to: &sink)
             return
         }
         let (deleted, set) = folded()

@@ -26,7 +26,8 @@ public struct RESPCommandWriter: RedisArgumentSink {
     public mutating func appendArgument(_ bytes: [UInt8]) {
         appendHead(bytes.count)
         body.append(contentsOf: bytes)
-        body.append(contentsOf: Self.lineEnd)
+        body.append(13)
+        body.append(10)
     }
 
     public mutating func appendArgument(_ string: String) {
@@ -35,28 +36,25 @@ public struct RESPCommandWriter: RedisArgumentSink {
             appendHead(utf8.count)
             body.append(contentsOf: utf8)
         }
-        body.append(contentsOf: Self.lineEnd)
+        body.append(13)
+        body.append(10)
     }
 
     public mutating func appendArgument(decimal n: Int64) {
-        var value = n.magnitude
-        var digits = 1
-        while value >= 10 {
-            value /= 10
-            digits += 1
+        count += 1
+        // Formatted backwards into a scratch buffer, head and all, then copied once (this
+        // runs for most arguments of a journal round).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
+            var start = Self.writeDecimalLine(n.magnitude, endingAt: buffer.count, in: buffer)
+            if n < 0 {
+                start -= 1
+                buffer[start] = UInt8(ascii: "-")
+            }
+            start = Self.writeDecimalLine(UInt64(buffer.count - 2 - start), endingAt: start, in: buffer)
+            start -= 1
+            buffer[start] = UInt8(ascii: "$")
+            body.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...]))
         }
-        appendHead(digits + (n < 0 ? 1 : 0))
-        if n < 0 { body.append(UInt8(ascii: "-")) }
-        let start = body.count
-        body.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
-        value = n.magnitude
-        var index = start + digits - 1
-        repeat {
-            body[index] = UInt8(ascii: "0") + UInt8(value % 10)
-            value /= 10
-            index -= 1
-        } while value > 0
-        body.append(contentsOf: Self.lineEnd)
     }
 
     /// The command: its RESP bytes, ready to be queued as they are.
@@ -66,12 +64,29 @@ public struct RESPCommandWriter: RedisArgumentSink {
         return RedisCommand(name: name, argumentCount: count, encoded: head + body)
     }
 
-    private static let lineEnd: [UInt8] = [13, 10]
-
     /// `$LENGTH\r\n`, counting the argument.
     private mutating func appendHead(_ length: Int) {
         count += 1
-        body.append(UInt8(ascii: "$"))
-        RESPEncoding.appendDecimal(length, to: &body)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+            var start = Self.writeDecimalLine(UInt64(length), endingAt: buffer.count, in: buffer)
+            start -= 1
+            buffer[start] = UInt8(ascii: "$")
+            body.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...]))
+        }
+    }
+
+    /// Writes `value` in decimal followed by `\r\n` so that it ends just before `end`.
+    /// - Returns: where it starts. `buffer` has room for it (at most 22 bytes).
+    private static func writeDecimalLine(_ value: UInt64, endingAt end: Int, in buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var start = end - 2
+        buffer[start] = 13
+        buffer[start + 1] = 10
+        var rest = value
+        repeat {
+            start -= 1
+            buffer[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+        } while rest > 0
+        return start
     }
 }

@@ -174,6 +174,38 @@ struct ClusterCodecTests {
         #expect(folded.set.map(\.field) == (1...40).filter { $0 != 7 }.map(Int64.init))
     }
 
+    @Test("the sections written, with few changes or many, are the folded changes: deleted fields, then field/value pairs")
+    func hashChangesWriteMatchesFold() {
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<400 {
+            let n = round < 300 ? Int.random(in: 1...16, using: &generator) : Int.random(in: 17...60, using: &generator)
+            var changes = HashChanges(capacity: n)
+            var created: Set<Int64> = []
+            for _ in 0..<n {
+                let field = Int64.random(in: 1...8, using: &generator)
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0 where !created.contains(field):
+                    created.insert(field)
+                    changes.create(field, with: Array("r\(field)".utf8))
+                case 1: changes.change(field, to: nil)
+                default: changes.change(field, to: Array("c\(field)".utf8))
+                }
+            }
+            var written: [[UInt8]] = []
+            changes.write(to: &written)
+            let (deleted, set) = changes.folded()
+            var expected: [[UInt8]] = []
+            expected.appendArgument(decimal: Int64(deleted.count))
+            for field in deleted { expected.appendArgument(decimal: field) }
+            expected.appendArgument(decimal: Int64(set.count * 2))
+            for (field, value) in set {
+                expected.appendArgument(decimal: field)
+                expected.appendArgument(value)
+            }
+            #expect(written == expected, "round \(round), \(n) changes")
+        }
+    }
+
     @Test("a field created and deleted by the same changes is not written at all; one that existed before is deleted")
     func hashChangesCreatedAndDeleted() {
         var changes = HashChanges(capacity: 5)
