@@ -343,16 +343,18 @@ def journal_rounds_per_call(c, redis, page):
                 return int(line.split("calls=")[1].split(",")[0])
         return 0
 
-    def rounds(method, count=20):
+    def rounds(method, count=30):
         before = evalsha_calls()
         for i in range(count):
             page.ret(page.call(method, i))
         return evalsha_calls() - before
 
     idempotent, plain = rounds("echo.syn"), rounds("test.echo")
-    # Other scripts (beats, renewals) may add a few rounds; 20 calls apart, the two differ by about 20.
-    c.check(idempotent <= 26 and plain >= 38,
-            "20 sequential echo.syn calls (@idempotent) cost one journal round each, test.echo two (%d vs %d EVALSHA)" % (idempotent, plain),
+    # Other scripts (the nodes' renewal passes, an acknowledgement's write) add a few to
+    # either count: 30 calls each, one round per call apart, the two differ by about 30
+    # (a build that journals every acceptance first: by about 0).
+    c.check(plain - idempotent >= 20 and plain >= 60,
+            "30 sequential echo.syn calls (@idempotent) cost one journal round each, test.echo two (%d vs %d EVALSHA)" % (idempotent, plain),
             (idempotent, plain))
 
 

@@ -31,10 +31,11 @@ enum ClusterScripts {
             j = j + k
           end
         end
-        -- A section: its count of arguments, then the arguments; runs it when `write`.
-        local function section(write, cmd, key)
+        -- A section: its count of arguments, then the arguments; runs it on key `s .. suffix`
+        -- when `write` (the key is made only then: most sections of a round are empty).
+        local function section(write, cmd, s, suffix)
           local n = tonumber(ARGV[i]); i = i + 1
-          if write and n > 0 then many(cmd, key, i, n) end
+          if write and n > 0 then many(cmd, s .. suffix, i, n) end
           i = i + n
         end
         for b = 1, tonumber(ARGV[3]) do
@@ -44,13 +45,12 @@ enum ClusterScripts {
           local token, origin, peer, since = ARGV[i + 10], ARGV[i + 11], ARGV[i + 12], ARGV[i + 13]
           i = i + 14
           local s = 'dsb:s:{' .. sid .. '}'
-          local logk, runk, nck, heldk = s .. ':log', s .. ':run', s .. ':nc', s .. ':held'
-          local snapshot = string.find(flags, 's', 1, true) ~= nil
+          local snapshot = flags ~= '' and string.find(flags, 's', 1, true) ~= nil
           local cur = redis.call('HMGET', s, 'node', 'epoch')
           local status = 'ok'
           if cur[1] then
             if cur[1] ~= node or cur[2] ~= epoch then status = 'moved' end
-          elseif string.find(flags, 'c', 1, true) then
+          elseif flags ~= '' and string.find(flags, 'c', 1, true) then
             local h = redis.sha1hex(token)
             redis.call('HSET', s, 'node', node, 'epoch', epoch, 'tok', h, 'origin', origin, 'peer', peer,
               'since', since, 'tags', '[]', 'ready', '0', 'lastCall', '0', 'lastSeq', '0', 'acked', '0', 'nextCb', '1')
@@ -62,21 +62,28 @@ enum ClusterScripts {
             status = 'gone'
           end
           local write = status == 'ok'
-          if write and snapshot then redis.call('DEL', logk, runk, nck, heldk) end
-          section(write, 'ZADD', logk)   -- seq, bytes
-          section(write, 'HDEL', runk)   -- call ids
-          section(write, 'HSET', runk)   -- call id, RUNNER|r or RUNNER|c|STUB
-          section(write, 'HDEL', nck)    -- callbackIds
-          section(write, 'HSET', nck)    -- callbackId, origin
-          section(write, 'HDEL', heldk)  -- callbackIds
-          section(write, 'HSET', heldk)  -- callbackId, the invoke's tail
-          if write then
-            -- Only the owner writes (fenced above), so its numbers only grow.
+          if write and snapshot then redis.call('DEL', s .. ':log', s .. ':run', s .. ':nc', s .. ':held') end
+          section(write, 'ZADD', s, ':log')   -- seq, bytes
+          section(write, 'HDEL', s, ':run')   -- call ids
+          section(write, 'HSET', s, ':run')   -- call id, RUNNER|r or RUNNER|c|STUB
+          section(write, 'HDEL', s, ':nc')    -- callbackIds
+          section(write, 'HSET', s, ':nc')    -- callbackId, origin
+          section(write, 'HDEL', s, ':held')  -- callbackIds
+          section(write, 'HSET', s, ':held')  -- callbackId, the invoke's tail
+          if write and acked == '' and ready == '' and nextCb == '' and tags == '' and lateConsumed == 0 and not snapshot then
+            -- The usual batch: only the numbers of the log and the calls moved. Only the owner
+            -- writes (fenced above), so its numbers only grow.
+            if lastCall ~= '' then
+              redis.call('HSET', s, 'lastSeq', lastSeq, 'lastCall', lastCall)
+            else
+              redis.call('HSET', s, 'lastSeq', lastSeq)
+            end
+          elseif write then
             local fields = {'lastSeq', lastSeq}
             if lastCall ~= '' then table.insert(fields, 'lastCall'); table.insert(fields, lastCall) end
             if acked ~= '' then
               table.insert(fields, 'acked'); table.insert(fields, acked)
-              redis.call('ZREMRANGEBYSCORE', logk, '-inf', acked)
+              redis.call('ZREMRANGEBYSCORE', s .. ':log', '-inf', acked)
             end
             if ready ~= '' then table.insert(fields, 'ready'); table.insert(fields, ready) end
             if nextCb ~= '' then table.insert(fields, 'nextCb'); table.insert(fields, nextCb) end
@@ -90,7 +97,9 @@ enum ClusterScripts {
             redis.call('HSET', s, unpack(fields))
             if snapshot then
               local tok = redis.call('HGET', s, 'tok')
-              for _, k in ipairs({s, logk, runk, nck, heldk, s .. ':late', 'dsb:tok:' .. tok}) do redis.call('PEXPIRE', k, ttl) end
+              for _, k in ipairs({s, s .. ':log', s .. ':run', s .. ':nc', s .. ':held', s .. ':late', 'dsb:tok:' .. tok}) do
+                redis.call('PEXPIRE', k, ttl)
+              end
             end
           end
           out[b] = status
