@@ -315,6 +315,15 @@ if wants cluster; then
       redis-cli -p "$redis_port" info commandstats 2>/dev/null | tr -d '\r'; } >"$results/redis-cluster-on-$round.txt"
     stop_server "$daemon_pid"
   done
+  # The same load with test.echo, which is not @idempotent (echo.syn is): each call waits for
+  # its acceptance's journal write before it runs (the exactly-once path), on a worker in
+  # both modes. One round each.
+  start_daemon "daemon-cluster-off-exact"
+  run "syn-cluster-off-exact" "$daemon_port" "$daemon_pid" syn --sessions "$sessions" --inflight 8 --payload 64 --method test.echo
+  stop_server "$daemon_pid"
+  start_daemon "daemon-cluster-on-exact" --redis "redis://127.0.0.1:$redis_port" --node-id "load-exact"
+  run "syn-cluster-on-exact" "$daemon_port" "$daemon_pid" syn --sessions "$sessions" --inflight 8 --payload 64 --method test.echo
+  stop_server "$daemon_pid"
   # Invokes across nodes: the bench's pages are on node B; each trigger asks node A (via
   # cluster.pushInvokes) to make the invokes, so each goes A -> B and its answer B -> A.
   start_daemon "daemon-cluster-a" --redis "redis://127.0.0.1:$redis_port" --node-id load-a
@@ -541,6 +550,7 @@ r = {n: load(n) for n in ["echo-throughput", "syn-throughput", "echo-latency", "
 
 # Issue 16's runs (only when the cluster group ran: not listed as missing otherwise).
 cluster_runs = {n: load(n) for n in ["syn-cluster-on-1", "syn-cluster-on-2", "syn-cluster-off-1", "syn-cluster-off-2",
+                                     "syn-cluster-on-exact", "syn-cluster-off-exact",
                                      "invoke-cross-node", "invoke-same-node-cluster"]}
 # Issue 17's tracing runs (only when the otel group ran).
 otel_runs = {n: load(n) for n in ["syn-otel-on-1", "syn-otel-on-2", "syn-otel-off-1", "syn-otel-off-2",
@@ -775,8 +785,15 @@ if on is not None or off is not None or cluster_bench:
     ro = ratio(on, off)
     verdict = "-" if ro is None else ("PASS" if ro >= 0.8 else "MISS")
     if verdict == "MISS": misses.append("issue 16 cluster on/off")
-    print(f"  64x8 echo.syn round trips/s, one node: cluster on {fmt(on)}, off {fmt(off)}, ratio "
+    print(f"  64x8 echo.syn (@idempotent) round trips/s, one node: cluster on {fmt(on)}, off {fmt(off)}, ratio "
           f"{(f'{ro:.2f}x' if ro is not None else '-')} (goal >= 0.80x): {verdict}")
+    exact_on, exact_off = throughput("syn-cluster-on-exact"), throughput("syn-cluster-off-exact")
+    rx = ratio(exact_on, exact_off)
+    if rx is not None:
+        verdict = "PASS" if rx >= 0.8 else "MISS"
+        if verdict == "MISS": misses.append("issue 16 cluster on/off, exactly-once path")
+        print(f"  64x8 test.echo (not @idempotent: runs once its acceptance is journaled), one round: cluster on "
+              f"{fmt(exact_on)}, off {fmt(exact_off)}, ratio {rx:.2f}x (same goal): {verdict}")
     shares = [s for s in (redis_share(i) for i in (1, 2)) if s]
     if shares:
         print("  Redis per call at 64x8 (journal script / Redis process CPU, each round): "
