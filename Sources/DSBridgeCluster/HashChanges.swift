@@ -105,6 +105,11 @@ struct HashChanges {
             return
         }
         let (deleted, set) = folded()
+        Self.write(deleted: deleted, set: set, to: &sink)
+    }
+
+    /// Writes the two sections for changes folded to `deleted` and `set`.
+    static func write(deleted: [Int64], set: [(field: Int64, value: [UInt8])], to sink: inout some RedisArgumentSink) {
         sink.appendArgument(decimal: Int64(deleted.count))
         for field in deleted { sink.appendArgument(decimal: field) }
         sink.appendArgument(decimal: Int64(set.count * 2))

@@ -195,13 +195,7 @@ struct ClusterCodecTests {
             changes.write(to: &written)
             let (deleted, set) = changes.folded()
             var expected: [[UInt8]] = []
-            expected.appendArgument(decimal: Int64(deleted.count))
-            for field in deleted { expected.appendArgument(decimal: field) }
-            expected.appendArgument(decimal: Int64(set.count * 2))
-            for (field, value) in set {
-                expected.appendArgument(decimal: field)
-                expected.appendArgument(value)
-            }
+            HashChanges.write(deleted: deleted, set: set, to: &expected)
             #expect(written == expected, "round \(round), \(n) changes")
         }
     }
