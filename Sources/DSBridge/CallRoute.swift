@@ -58,15 +58,16 @@ public enum CallRoute: Sendable {
             }
             throw CallFailure(.methodNotFound, "no internal method \"\(name)\"")
         }
-        guard let found = registry.resolve(name) else {
+        // Bound apart, so the interface moves into the route (no extra retain per call).
+        guard let (source, kind, isNonblocking, isIdempotent) = registry.resolve(name) else {
             throw CallFailure(.methodNotFound, "no native method \"\(name)\"")
         }
-        let route: CallRoute
-        switch found.kind {
-        case .synchronous: route = .synchronous(found.source, name: name.name)
-        case .asynchronous: route = .asynchronous(found.source, name: name.name)
+        switch kind {
+        case .synchronous:
+            return ResolvedMethod(route: .synchronous(source, name: name.name), isNonblocking: isNonblocking, isIdempotent: isIdempotent)
+        case .asynchronous:
+            return ResolvedMethod(route: .asynchronous(source, name: name.name), isNonblocking: isNonblocking, isIdempotent: isIdempotent)
         }
-        return ResolvedMethod(route: route, isNonblocking: found.isNonblocking, isIdempotent: found.isIdempotent)
     }
 
     /// `_dsb.hasNativeMethod`: whether `method` exists with the asked kind

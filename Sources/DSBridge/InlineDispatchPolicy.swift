@@ -49,16 +49,15 @@ public enum InlineDispatchPolicy {
         } catch {
             return .failure(error)
         }
-        let route = resolved.route
-        switch route {
+        switch resolved.route {
         case .internalMethod(let internalMethod):
             switch internalMethod {
             // returnValue's handlers are application code: the session hands them to a worker.
-            case .hasNativeMethod, .disableJavascriptDialogBlock, .returnValue: return .success(route)
+            case .hasNativeMethod, .disableJavascriptDialogBlock, .returnValue: return .success(resolved.route)
             case .dsinit, .closePage: return nil
             }
         case .synchronous(let source, _), .asynchronous(let source, _):
-            return resolved.isNonblocking && session.hasInstance(of: source) ? .success(route) : nil
+            return resolved.isNonblocking && session.hasInstance(of: source) ? .success(resolved.route) : nil
         }
     }
 }

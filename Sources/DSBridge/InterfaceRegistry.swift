@@ -15,11 +15,26 @@ public enum InterfaceSource: Sendable {
 public final class InterfaceRegistry: Sendable {
     struct Entry: Sendable {
         let source: InterfaceSource
-        let methods: [String: ExposedMethodKind]
+        let methods: [String: Method]
         /// `@nonblocking` methods still allowed on the network thread.
         var nonblocking: Set<String>
-        /// `@idempotent` methods.
-        let idempotent: Set<String>
+
+        init(source: InterfaceSource, kind: any ExposedInterface.Type) {
+            self.source = source
+            let idempotent = kind.idempotentMethods
+            methods = kind.exposedMethods.reduce(into: [:]) { table, method in
+                table[method.key] = Method(kind: method.value, isIdempotent: idempotent.contains(method.key))
+            }
+            nonblocking = kind.nonblockingMethods
+        }
+    }
+
+    /// An exposed method as the registry keeps it: what never changes about it. (Whether it is
+    /// `@idempotent` lives here, not in a set beside the table: a look-up copies the entry,
+    /// and each table in it costs a retain and a release per call.)
+    struct Method: Sendable {
+        let kind: ExposedMethodKind
+        let isIdempotent: Bool
     }
 
     private let entries = Mutex<[String: Entry]>([:])
@@ -77,9 +92,7 @@ public final class InterfaceRegistry: Sendable {
         let key = namespace ?? ""
         Self.refuseReserved(key)
         let kind = type(of: interface)
-        let entry = Entry(
-            source: .shared(interface), methods: kind.exposedMethods, nonblocking: kind.nonblockingMethods,
-            idempotent: kind.idempotentMethods)
+        let entry = Entry(source: .shared(interface), kind: kind)
         entries.withLock { $0[key] = entry }
         changed()
     }
@@ -92,9 +105,7 @@ public final class InterfaceRegistry: Sendable {
     ) {
         Self.refuseReserved(namespace ?? "")
         let id = factoryIDs.add(1, ordering: .relaxed).newValue
-        let entry = Entry(
-            source: .perSession(id: id, make: { make($0) }), methods: Interface.exposedMethods,
-            nonblocking: Interface.nonblockingMethods, idempotent: Interface.idempotentMethods)
+        let entry = Entry(source: .perSession(id: id, make: { make($0) }), kind: Interface.self)
         entries.withLock { $0[namespace ?? ""] = entry }
         changed()
     }
@@ -129,10 +140,8 @@ public final class InterfaceRegistry: Sendable {
                 Self.sameBytes(entry.methods.keys[methodIndex], method.name)
             else { return nil }
             // The method table matched the bytes, so `contains` (canonical equality) may decide.
-            return (
-                entry.source, entry.methods.values[methodIndex], entry.nonblocking.contains(method.name),
-                entry.idempotent.contains(method.name)
-            )
+            let found = entry.methods.values[methodIndex]
+            return (entry.source, found.kind, entry.nonblocking.contains(method.name), found.isIdempotent)
         }
     }
 

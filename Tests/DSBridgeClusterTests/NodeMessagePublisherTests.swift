@@ -21,6 +21,9 @@ struct NodeMessagePublisherTests {
         func report(_ delivered: Bool) { results.withLock { $0.append(delivered) } }
         var received: [[UInt8]] { payloads.withLock { $0 } }
         var reported: [Bool] { results.withLock { $0 } }
+        /// Node messages received, batches counted by their elements. (A message reported
+        /// delivered was taken by Redis; the subscriber may read it a moment later.)
+        var messageCount: Int { received.reduce(0) { $0 + (NodeMessage.messages(in: $1)?.count ?? 0) } }
     }
 
     private static func waitFor(_ condition: () -> Bool) async throws -> Bool {
@@ -80,14 +83,14 @@ struct NodeMessagePublisherTests {
         // PUBLISH, in order.
         let messages = (1...200).map { NodeMessage.answer(ref: Int64($0), event: .completed(.integer(Int64($0)))) }
         try await publishWhileBusy(messages[..<20], publisher, messenger, inbox)
-        #expect(try await Self.waitFor { inbox.reported.count == 21 })
+        #expect(try await Self.waitFor { inbox.reported.count == 21 && inbox.received.count == 21 })
         #expect(inbox.received.dropFirst() == messages[..<20].map { $0.encoded() }[...], "one by one, in order")
 
         // Now it does: batches.
         publisher.setBatchReaders(["a", "b"])
         let sent = messenger.commandsSent
         try await publishWhileBusy(messages[20...], publisher, messenger, inbox)
-        #expect(try await Self.waitFor { inbox.reported.count == 201 })
+        #expect(try await Self.waitFor { inbox.reported.count == 201 && inbox.messageCount == 201 })
         #expect(inbox.reported.allSatisfy { $0 }, "every message was received by the node")
         let batches = inbox.received.dropFirst(21)
         let decoded = batches.flatMap { NodeMessage.messages(in: $0) ?? [] }
@@ -106,9 +109,13 @@ struct NodeMessagePublisherTests {
         let filler = String(repeating: "x", count: 10_000)
         let messages = (1...100).map { NodeMessage.answer(ref: Int64($0), event: .completed(.string(filler))) }  // ~1 MB
         try await publishWhileBusy(messages[...], publisher, messenger, inbox)
-        #expect(try await Self.waitFor { inbox.reported.count == 100 })
+        #expect(try await Self.waitFor { inbox.reported.count == 100 && inbox.messageCount == 100 })
         let decoded = inbox.received.flatMap { NodeMessage.messages(in: $0) ?? [] }
-        #expect(decoded == messages.map { Optional($0) }, "all of them, in the order published")
+        // Compared by their refs first (a failure names them, not a megabyte of text).
+        let refs = decoded.map { m -> Int64? in if case .answer(let ref, _)? = m { ref } else { nil } }
+        let perPublish = inbox.received.map { NodeMessage.messages(in: $0)?.count ?? -1 }
+        #expect(refs == (1...100).map { Int64($0) }, "all of them, in the order published (by PUBLISH: \(perPublish))")
+        #expect(decoded == messages.map { Optional($0) }, "and unchanged")
         #expect(inbox.received.count >= 4, "split near 256 KiB: \(inbox.received.map(\.count))")
         #expect(inbox.received.allSatisfy { $0.count <= NodeMessagePublisher.maxPayloadBytes + 10_100 })
     }

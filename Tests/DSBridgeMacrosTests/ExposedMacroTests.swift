@@ -11,6 +11,7 @@ final class ExposedMacroTests: XCTestCase {
         "Exposed": MacroSpec(type: ExposedMacro.self, conformances: ["ExposedInterface"]),
         "unexposed": MacroSpec(type: UnexposedMacro.self),
         "nonblocking": MacroSpec(type: NonblockingMacro.self),
+        "idempotent": MacroSpec(type: IdempotentMacro.self),
     ]
 
     // MARK: - Accepted shapes
@@ -668,6 +669,41 @@ final class ExposedMacroTests: XCTestCase {
             macroSpecs: macros)
     }
 
+    func testIdempotentMethodsAreListed() {
+        let cases = """
+            case "find":
+                let value = try DSBridge.ExposedArgument.decode(Int.self, from: argument, method: name)
+                return try DSBridge.ExposedResult.encode(self.find(value))
+            """
+        assertMacroExpansion(
+            """
+            @Exposed
+            struct Api {
+                @idempotent func find(_ id: Int) -> Int { id }
+                @idempotent @unexposed func hidden(_ a: Int, _ b: Int) {}
+                func load(_ id: Int) async -> Int { id }
+            }
+            """,
+            expandedSource: """
+                struct Api {
+                    func find(_ id: Int) -> Int { id }
+                    func hidden(_ a: Int, _ b: Int) {}
+                    func load(_ id: Int) async -> Int { id }
+                }
+
+                \(conformance(
+                    "Api", table: #"["find": .synchronous, "load": .synchronous]"#, idempotent: #"["find"]"#,
+                    synchronousCases: cases + """
+
+                        case "load":
+                            let value = try DSBridge.ExposedArgument.decode(Int.self, from: argument, method: name)
+                            return try await DSBridge.ExposedResult.encode(self.load(value))
+                        """,
+                    nonSuspendingSynchronousCases: cases))
+                """,
+            macroSpecs: macros)
+    }
+
     func testNonblockingUnexposedMethodIsSkipped() {
         let cases = """
             case "shown":
@@ -1214,10 +1250,11 @@ final class ExposedMacroTests: XCTestCase {
     /// The extension `@Exposed` generates for `type`, with `synchronousCases` and
     /// `asynchronousCases` (unindented `case` clauses) in the two switches of the awaited entry
     /// points and `nonSuspendingSynchronousCases` and `nonSuspendingAsynchronousCases` in those
-    /// of the `…WithoutSuspending` ones. `nonblocking` is the literal of `nonblockingMethods`.
+    /// of the `…WithoutSuspending` ones. `nonblocking` is the literal of `nonblockingMethods`,
+    /// `idempotent` that of `idempotentMethods`.
     /// Each optional member is expected only when it has content, as the generator omits it.
     private func conformance(
-        _ type: String, access: String = "", table: String = "[:]", nonblocking: String = "",
+        _ type: String, access: String = "", table: String = "[:]", nonblocking: String = "", idempotent: String = "",
         synchronousCases: String = "", asynchronousCases: String = "",
         nonSuspendingSynchronousCases: String = "", nonSuspendingAsynchronousCases: String = "",
         declaresConformance: Bool = true
@@ -1237,6 +1274,14 @@ final class ExposedMacroTests: XCTestCase {
                 """
                     \(access)nonisolated static var nonblockingMethods: Set<String> {
                         \(nonblocking)
+                    }
+                """)
+        }
+        if !idempotent.isEmpty {
+            members.append(
+                """
+                    \(access)nonisolated static var idempotentMethods: Set<String> {
+                        \(idempotent)
                     }
                 """)
         }
