@@ -391,6 +391,11 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
             readyAccepted = true
             journal?.recordReady()
         }
+        // Calls that run ahead register the session with their first message (a ret), so
+        // their acceptance and that message go in one write: registered now, the journal's
+        // thread could take the acceptance alone a moment before the ret and cost the call
+        // a second round (seen in CI: 45 rounds for 30 sequential calls instead of 30).
+        if runAhead, gate == .open, !marksReady { return (gate, false) }
         return (gate, journal?.needsRegistration() ?? false)
     }
 
