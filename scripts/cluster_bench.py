@@ -12,7 +12,9 @@ started and stopped here.
   - resume on another node: a page with unacknowledged messages on A reconnects to B with
     its token; time from the new socket's hello to its welcome, p50/p99 over --resumes.
 
-Prints one line per figure (`figure: p50 X ms, p99 Y ms (n N)`) and, with --json FILE, writes
+Prints one line per figure (`figure: p50 X ms, p99 Y ms (n N)`, the admin calls with the context
+switches per call of each node's threads: every thread hand-off on a call's way costs one or
+two, and on a virtual machine they cost more than the work around them) and, with --json FILE, writes
 them as JSON.
 
     scripts/cluster_bench.py --daemon .build-release/release/dsbridged [--calls 300] [--resumes 100]
@@ -30,6 +32,19 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from dsbtest.daemon import Daemon, binary_path, demo_args  # noqa: E402
 from dsbtest.page import WS, return_value  # noqa: E402
 from dsbtest.redis import RedisServer  # noqa: E402
+
+
+def context_switches(pid):
+    """Voluntary and involuntary context switches of every thread of process `pid` so far
+    (each thread hand-off on a call's way costs one or two)."""
+    total = 0
+    for task in os.listdir("/proc/%d/task" % pid):
+        try:
+            with open("/proc/%d/task/%s/status" % (pid, task)) as f:
+                total += sum(int(l.split()[1]) for l in f if "ctxt_switches:" in l)
+        except OSError:
+            pass  # a thread that ended
+    return total
 
 
 def percentile(values, p):
@@ -156,8 +171,12 @@ def main():
             time.sleep(1.0)
             page, session = answering_page(b, stop)
             for name, node in (("cross-node admin call", a), ("same-node admin call", b)):
+                before = (context_switches(a.pid), context_switches(b.pid))
                 t = admin_calls(node, session, args.calls)
-                out[name] = {"p50": percentile(t, 0.5), "p99": percentile(t, 0.99), "n": len(t)}
+                after = (context_switches(a.pid), context_switches(b.pid))
+                out[name] = {"p50": percentile(t, 0.5), "p99": percentile(t, 0.99), "n": len(t),
+                             "switchesPerCallA": (after[0] - before[0]) / args.calls,
+                             "switchesPerCallB": (after[1] - before[1]) / args.calls}
             t = resumes(a, b, args.resumes)
             out["resume on another node (hello to welcome)"] = {"p50": percentile(t, 0.5), "p99": percentile(t, 0.99), "n": len(t)}
         finally:
@@ -167,7 +186,10 @@ def main():
             a.stop()
             b.stop()
     for name, f in out.items():
-        print("%s: p50 %.2f ms, p99 %.2f ms (n %d)" % (name, f["p50"], f["p99"], f["n"]))
+        switches = ""
+        if "switchesPerCallA" in f:
+            switches = "; context switches per call: node A %.2f, node B %.2f" % (f["switchesPerCallA"], f["switchesPerCallB"])
+        print("%s: p50 %.2f ms, p99 %.2f ms (n %d)%s" % (name, f["p50"], f["p99"], f["n"], switches))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(out, f)

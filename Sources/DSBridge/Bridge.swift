@@ -2,6 +2,10 @@
 import Logging
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Why a `hello` or a session request was refused; `code` is the WebSocket close code.
 public struct SessionRefusal: Error, Sendable, Equatable {
     public let code: Int
@@ -67,6 +71,8 @@ public final class Bridge: Sendable {
     private let answersDue = Mutex<[BridgeSession]>([])
     /// Whether `answersDue` may hold sessions (the transport checks it every loop pass).
     private let hasAnswersDue = Atomic<Bool>(false)
+    /// The transport's network thread (``serviceThreadStarted()``), 0 before.
+    private let serviceThread = Atomic<UInt>(0)
 
     /// - Parameters:
     ///   - lifecycle: hooks for sessions opening, becoming ready, being dismissed, ending.
@@ -260,11 +266,31 @@ public final class Bridge: Sendable {
         hasAnswersDue.store(true, ordering: .releasing)
     }
 
+    /// The transport calls it on its network thread before the first pass of its loop; from
+    /// then on ``runDeferredWork()`` ends each pass there.
+    public func serviceThreadStarted() {
+        serviceThread.store(UInt(pthread_self()), ordering: .releasing)
+    }
+
+    /// Whether the caller is the transport's network thread (``serviceThreadStarted()``),
+    /// whose loop ends every pass with ``runDeferredWork()``.
+    public var isOnServiceThread: Bool {
+        let thread = serviceThread.load(ordering: .acquiring)
+        return thread != 0 && pthread_equal(pthread_t(thread), pthread_self()) != 0
+    }
+
     /// Hands work the network thread deferred (handlers of page answers, which are
     /// application code) to one worker job. A transport calls it once per pass of its loop,
     /// after handing over the frames it read (``BridgeConnection/receive(_:)``), so one
-    /// worker wake-up serves every session's answers of that pass.
+    /// worker wake-up serves every session's answers of that pass; then tells the journal
+    /// the pass ended (``SessionJournal/serviceLoopPassEnded()``).
     public func runDeferredWork() {
+        handAnswersToWorker()
+        // Then the pass' journal round, which the network thread may write itself.
+        journal?.serviceLoopPassEnded()
+    }
+
+    private func handAnswersToWorker() {
         guard hasAnswersDue.exchange(false, ordering: .acquiringAndReleasing) else { return }
         let sessions = answersDue.withLock { due -> [BridgeSession] in
             if due.isEmpty { return [] }

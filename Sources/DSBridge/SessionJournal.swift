@@ -16,6 +16,13 @@ public protocol SessionJournal: Sendable {
     /// a session lock; must return at once.
     func sessionNeedsWrite(_ session: BridgeSession)
 
+    /// The transport's network thread ended a pass of its loop (``Bridge/runDeferredWork()``):
+    /// what it registered during the pass may go out now, in one write. A journal may hold
+    /// back a write asked for on that thread (``Bridge/isOnServiceThread``) until then, so a
+    /// frame's records go together and the frame's own work (an answer to another node) is
+    /// not behind the write. The default does nothing.
+    func serviceLoopPassEnded()
+
     /// `session` ended here (closed, expired, shed): its records can go. Not called for a
     /// session that moved to another node.
     func sessionEnded(_ session: BridgeSession)
@@ -35,6 +42,10 @@ public protocol SessionJournal: Sendable {
     func takeOver(
         token: String, ack: Int64, peerAddress: String,
         completion: @escaping @Sendable (Result<BridgeSession, SessionRefusal>) -> Void)
+}
+
+extension SessionJournal {
+    public func serviceLoopPassEnded() {}
 }
 
 /// What a call accepted by a journaled session still needs (its run-table entry).

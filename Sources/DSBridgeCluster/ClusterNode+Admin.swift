@@ -18,13 +18,14 @@ extension ClusterNode {
         }
     }
 
+    /// `answer` must not block: it may run on the thread that reads the page's answer.
     public func callSession(
         id: String, request: Result<AdminCallRequest, ProtocolViolation>, answer: @escaping @Sendable (AdminReply) -> Void
     ) {
         switch request {
         case .success(let request):
             callJavaScript(
-                inSession: id, request.method, args: request.args, timeout: .milliseconds(request.timeoutMs),
+                inSession: id, request.method, args: request.args, timeout: .milliseconds(request.timeoutMs), answersInline: true,
                 handler: AdminCallAnswer.handler(answer: answer), refused: { answer(Self.reply($0)) })
         case .failure(let violation):
             // 404 is checked before 400.
@@ -61,6 +62,7 @@ extension ClusterNode {
         }
     }
 
+    /// `answer` must not block: it may run on the thread that reads a page's answer.
     public func callGroup(tag: String, request: AdminCallRequest, answer: @escaping @Sendable (AdminReply) -> Void) {
         callGroup(tag: tag, request: request) { result in
             switch result {

@@ -19,10 +19,20 @@ extension ClusterNode {
         inSession id: String, _ method: String, args: [JSONValue] = [], timeout: Duration = .seconds(30),
         handler: @escaping NativeCallHandler, refused: @escaping @Sendable (ClusterCallError) -> Void
     ) {
+        callJavaScript(inSession: id, method, args: args, timeout: timeout, answersInline: false, handler: handler, refused: refused)
+    }
+
+    /// `answersInline`: `handler` never blocks and runs no application code, so in a session
+    /// of this node the thread that reads the page's answer runs it (answers from another
+    /// node run it on the thread that reads them in any case).
+    func callJavaScript(
+        inSession id: String, _ method: String, args: [JSONValue], timeout: Duration, answersInline: Bool,
+        handler: @escaping NativeCallHandler, refused: @escaping @Sendable (ClusterCallError) -> Void
+    ) {
         let timeoutMs = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         if let session = bridge.session(id: id), !session.hasMoved {
             if isDraining(), !session.isConnected { return refused(.draining) }
-            session.callJavaScript(method, args: args, timeout: timeout, handler: handler)
+            session.callJavaScript(method, args: args, timeout: timeout, origin: nil, answersInline: answersInline, handler: handler)
             return
         }
         // The owner last seen: one round trip less. A refusal (the session moved or ended) or
@@ -34,18 +44,20 @@ extension ClusterNode {
                     owners.forget(id)
                     switch error {
                     case .unknownSession, .nodeDown, .awaitingPage:
-                        lookUpAndCall(id, method: method, args: args, timeout: timeout, handler: handler, refused: refused)
+                        lookUpAndCall(
+                            id, method: method, args: args, timeout: timeout, answersInline: answersInline, handler: handler,
+                            refused: refused)
                     default: refused(error)
                     }
                 })
             return
         }
-        lookUpAndCall(id, method: method, args: args, timeout: timeout, handler: handler, refused: refused)
+        lookUpAndCall(id, method: method, args: args, timeout: timeout, answersInline: answersInline, handler: handler, refused: refused)
     }
 
     /// Reads the session's owner from Redis, then calls there.
     private func lookUpAndCall(
-        _ id: String, method: String, args: [JSONValue], timeout: Duration,
+        _ id: String, method: String, args: [JSONValue], timeout: Duration, answersInline: Bool,
         handler: @escaping NativeCallHandler, refused: @escaping @Sendable (ClusterCallError) -> Void
     ) {
         let timeoutMs = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
@@ -63,7 +75,8 @@ extension ClusterNode {
                 // of this node's former process, waiting for its page.
                 return journal.whenRestoresEnd { [self] in
                     guard let session = bridge.session(id: id), !session.hasMoved else { return refused(.awaitingPage(nodeID)) }
-                    session.callJavaScript(method, args: args, timeout: timeout, handler: handler)
+                    session.callJavaScript(
+                        method, args: args, timeout: timeout, origin: nil, answersInline: answersInline, handler: handler)
                 }
             }
             owners.remember(owner, of: id)

@@ -181,8 +181,10 @@ extension ClusterNode {
         guard !sessions.isEmpty else { return answer(missing) }
         let collected = Collector<GroupCallResult>(expecting: sessions.count, initial: missing, done: answer)
         for s in sessions {
+            // The collector hands the results on without blocking (a node message, an HTTP
+            // answer, a continuation): the thread that reads the page's answer runs it.
             s.callJavaScript(
-                request.method, args: request.args, timeout: .milliseconds(request.timeoutMs),
+                request.method, args: request.args, timeout: .milliseconds(request.timeoutMs), origin: nil, answersInline: true,
                 handler: AdminCallAnswer.handler { reply in
                     collected.add(GroupCallResult(session: s.id, node: node, status: reply.status, body: reply.body))
                 })

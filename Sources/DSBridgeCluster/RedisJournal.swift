@@ -31,8 +31,12 @@ public final class RedisJournal: SessionJournal {
     struct State: Sendable {
         var bridge: Bridge?
         var dirty: [BridgeSession] = []
-        /// A round is queued with the client and has not been built yet.
+        /// A round is queued with the client and has not been built yet, or is due at the
+        /// end of the network thread's pass (`roundAtPassEnd`).
         var roundQueued = false
+        /// The network thread asked for the queued round: it goes to the client when the
+        /// thread's pass ends (``serviceLoopPassEnded()``).
+        var roundAtPassEnd = false
         /// The epoch this node holds of each session it owns (1 for sessions made here).
         var epochs: [String: Int] = [:]
         /// Per session: late items read and appended here whose trim is not written yet.
@@ -92,7 +96,22 @@ public final class RedisJournal: SessionJournal {
             s.dirty.append(session)
             if s.roundQueued { return false }
             s.roundQueued = true
+            // On the network thread the round waits for the end of its pass: the rest of the
+            // pass' frames go in it, and the frame's other work (an answer published to
+            // another node) goes out before the round is built.
+            if s.bridge?.isOnServiceThread == true {
+                s.roundAtPassEnd = true
+                return false
+            }
             return true
+        }
+        if queue { queueRound() }
+    }
+
+    public func serviceLoopPassEnded() {
+        let queue = state.withLock { s -> Bool in
+            defer { s.roundAtPassEnd = false }
+            return s.roundAtPassEnd
         }
         if queue { queueRound() }
     }

@@ -114,7 +114,18 @@ extension RedisClient {
                 // with none, anything readable is the end of the connection (Redis stopped,
                 // or closed an idle client) or data nobody asked for: either way it is
                 // dropped now, so that a send learns at once that Redis is down.
-                let events = PollWait.wait(socket: connection.fd, wake: wake, timeoutMs: -1)
+                // A batch a sender writes meanwhile wakes the thread by its reply; the
+                // deadline bounds the wait for a reply that never comes (the reads then
+                // time out: a sender's batch fails within about twice the command timeout).
+                let events = PollWait.wait(socket: connection.fd, wake: wake, timeoutMs: commandTimeoutMs)
+                // A sender holding the connection for a prepared batch wakes the thread when
+                // it gives it back; until then the socket is not the thread's.
+                while state.withLock({ s in
+                    s.threadAwaitsLender = s.lentToSender
+                    return s.lentToSender
+                }) {
+                    _ = PollWait.wait(socket: -1, wake: wake, timeoutMs: commandTimeoutMs)
+                }
                 let written = state.withLock { state in
                     state.threadIdle = false
                     state.idleConnection = nil

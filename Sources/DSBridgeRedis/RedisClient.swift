@@ -73,7 +73,8 @@ public final class RedisClient: Sendable {
     /// thread at a time: the client's thread puts it here under the state lock just before it
     /// sleeps (it then touches only the socket's number, in poll) and takes it back under
     /// the lock when it wakes, before it uses the connection again; a sender uses it only
-    /// while holding that lock.
+    /// while holding that lock, or after taking it out under the lock for a prepared batch
+    /// (``State/lentToSender``): the thread then leaves it alone until it is given back.
     struct LentConnection: @unchecked Sendable {
         let connection: HiredisConnection
     }
@@ -94,6 +95,13 @@ public final class RedisClient: Sendable {
         /// Batches written by their senders (``idleConnection``), oldest first: their
         /// replies come before those of any later round trip.
         var written: [(batch: Batch, commands: [RedisCommand])] = []
+        /// A sender took the idle connection out to build a batch and write it
+        /// (``sendIfIdle(prepare:completion:)``): the thread, woken meanwhile, waits until it
+        /// is given back (with the batch in ``written``) before it uses the connection.
+        var lentToSender = false
+        /// The thread woke while the connection was lent and waits for it: giving it back
+        /// must wake it.
+        var threadAwaitsLender = false
         var onConnected: ConnectedHandler?
         var onDisconnected: DisconnectedHandler?
     }
@@ -243,16 +251,14 @@ public final class RedisClient: Sendable {
                 let connection = state.idleConnection?.connection
             else { return nil }
             state.written.append((batch, commands))
-            state.threadIdle = false  // woken below: later batches need not wake it again
-            // A failed write leaves the connection unusable: the thread reads the failure
-            // and fails the batch with the others in flight.
+            // The reply wakes the thread (it polls the socket); batches queued meanwhile
+            // wait for that, and go out after it.
+            state.threadIdle = false
+            // A failed write leaves the connection unusable: the thread, woken by the
+            // socket's error, reads the failure and fails the batch with the others in flight.
             return connection.append(commands) ?? connection.flush() == nil
         }
-        guard outcome != nil else { return false }
-        // The thread reads the reply (and times it out: it sleeps without a deadline); the
-        // batch is on its way already, so this wake-up is no longer on the batch's path.
-        wake.signal()
-        return true
+        return outcome != nil
     }
 
     /// Queues a batch whose commands `prepare` builds on the client's thread just before it
@@ -262,6 +268,63 @@ public final class RedisClient: Sendable {
     /// ``send(_:completion:)`` (then `prepare` is never called).
     public func send(prepare: @escaping @Sendable () -> [RedisCommand]?, completion: @escaping Completion) {
         enqueue(Batch(work: .prepare(prepare), completion: completion))
+    }
+
+    /// Builds a batch with `prepare` and writes it on the caller's thread, if the client's
+    /// thread sleeps with nothing queued or in flight: a coalescing caller's lone batch goes
+    /// out without waiting for the thread to wake (the thread reads the reply). Otherwise
+    /// nothing is built, nothing is sent and `completion` is not called: queue it with
+    /// ``send(prepare:completion:)``.
+    ///
+    /// `prepare` runs without the client's lock held (it may take the caller's own locks and
+    /// send other batches, which then follow this one). A batch it builds larger than a
+    /// sender writes itself goes to the client's thread ahead of anything queued meanwhile,
+    /// so the caller never waits on Redis.
+    /// - Returns: whether it was taken (its completion then runs on the client's thread, or,
+    ///   when `prepare` built nothing or a command it cannot send, on the caller's).
+    public func sendIfIdle(prepare: @escaping @Sendable () -> [RedisCommand]?, completion: @escaping Completion) -> Bool {
+        let lent = state.withLock { state -> LentConnection? in
+            guard !state.stopping, state.connected, state.queue.isEmpty, state.written.isEmpty, let lent = state.idleConnection
+            else { return nil }
+            state.idleConnection = nil
+            state.lentToSender = true
+            state.threadIdle = false  // the reply, or the connection given back, wakes it
+            return lent
+        }
+        guard let lent else { return false }
+        let commands = prepare() ?? []
+        let problem = commands.lazy.compactMap(\.problem).first
+        let batch = Batch(work: .commands(commands), completion: completion)
+        let writesItself = !commands.isEmpty && problem == nil && RESPEncoding.estimatedSize(of: commands) <= Self.maxImmediateBytes
+        // A failed write leaves the connection unusable: the thread reads the failure and
+        // fails the batch with the others in flight.
+        if writesItself { _ = lent.connection.append(commands) ?? lent.connection.flush() }
+        let wakeThread = state.withLock { state -> Bool in
+            state.lentToSender = false
+            if writesItself {
+                state.written.append((batch, commands))
+            } else if !commands.isEmpty && problem == nil {
+                state.queue.insert(batch, at: 0)  // before anything queued while it was built
+            }
+            // Awake and waiting for the connection: wake it. Else a batch written here
+            // wakes it by its reply (what was queued meanwhile waits for that); with
+            // nothing written and nothing queued it sleeps on, the connection idle again.
+            if state.threadAwaitsLender { return true }
+            if writesItself { return false }
+            if state.queue.isEmpty {
+                state.idleConnection = lent
+                state.threadIdle = true
+                return false
+            }
+            return true
+        }
+        if wakeThread { wake.signal() }
+        if let problem {
+            fail(CollectionOfOne(batch), with: .invalidCommand(problem))
+        } else if commands.isEmpty {
+            completion(.success([]))
+        }
+        return true
     }
 
     /// Sends `commands` as one batch and returns their replies in order.

@@ -46,10 +46,12 @@ enum AdminAPI {
     /// ``call(_:_:answer:)`` answering an ``AdminReply`` (group calls collect them).
     static func callAnswering(_ session: BridgeSession, _ request: AdminCallRequest, answer: @escaping @Sendable (AdminReply) -> Void) {
         // The session times the call out: at its timeout it forgets the call (a later
-        // answer from the page is ignored, a call still held is never delivered).
+        // answer from the page is ignored, a call still held is never delivered). `answer`
+        // hands the reply on without blocking, so the thread that reads the page's answer
+        // runs the handler (no hop through a worker).
         session.callJavaScript(
-            request.method, args: request.args, timeout: .milliseconds(request.timeoutMs), trace: request.trace,
-            handler: AdminCallAnswer.handler(answer: answer))
+            request.method, args: request.args, timeout: .milliseconds(request.timeoutMs), origin: nil, answersInline: true,
+            trace: request.trace, handler: AdminCallAnswer.handler(answer: answer))
     }
 
     /// How long a look at a session's calls keeps its trace on (the admin page asks again

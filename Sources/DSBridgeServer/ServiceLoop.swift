@@ -191,6 +191,7 @@ final class ServiceLoop {
         events.onWake = { [unowned self] in drainInbox() }
         events.onTimer = { [unowned self] in deadlinesDue() }
         server.inbox.open(events.wakeHandle)
+        bridge.serviceThreadStarted()
         listener.onReadable = { [unowned self] in acceptPending() }
         listener.resume()
         return .success(ListeningPorts(port: listener.port, adminPort: Int(lws_get_vhost_listen_port(admin))))

@@ -138,6 +138,71 @@ struct RedisClientTests {
         #expect(client.sendIfIdle([RedisCommand("SET", "small", "s")]) { _ in })
     }
 
+    @Test("while its thread sleeps, a prepared batch is built and written by its sender; busy, it is refused unbuilt; order holds")
+    func preparedBySender() async throws {
+        let server = try RedisServerProcess.start()
+        defer { server.stop() }
+        let client = try await connectedClient(server.url())
+        defer { client.stop() }
+        let threadName: @Sendable () -> String = {
+            (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8))?.trimmingCharacters(in: .newlines) ?? "?"
+        }
+        try await Task.sleep(for: .milliseconds(50))  // the thread is asleep
+        let builtOn = Outcome<String>()
+        let first = Outcome<Result<[RedisValue], RedisClientError>>()
+        let inner = Outcome<Result<[RedisValue], RedisClientError>>()
+        let taken = client.sendIfIdle(
+            prepare: {
+                builtOn.set(threadName())
+                // A batch sent while the connection is lent waits, and follows this one.
+                client.send([RedisCommand("RPUSH", "order", "2")]) { inner.set($0) }
+                return [RedisCommand("RPUSH", "order", "1")]
+            }, completion: { first.set($0) })
+        #expect(taken)
+        #expect(builtOn.current != nil && builtOn.current != "dsbridge-redis", "built on the sender's thread: \(builtOn.current ?? "-")")
+        #expect(try first.wait()?.get() == [.integer(1)])
+        #expect(try inner.wait()?.get() == [.integer(2)])
+
+        // Nothing to write: completed at once with no replies; the connection is idle again,
+        // so the next small batch is its sender's to write as well.
+        try await Task.sleep(for: .milliseconds(50))
+        let empty = Outcome<Result<[RedisValue], RedisClientError>>()
+        let emptyTaken = client.sendIfIdle(prepare: { nil }, completion: { empty.set($0) })
+        #expect(emptyTaken)
+        #expect(try empty.current?.get() == [], "completed before sendIfIdle returned")
+        let after = Outcome<Result<[RedisValue], RedisClientError>>()
+        #expect(client.sendIfIdle([RedisCommand("RPUSH", "order", "3")]) { after.set($0) })
+        #expect(try after.wait()?.get() == [.integer(3)])
+
+        // A batch in flight: refused, and prepare is never called.
+        let blocked = Outcome<Result<[RedisValue], RedisClientError>>()
+        client.send([RedisCommand("BLPOP", "nothing", "0.3")]) { blocked.set($0) }
+        try await Task.sleep(for: .milliseconds(50))
+        let busyTaken = client.sendIfIdle(
+            prepare: {
+                Issue.record("a refused batch was built")
+                return nil
+            }, completion: { _ in Issue.record("a refused batch completed") })
+        #expect(!busyTaken)
+        #expect(blocked.wait() != nil)
+
+        // Built too large for its sender to write: the thread writes it, ahead of a batch
+        // queued while it was built.
+        try await Task.sleep(for: .milliseconds(50))
+        let big = [UInt8](repeating: 0x62, count: 20_000)
+        let large = Outcome<Result<[RedisValue], RedisClientError>>()
+        let behind = Outcome<Result<[RedisValue], RedisClientError>>()
+        let largeTaken = client.sendIfIdle(
+            prepare: {
+                client.send([RedisCommand("RPUSH", "order", "5")]) { behind.set($0) }
+                return [RedisCommand("SET", "big", big), RedisCommand("RPUSH", "order", "4")]
+            }, completion: { large.set($0) })
+        #expect(largeTaken)
+        #expect(try large.wait()?.get() == [.status("OK"), .integer(4)])
+        #expect(try behind.wait()?.get() == [.integer(5)])
+        #expect(try await client.send([RedisCommand("LRANGE", "order", 0, -1)]) == [.array((1...5).map { bytes("\($0)") })])
+    }
+
     @Test("before start, after stop, with a bad command or a full queue, a send fails at once with the reason")
     func failsAtOnce() async throws {
         let server = try RedisServerProcess.start()
