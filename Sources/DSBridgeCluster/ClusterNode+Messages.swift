@@ -89,12 +89,11 @@ extension ClusterNode {
     /// which also becomes the call's origin in the journal, so that after a move the page's
     /// answers go straight there.
     private func runCall(session id: String, method: String, args: RawJSON, timeoutMs: Int, origin: String) {
-        let parts = origin.split(separator: "|", maxSplits: 1)
-        guard parts.count == 2, let ref = Int64(parts[1]) else { return }
-        let from = String(parts[0])
+        guard let parsed = CallOrigin(parsing: origin) else { return }
+        let (from, ref) = (parsed.node, parsed.ref)
         let run: @Sendable (BridgeSession) -> Void = { [self] session in
             if isDraining(), !session.isConnected { return publish(.refused(ref: ref, status: 503), to: from) }
-            let forward = journal.forwarder(to: origin)
+            let forward = journal.forwarder(to: parsed)
             // The forwarder to another node only publishes: the thread that reads the page's
             // answer may run it. (To this node it runs the caller's handler: not inline.)
             session.callJavaScript(

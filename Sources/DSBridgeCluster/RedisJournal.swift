@@ -315,9 +315,13 @@ public final class RedisJournal: SessionJournal {
     /// A handler that passes a page's answers to a native call made on node `origin`
     /// (`NODE|REF`).
     func forwarder(to origin: String) -> NativeCallHandler {
-        let parts = origin.split(separator: "|", maxSplits: 1)
-        guard parts.count == 2, let ref = Int64(parts[1]) else { return { _ in } }
-        let node = String(parts[0])
+        guard let origin = CallOrigin(parsing: origin) else { return { _ in } }
+        return forwarder(to: origin)
+    }
+
+    /// ``forwarder(to:)-(String)`` for an origin read already.
+    func forwarder(to origin: CallOrigin) -> NativeCallHandler {
+        let (node, ref) = (origin.node, origin.ref)
         if node == nodeID {
             return { [weak self] event in self?.bridge?.deliverForwardedAnswer(ref: ref, event) }
         }

@@ -20,6 +20,16 @@ struct ClusterCodecTests {
         #expect(JournalArguments.parseRunValue("nobar") == nil)
     }
 
+    @Test("a call's origin NODE|REF is read at its first bar; without a node or a number it is refused")
+    func callOrigins() {
+        #expect(CallOrigin(parsing: "n1|42") == CallOrigin(node: "n1", ref: 42))
+        #expect(CallOrigin(parsing: "host:8080|-7") == CallOrigin(node: "host:8080", ref: -7))
+        #expect(CallOrigin(parsing: "a|1|2") == nil, "the number is all that follows the first bar")
+        for bad in ["", "n1", "n1|", "|5", "n1|x", "n1| 5", "n1|99999999999999999999"] {
+            #expect(CallOrigin(parsing: bad) == nil, "\(bad)")
+        }
+    }
+
     @Test("a late item keeps its kind, tail and run change (with the node that runs the call)")
     func lateItems() throws {
         let tail = Array(#","id":5,"code":0,"data":"é\"x"}"#.utf8)
