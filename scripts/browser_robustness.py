@@ -92,7 +92,11 @@ def case_oversized(driver, daemons, c):
     huge = wait_for(lambda: driver.execute_script("return window.__huge"), 8)
     c.check(huge == "tooLarge", "queued before a sync call, it goes over HTTP, gets 413: kind tooLarge (got %s)" % huge)
     sync = driver.execute_script("return window.__hugeSync")
-    c.check(sync == "after huge[ syn call]", "the sync call after it answers (got %r)" % sync)
+    # On a failure, the page's own warnings say which step gave up (dsbridge.js warns before
+    # a sync call returns '': no session, HTTP status, network error).
+    said = "" if sync == "after huge[ syn call]" else "; the page said: %s" % [
+        e.get("message", "") for e in driver.get_log("browser") if "[dsbridge]" in e.get("message", "")][-5:]
+    c.check(sync == "after huge[ syn call]", "the sync call after it answers (got %r)%s" % (sync, said))
     n = connects(driver)
     time.sleep(0.5)
     c.check(n <= 2 and connects(driver) == n, "no reconnect loop (%d connects)" % n)
