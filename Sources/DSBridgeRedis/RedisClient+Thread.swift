@@ -155,13 +155,10 @@ extension RedisClient {
             case .commands(let commands):
                 ready.append((batch, commands))
             case .prepare(let prepare):
-                let commands = prepare() ?? []
-                if commands.isEmpty {
-                    batch.completion(.success([]))
-                } else if let problem = commands.lazy.compactMap(\.problem).first {
-                    fail(CollectionOfOne(batch), with: .invalidCommand(problem))
-                } else {
-                    ready.append((batch, commands))
+                switch PreparedCommands(prepare()) {
+                case .nothing: batch.completion(.success([]))
+                case .invalid(let problem): fail(CollectionOfOne(batch), with: .invalidCommand(problem))
+                case .ready(let commands): ready.append((batch, commands))
                 }
             }
         }

@@ -292,18 +292,19 @@ public final class RedisClient: Sendable {
             return lent
         }
         guard let lent else { return false }
-        let commands = prepare() ?? []
-        let problem = commands.lazy.compactMap(\.problem).first
-        let batch = Batch(work: .commands(commands), completion: completion)
-        let writesItself = !commands.isEmpty && problem == nil && RESPEncoding.estimatedSize(of: commands) <= Self.maxImmediateBytes
+        let prepared = PreparedCommands(prepare())
+        var ready: [RedisCommand] = []
+        if case .ready(let commands) = prepared { ready = commands }
+        let batch = Batch(work: .commands(ready), completion: completion)
+        let writesItself = !ready.isEmpty && RESPEncoding.estimatedSize(of: ready) <= Self.maxImmediateBytes
         // A failed write leaves the connection unusable: the thread reads the failure and
         // fails the batch with the others in flight.
-        if writesItself { _ = lent.connection.append(commands) ?? lent.connection.flush() }
+        if writesItself { _ = lent.connection.append(ready) ?? lent.connection.flush() }
         let wakeThread = state.withLock { state -> Bool in
             state.lentToSender = false
             if writesItself {
-                state.written.append((batch, commands))
-            } else if !commands.isEmpty && problem == nil {
+                state.written.append((batch, ready))
+            } else if !ready.isEmpty {
                 state.queue.insert(batch, at: 0)  // before anything queued while it was built
             }
             // Awake and waiting for the connection: wake it. Else a batch written here
@@ -319,10 +320,10 @@ public final class RedisClient: Sendable {
             return true
         }
         if wakeThread { wake.signal() }
-        if let problem {
-            fail(CollectionOfOne(batch), with: .invalidCommand(problem))
-        } else if commands.isEmpty {
-            completion(.success([]))
+        switch prepared {
+        case .nothing: completion(.success([]))
+        case .invalid(let problem): fail(CollectionOfOne(batch), with: .invalidCommand(problem))
+        case .ready: break
         }
         return true
     }

@@ -46,7 +46,8 @@ struct JournalLogHandler: LogHandler {
         var merged = metadata
         if let extra = event.metadata { merged.merge(extra) { $1 } }
         let text = Self.line(level: event.level, message: event.message, metadata: merged) + "\n"
-        Self.lock.withLock { _ in StandardStreams.err(text) }
+        // A line that cannot be written (stderr closed) has nowhere else to go: dropped.
+        Self.lock.withLock { _ in _ = StandardStreams.err(text) }
     }
 
     /// Whether stderr is the journal: `$JOURNAL_STREAM` is `device:inode` of stderr.

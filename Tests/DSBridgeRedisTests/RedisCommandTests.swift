@@ -73,4 +73,20 @@ struct RedisCommandTests {
         #expect(RedisScript.isNoScript(.error("NOSCRIPT No matching script. Please use EVAL.")))
         #expect(!RedisScript.isNoScript(.error("ERR other")))
     }
+
+    @Test("what a batch's prepare built sorts into nothing, a command that cannot be sent, or commands to write")
+    func preparedCommands() {
+        guard case .nothing = PreparedCommands(nil) else { Issue.record("nil is nothing to send"); return }
+        guard case .nothing = PreparedCommands([]) else { Issue.record("no commands is nothing to send"); return }
+        guard case .invalid(let problem) = PreparedCommands([RedisCommand("SET", "k", "v"), RedisCommand("SUBSCRIBE", "c")]) else {
+            Issue.record("one unsendable command fails the batch")
+            return
+        }
+        #expect(problem.contains("SUBSCRIBE"))
+        guard case .ready(let commands) = PreparedCommands([RedisCommand("SET", "k", "v"), RedisCommand("GET", "k")]) else {
+            Issue.record("sendable commands are written")
+            return
+        }
+        #expect(commands.map(\.name) == ["SET", "GET"])
+    }
 }
