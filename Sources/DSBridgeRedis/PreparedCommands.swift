@@ -20,4 +20,9 @@ enum PreparedCommands {
             self = .ready(built)
         }
     }
+
+    /// The commands to write (empty unless ``ready(_:)``).
+    var commands: [RedisCommand] {
+        if case .ready(let commands) = self { commands } else { [] }
+    }
 }

@@ -293,8 +293,7 @@ public final class RedisClient: Sendable {
         }
         guard let lent else { return false }
         let prepared = PreparedCommands(prepare())
-        var ready: [RedisCommand] = []
-        if case .ready(let commands) = prepared { ready = commands }
+        let ready = prepared.commands
         let batch = Batch(work: .commands(ready), completion: completion)
         let writesItself = !ready.isEmpty && RESPEncoding.estimatedSize(of: ready) <= Self.maxImmediateBytes
         // A failed write leaves the connection unusable: the thread reads the failure and
