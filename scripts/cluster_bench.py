@@ -30,7 +30,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from dsbtest.daemon import Daemon, binary_path, demo_args  # noqa: E402
-from dsbtest.page import WS, return_value  # noqa: E402
+from dsbtest.page import WS, call_message, return_value  # noqa: E402
 from dsbtest.redis import RedisServer  # noqa: E402
 
 
@@ -53,20 +53,33 @@ def percentile(values, p):
 
 
 def page_process(port, conn, stop):
-    """Child process: a page on `port` that answers every invoke at once; sends its session
-    id through `conn`, runs until `stop` is set."""
+    """Child process: a page on `port` that answers every invoke at once and acknowledges
+    what it has processed as PROTOCOL.md 2.2 asks of a page (at least every 64 messages, and
+    within 1 s): every 32, in the frame of the answer that reaches that count, and when idle.
+    Sends its session id through `conn`, runs until `stop` is set."""
     ws = WS(port)
     w = ws.session()
     ws.call(1, "_dsb.dsinit", None)
     ws.expect_ret(1)
     conn.send(w["session"])
-    next_id = 2
+    next_id, seen, acked = 2, 0, 0
     while not stop.is_set():
-        m = ws.next_message(0.2, lambda m: isinstance(m, dict) and m.get("t") == "invoke")
-        if m is None:
-            continue
-        ws.call(next_id, "_dsb.returnValue", return_value(m["callbackId"], m["args"]))
-        next_id += 1
+        if not ws.pump(0.2):
+            break
+        messages = [m for m in ws.take() if isinstance(m, dict)]
+        if not messages and seen > acked:
+            ws.ack(seen)
+            acked = seen
+        for m in messages:
+            seen = max(seen, m.get("seq") or 0)
+            if m.get("t") != "invoke":
+                continue
+            out = [call_message(next_id, "_dsb.returnValue", return_value(m["callbackId"], m["args"]))]
+            next_id += 1
+            if seen - acked >= 32:
+                out.append({"t": "ack", "seq": seen})
+                acked = seen
+            ws.send_json(out if len(out) > 1 else out[0])
     ws.close()
 
 
