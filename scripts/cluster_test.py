@@ -492,6 +492,19 @@ def main():
                 (status, body))
         status, _ = sync_http(n2.port, "not-a-token", "echo.syn", 1)
         c.check(status == 401, "POST /dsbridge/call with an unknown token is 401", status)
+        # _dsb.closePage with a journal: its ret reaches the page before the close 1000
+        # (it used to wait for a journal round the session's end made moot, and was lost).
+        outcomes = []
+        for _ in range(10):
+            ws = WS(n2.port)
+            ws.session()
+            ws.call(1, "echo.syn", 1)
+            ws.expect_ret(1)
+            ws.call(2, "_dsb.closePage", None)
+            ret = ws.expect_ret(2, timeout=3)
+            outcomes.append((ret is not None and ret.get("code") == 0, ws.wait_close(3)[0]))
+            ws.close()
+        c.check(outcomes == [(True, 1000)] * 10, "_dsb.closePage in cluster mode: its ret, then close 1000 (10 pages)", outcomes)
         statuses, odd = sync_calls_during_takeovers([n1, n2, n3])
         c.check(set(statuses) == {200} and statuses[200] > 0,
                 "sync calls made on every node while sessions move from n1 to n2 all answer 200 (none 401)",

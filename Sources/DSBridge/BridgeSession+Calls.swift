@@ -90,7 +90,7 @@ extension BridgeSession {
                 send(.cb(stub: stub, payload: .value(value, complete: true)), run: reply.finished, site: site)
             }
             if m == .closePage, case .success = result {
-                finish(reason: "page closed", closeCode: 1000, dropQueued: false, site: site)
+                finish(reason: "page closed", closeCode: 1000, dropQueued: false, pageClosed: true, site: site)
             }
         case .synchronous(let source, let name):
             runSynchronous(

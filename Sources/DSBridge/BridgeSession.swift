@@ -208,8 +208,8 @@ public final class BridgeSession: Sendable {
     /// thread (`site`), the user code among it (cancellation handlers, the `closed` hook,
     /// native-call handlers, interface deinits) runs on a worker.
     @discardableResult
-    func finish(reason: String, closeCode: Int?, dropQueued: Bool, site: CallSite) -> Bool {
-        guard let ending = state.withLock({ $0.end(dropQueued: dropQueued) }) else { return false }
+    func finish(reason: String, closeCode: Int?, dropQueued: Bool, pageClosed: Bool = false, site: CallSite) -> Bool {
+        guard let ending = state.withLock({ $0.end(dropQueued: dropQueued, pageClosed: pageClosed) }) else { return false }
         bridge.forget(self)
         if ending.forgetJournal { bridge.journal?.sessionEnded(self) }
         bridge.metrics.sessionClosed(closeCode: ending.connection == nil ? nil : closeCode)

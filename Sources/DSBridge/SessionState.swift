@@ -238,11 +238,16 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
     }
 
     /// Ends the session. `dropQueued`: frees its queued and replay messages now instead of
-    /// keeping what is unsent for the socket to write before its close.
+    /// keeping what is unsent for the socket to write before its close. `pageClosed`: the
+    /// page ended it (`_dsb.closePage`), so what is queued goes out before the close even if
+    /// the journal does not hold it yet: a page never resumes a session it closed, so
+    /// nothing it sees from here needs a replay (docs/CLUSTER.md, rule 2), and the `ret` of
+    /// its closePage no longer waits for a round the session's end makes moot.
     /// - Returns: `nil` when it had ended already.
-    mutating func end(dropQueued: Bool) -> Ending? {
+    mutating func end(dropQueued: Bool, pageClosed: Bool = false) -> Ending? {
         if ended { return nil }
         ended = true
+        if pageClosed, let journal, journal.mode != .moved { log.setGated(false) }
         if dropQueued { log = OutboundLog(maxMessages: log.maxMessages, maxBytes: log.maxBytes, maxBatchBytes: log.maxBatchBytes) }
         settle()  // every byte it counted goes back to the budget
         let ending = Ending(
