@@ -37,18 +37,24 @@ public final class ClusterNode: ClusterRouter {
 
         /// - Parameter redisURL: `redis://HOST:PORT[/DB]` or `unix:///path` (``RedisEndpoint``).
         public init(nodeID: String, redisURL: String, graceMs: Int, logger: Logger) throws(ClusterSetupError) {
-            if nodeID.isEmpty || nodeID.contains(where: { "|# ".contains($0) || $0.isNewline }) {
-                throw .invalidNodeID(nodeID)
-            }
-            do {
-                endpoint = try RedisEndpoint(parsing: redisURL)
-            } catch {
-                throw .invalidRedisURL(error)
-            }
+            endpoint = try ClusterNode.validated(nodeID: nodeID, redisURL: redisURL)
             self.nodeID = nodeID
             client = RedisClient(endpoint: endpoint, name: "dsb-redis", logger: logger)
             messenger = RedisClient(endpoint: endpoint, name: "dsb-redis-msg", logger: logger)
             journal = RedisJournal(nodeID: nodeID, client: client, messenger: messenger, graceMs: graceMs, logger: logger)
+        }
+    }
+
+    /// Checks a node's name and Redis URL as ``init(nodeID:redisURL:graceMs:logger:)``
+    /// does, without making anything (`--check-config`). - Returns: the endpoint.
+    public static func validated(nodeID: String, redisURL: String) throws(ClusterSetupError) -> RedisEndpoint {
+        if nodeID.isEmpty || nodeID.contains(where: { "|# ".contains($0) || $0.isNewline }) {
+            throw .invalidNodeID(nodeID)
+        }
+        do {
+            return try RedisEndpoint(parsing: redisURL)
+        } catch {
+            throw .invalidRedisURL(error)
         }
     }
 

@@ -42,8 +42,19 @@ struct DaemonCommand: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         if checkConfig {
+            // The cluster settings are checked as a start checks them (the URL's form, the
+            // node's name), without connecting.
+            let defaultNodeID = ClusterNodeName.default(port: settings.server.port)
+            if let url = settings.redisURL {
+                do {
+                    _ = try ClusterNode.validated(nodeID: settings.nodeID ?? defaultNodeID, redisURL: url)
+                } catch {
+                    throw ValidationError("--redis: \(error.description)")
+                }
+            }
             print("configuration ok")
-            for line in SettingsSummary.lines(of: settings) { print("  " + line) }
+            let derived: [SettingKey: String] = settings.redisURL == nil ? [:] : [.nodeID: defaultNodeID]
+            for line in SettingsSummary.lines(of: settings, derived: derived) { print("  " + line) }
             return
         }
         let journal = JournalLogHandler.stderrIsJournal || ProcessInfo.processInfo.environment["DSBRIDGED_LOG_FORMAT"] == "journal"

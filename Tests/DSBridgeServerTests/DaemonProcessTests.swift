@@ -350,6 +350,10 @@ struct DaemonProcessTests {
             (["--check-config", "--max-message-bytes", "9223372036854775807"], "--max-message-bytes must be at most 1073741824"),
             (["--check-config", "--max-depth", "100000"], "--max-depth must be at most 1000"),
             (["--check-config", "--replay-max-bytes", "9223372036854775807"], "--replay-max-bytes must be at most"),
+            // The Redis URL is checked by --check-config as a start checks it.
+            (["--check-config", "--redis", "http://127.0.0.1:6379"], "must start with redis:// or unix://"),
+            (["--check-config", "--redis", "redis://127.0.0.1:99999"], "the port must be a number from 1 to 65535"),
+            (["--check-config", "--redis", "redis://127.0.0.1:6379/abc"], "the database must be a number"),
         ])
     func badSettings(arguments: [String], message: String) throws {
         let (process, _, err) = try launch(arguments)
@@ -393,6 +397,16 @@ struct DaemonProcessTests {
         #expect(lines.contains("max-depth 64"), "the environment is applied")
         #expect(lines.contains("admin-token (set)") && lines.contains("auth-token (set)"))
         #expect(!text.contains("s3cret"), "\(text)")
+    }
+
+    @Test("--check-config with --redis shows the node id the daemon would take (HOST:PORT, marked default)")
+    func checkConfigShowsDerivedNodeID() throws {
+        let (process, out, _) = try launch(["--check-config", "--port", "1", "--redis", "redis://127.0.0.1:1", "--web-root", Self.webRoot])
+        waitForExit(process)
+        #expect(process.terminationStatus == 0)
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let line = text.split(separator: "\n").first { $0.contains("node-id") }.map { $0.split(separator: " ").joined(separator: " ") }
+        #expect(line?.hasSuffix(":1 (default)") == true, "\(text)")
     }
 
     @Test("a config file supplies settings and flags override it")
