@@ -12,9 +12,17 @@ extension BridgeSession {
     /// The session's tags, for group calls (`user:42`, `room:7`).
     public var tags: [String] { state.withLock { $0.tags } }
 
-    /// Replaces the session's tags (a cluster finds tagged sessions on every node).
+    /// Replaces the session's tags (a cluster finds tagged sessions on every node). A tag
+    /// no group call could name (empty, `.`, `..`, or holding a `/`) is left out, with a
+    /// warning in the log.
     public func setTags(_ tags: [String]) {
-        let unique = Array(Set(tags)).sorted()
+        let unaddressable = tags.filter { !SessionTag.isAddressable($0) }
+        if !unaddressable.isEmpty {
+            logger.warning(
+                "tags left out: a group call could not name them (empty, \".\", \"..\" or holding \"/\"): \(unaddressable.map { "\"\($0.prefix(100))\"" }.joined(separator: ", "))",
+                metadata: ["bridge.session": "\(id)"])
+        }
+        let unique = Array(Set(tags.filter(SessionTag.isAddressable))).sorted()
         if state.withLock({ $0.setTags(unique) }) { bridge.journal?.sessionNeedsWrite(self) }
     }
 
