@@ -37,8 +37,16 @@ public struct AdminCallRequest: Sendable, Equatable {
         switch o["timeoutMs"] {
         case .none: timeoutMs = 30_000
         case .some(let t):
-            guard let ms = t.integerValue, ms > 0 else { throw ProtocolViolation("timeoutMs must be a positive integer") }
-            timeoutMs = Int(min(ms, 300_000))
+            guard let ms = Self.clampedTimeout(t) else { throw ProtocolViolation("timeoutMs must be a positive integer") }
+            timeoutMs = ms
         }
+    }
+
+    /// A positive integral number, clamped to 300000 (PROTOCOL.md 6): also one beyond 64
+    /// bits (`1e20`, `9223372036854775808`), which is above the clamp all the same.
+    private static func clampedTimeout(_ value: JSONValue) -> Int? {
+        if let ms = value.integerValue { return ms > 0 ? Int(min(ms, 300_000)) : nil }
+        guard let d = value.doubleValue, d.isFinite, d.rounded(.towardZero) == d, d > 0 else { return nil }
+        return 300_000
     }
 }
