@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import DSBridge
+import DSBridgeRedis
 
 /// Why a call into a session through the cluster did not complete.
 public enum ClusterCallError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -27,6 +28,17 @@ public enum ClusterCallError: Error, Sendable, Equatable, CustomStringConvertibl
         case .draining: return "draining"
         case .clusterUnavailable(let why): return "cluster unavailable: \(why)"
         case .call(let e): return e.description
+        }
+    }
+}
+
+extension ClusterCallError {
+    /// Redis did not give what a cross-node request needed: its client's error, or a reply
+    /// of another shape than asked for.
+    static func unavailable(_ result: Result<[RedisValue], RedisClientError>) -> ClusterCallError {
+        switch result {
+        case .failure(let error): return .clusterUnavailable(error.description)
+        case .success(let replies): return .clusterUnavailable("Redis answered \(replies.count) replies of an unexpected shape")
         }
     }
 }

@@ -34,7 +34,7 @@ extension ClusterNode {
                 case .success(let r) where r.first?.integerValue == 1:
                     answer(AdminReply(status: 400, body: ["error": .string(violation.reason)]))
                 case .success: answer(Self.reply(.unknownSession))
-                case .failure(let error): answer(Self.reply(.clusterUnavailable("\(error)")))
+                case .failure(let error): answer(Self.reply(.clusterUnavailable(error.description)))
                 }
             }
         }
@@ -42,7 +42,7 @@ extension ClusterNode {
 
     public func traceSession(id: String, answer: @escaping @Sendable (AdminReply) -> Void) {
         messenger.send([RedisCommand("HGET", ClusterKeys.session(id), "node")]) { [self] result in
-            guard case .success(let r) = result else { return answer(Self.reply(.clusterUnavailable("\(result)"))) }
+            guard case .success(let r) = result else { return answer(Self.reply(ClusterCallError.unavailable(result))) }
             guard let owner = r.first?.stringValue, owner != nodeID else { return answer(Self.reply(.unknownSession)) }
             let req = nextRequest()
             let once = Atomic<Bool>(false)

@@ -64,7 +64,7 @@ extension ClusterNode {
         messenger.send([RedisCommand("HGET", ClusterKeys.session(id), "node")]) { [self] result in
             let owner: String
             switch result {
-            case .failure(let error): return refused(.clusterUnavailable("\(error)"))
+            case .failure(let error): return refused(.clusterUnavailable(error.description))
             case .success(let replies):
                 guard let node = replies.first?.stringValue else { return refused(.unknownSession) }
                 owner = node
@@ -160,13 +160,13 @@ extension ClusterNode {
     ) {
         messenger.send([RedisCommand("SMEMBERS", ClusterKeys.tag(tag))]) { [self] result in
             guard case .success(let r) = result, let members = r.first?.arrayValue else {
-                return done(.failure(.clusterUnavailable("\(result)")))
+                return done(.failure(ClusterCallError.unavailable(result)))
             }
             let ids = members.compactMap(\.stringValue)
             guard !ids.isEmpty else { return done(.success([])) }
             messenger.send(ids.map { RedisCommand("HGET", ClusterKeys.session($0), "node") }) { [self] result in
                 guard case .success(let owners) = result, owners.count == ids.count else {
-                    return done(.failure(.clusterUnavailable("\(result)")))
+                    return done(.failure(ClusterCallError.unavailable(result)))
                 }
                 var byNode: [String: [String]] = [:]
                 var stale: [String] = []
@@ -215,7 +215,7 @@ extension ClusterNode {
     func listSessions(local: [JSONValue], done: @escaping @Sendable (Result<[JSONValue], ClusterCallError>) -> Void) {
         messenger.send([RedisCommand("SMEMBERS", ClusterKeys.nodes)]) { [self] result in
             guard case .success(let r) = result, let members = r.first?.arrayValue else {
-                return done(.failure(.clusterUnavailable("\(result)")))
+                return done(.failure(ClusterCallError.unavailable(result)))
             }
             let others = members.compactMap(\.stringValue).filter { $0 != nodeID }
             let parts = Collector<[JSONValue]>(expecting: 2) { done(.success($0.flatMap { $0 })) }
