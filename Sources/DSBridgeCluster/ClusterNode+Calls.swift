@@ -234,7 +234,7 @@ extension ClusterNode {
     }
 
     /// Asks `nodes` for their listings; `done` gets what came (within 2 s) and the nodes
-    /// nobody listened for.
+    /// nobody listened for or that did not answer in time.
     private func askOthers(_ nodes: [String], done: @escaping @Sendable ([JSONValue], [String]) -> Void) {
         guard !nodes.isEmpty else { return done([], []) }
         let req = nextRequest()
@@ -259,12 +259,18 @@ extension ClusterNode {
             }
         }
         afterDelay(milliseconds: 2_000) { [self] in
-            if let late = pending.withLock({ $0.lists.removeValue(forKey: req) }) { late.done(late.sessions) }
+            guard let late = pending.withLock({ $0.lists.removeValue(forKey: req) }) else { return }
+            // Nodes that did not answer in time (frozen, overloaded, dying) are listed from
+            // Redis like dead ones, rather than left out.
+            silent.withLock { $0.append(contentsOf: late.waitingFor.sorted()) }
+            late.done(late.sessions)
         }
     }
 
     /// The sessions Redis says `nodes` own (but `excluding`), not connected: nodes that are
-    /// dead or silent, whose sessions wait for their pages to resume elsewhere.
+    /// dead or silent, whose sessions wait for their pages to resume elsewhere. `queued`
+    /// comes from the journal, whose acknowledgements are written lazily (up to 31 behind);
+    /// `calls` is 0 (calls are counted on the node that runs them).
     private func listFromRedis(
         _ nodes: [String], excluding: Set<String> = [], done: @escaping @Sendable ([JSONValue]) -> Void
     ) {
@@ -289,7 +295,7 @@ extension ClusterNode {
                     out.append([
                         "session": .string(pair.id), "connected": false, "ready": .bool(v[3].stringValue == "1"),
                         "origin": origin, "since": .string(RFC3339.format(milliseconds: since)),
-                        "queued": .integer(max(0, queued)), "node": .string(pair.node),
+                        "queued": .integer(max(0, queued)), "calls": 0, "node": .string(pair.node),
                     ])
                 }
                 done(out)
