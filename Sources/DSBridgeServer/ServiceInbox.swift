@@ -69,6 +69,9 @@ final class ServiceInbox: Sendable {
         }
     }
 
+    /// Whether the service thread posted since the last ``takeLocalPosts()`` (leaves it set).
+    var hasLocalPosts: Bool { state.withLock { $0.postedLocally } }
+
     /// Whether the service thread posted work since the last call (service thread).
     func takeLocalPosts() -> Bool {
         state.withLock { s in

@@ -267,11 +267,17 @@ final class ServiceLoop {
     private func beforeWait() {
         // First what inline calls answered (their wakes then find nothing left to write).
         flushInlineAnswers()
-        while server.inbox.takeLocalPosts() {
-            drainInbox()
-            flushInlineAnswers()
-        }
-        bridge.runDeferredWork()
+        repeat {
+            while server.inbox.takeLocalPosts() {
+                drainInbox()
+                flushInlineAnswers()
+            }
+            bridge.runDeferredWork()
+            // The deferred work may post for this thread: a journal round that fails at once
+            // (Redis down) opens its sessions' gates and wakes their sockets from here. Left
+            // undrained, that post would wait for the next timer (seconds), and posts from
+            // other threads behind it would not wake the loop either (ServiceInbox.post).
+        } while server.inbox.hasLocalPosts
         eventLoop?.setTimer(deadline: deadlines.earliest)
     }
 
