@@ -25,7 +25,8 @@ extension ServiceLoop {
             return respond(exchange, a)
         }
         let parts = exchange.path.split(separator: "/", omittingEmptySubsequences: true)
-        switch (exchange.method, parts.count) {
+        // HEAD is GET without the body (the answer's writer leaves it out).
+        switch (exchange.method == .head ? .get : exchange.method, parts.count) {
         case (.get, 1) where parts[0] == "metrics":
             guard server.metricsRenderer != nil else { return respond(exchange, .json(404, ["error": "metrics are not enabled"])) }
             // It walks every session: on a worker, not on the network thread.
@@ -79,7 +80,13 @@ extension ServiceLoop {
             let tag = String(parts[2])
             expectBody(exchange) { [self] exchange in adminGroupCall(exchange, tag: tag) }
         default:
-            var a = HTTPAnswer.json(404, ["error": "not found"])
+            var a: HTTPAnswer
+            if let allow = AdminRouteMethods.allowed(for: parts) {
+                a = .json(405, ["error": .string("method not allowed: this path takes \(allow)")])
+                a.headers.append(("Allow", allow))
+            } else {
+                a = .json(404, ["error": "not found"])
+            }
             a.closeAfter = exchange.method == .post
             respond(exchange, a)
         }
