@@ -727,6 +727,12 @@ def main():
         t.join(2)
         c.check(status == 200 and body.get("data") == {"got": [4]},
                 "its first cross-node admin call finds Redis (not 503 cluster unavailable)", (status, body))
+        # Two processes under one name (a configuration mistake): the log says so.
+        twin = start_node(binary, "n4", redis.url)
+        nodes["n4-twin"] = twin
+        warned = until(lambda: any("another process runs as node n4" in n.log_text() for n in (n4, twin)), 5)
+        twin.stop()
+        c.check(warned, "a second process started with a node's name: its log or the first's says so")
         # Redis unreachable at start: the node still starts, after its first attempts, and says so.
         redis.stop()
         t0 = time.monotonic()

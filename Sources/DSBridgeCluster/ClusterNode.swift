@@ -142,6 +142,11 @@ public final class ClusterNode: ClusterRouter {
         DelayedWork.shared.schedule(afterMilliseconds: milliseconds, on: queue, work)
     }
     private let beats = Atomic<Int>(0)
+    /// Whether a beat wrote this process' record (from then on, another incarnation in it
+    /// is another process under the same name).
+    private let recordWritten = Atomic<Bool>(false)
+    /// The beat that last warned of another process under this name (0: none yet).
+    private let duplicateWarnedAtBeat = Atomic<Int>(0)
 
     /// - Parameters:
     ///   - address: where pages reach this node (`HOST:PORT`), for the node's record.
@@ -249,7 +254,12 @@ public final class ClusterNode: ClusterRouter {
     /// Every beat: the node's record, late messages to retry, lost nodes among those still
     /// running calls of this node's sessions, and (every `graceMs`/3) the sessions' expiry.
     private func beat() {
-        messenger.send(beatCommands()) { _ in }
+        // The record's incarnation before this beat writes it: once this process wrote its
+        // own, another one there means a second process runs under this name.
+        messenger.send([RedisCommand("HGET", ClusterKeys.node(nodeID), "inc")] + beatCommands()) { [self] result in
+            guard case .success(let replies) = result else { return }
+            noteRecordIncarnation(replies.first?.stringValue)
+        }
         journal.metrics.redisUp.record(isRedisUp ? 1 : 0)
         journal.retryPendingLate()
         checkWatchedNodes()
@@ -259,6 +269,21 @@ public final class ClusterNode: ClusterRouter {
         if n % every == 0 { renewSessions() }
         if n % 10 == 0 { reapDeadNodes() }
         if n % 2 == 0 { refreshLiveNodes() }
+    }
+
+    /// Warns (every 30 s at most) when the record held another process' incarnation: two
+    /// processes share `--node-id`, and each takes the other's sessions for those of a node
+    /// started again (calls into them answer 503).
+    private func noteRecordIncarnation(_ seen: String?) {
+        defer { recordWritten.store(true, ordering: .releasing) }
+        guard recordWritten.load(ordering: .acquiring), let seen, seen != journal.incarnation else { return }
+        let now = beats.load(ordering: .relaxed)
+        let last = duplicateWarnedAtBeat.load(ordering: .relaxed)
+        guard last == 0 || now - last >= 30_000 / Self.beatMs else { return }
+        duplicateWarnedAtBeat.store(max(1, now), ordering: .relaxed)
+        logger.error(
+            "cluster: another process runs as node \(nodeID) (its record held incarnation \(seen), this process is \(journal.incarnation)): give each node its own --node-id"
+        )
     }
 
     /// Every second: which other nodes are alive (for ``anyOtherNode()``), and which of
