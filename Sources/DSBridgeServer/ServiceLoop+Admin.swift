@@ -25,9 +25,20 @@ extension ServiceLoop {
             return respond(exchange, a)
         }
         let parts = exchange.path.split(separator: "/", omittingEmptySubsequences: true)
-        // HEAD is GET without the body (the answer's writer leaves it out).
-        switch (exchange.method == .head ? .get : exchange.method, parts.count) {
-        case (.get, 1) where parts[0] == "metrics":
+        guard let route = AdminRoute(segments: parts) else {
+            var a = HTTPAnswer.json(404, ["error": "not found"])
+            a.closeAfter = exchange.method == .post
+            return respond(exchange, a)
+        }
+        guard route.allows(exchange.method) else {
+            var a = HTTPAnswer.json(405, ["error": .string("method not allowed: this path takes \(route.allowedMethods)")])
+            a.headers.append(("Allow", route.allowedMethods))
+            a.closeAfter = exchange.method == .post
+            return respond(exchange, a)
+        }
+        // (HEAD answers as GET: the answer's writer leaves the body out.)
+        switch route {
+        case .metrics:
             guard server.metricsRenderer != nil else { return respond(exchange, .json(404, ["error": "metrics are not enabled"])) }
             // It walks every session: on a worker, not on the network thread.
             let reply = respondLater(exchange)
@@ -36,15 +47,15 @@ extension ServiceLoop {
                 let body = server.metricsText() ?? []
                 reply(HTTPAnswer(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: body))
             }
-        case (.get, 2) where parts[0] == "admin" && parts[1] == "nodes":
+        case .nodes:
             guard let cluster = server.cluster else { return respond(exchange, .json(200, ["nodes": []])) }
             let reply = respondLater(exchange)
             cluster.listNodes { r in reply(.json(r.status, r.body)) }
-        case (.get, 4) where parts[0] == "admin" && parts[1] == "nodes" && parts[3] == "metrics":
+        case .nodeMetrics(let node):
             guard let cluster = server.cluster else { return respond(exchange, .json(404, ["error": "not in cluster mode: GET /metrics"])) }
             let reply = respondLater(exchange)
-            cluster.nodeMetrics(node: String(parts[2])) { r in reply(.json(r.status, r.body)) }
-        case (.get, 2) where parts[0] == "admin" && parts[1] == "sessions":
+            cluster.nodeMetrics(node: node) { r in reply(.json(r.status, r.body)) }
+        case .sessions:
             let reply = respondLater(exchange)
             let bridge = self.bridge
             let cluster = server.cluster
@@ -53,8 +64,7 @@ extension ServiceLoop {
                 guard let cluster else { return reply(.json(200, .array(local))) }
                 cluster.listSessions(local: local) { r in reply(.json(r.status, r.body)) }
             }
-        case (.post, 4) where parts[0] == "admin" && parts[1] == "sessions" && parts[3] == "call":
-            let id = String(parts[2])
+        case .sessionCall(let id):
             if let session = bridge.session(id: id), !session.hasMoved {
                 return expectBody(exchange) { [self] exchange in adminCall(exchange, session) }
             }
@@ -68,27 +78,15 @@ extension ServiceLoop {
                 let request = Result { () throws(ProtocolViolation) in try AdminCallRequest(body: exchange.body) }
                 cluster.callSession(id: id, request: request) { r in reply(.json(r.status, r.body)) }
             }
-        case (.get, 4) where parts[0] == "admin" && parts[1] == "sessions" && parts[3] == "calls":
-            let id = String(parts[2])
+        case .sessionCalls(let id):
             if let session = bridge.session(id: id), !session.hasMoved {
                 return respond(exchange, .json(200, AdminAPI.recentCalls(session, node: server.cluster?.nodeID)))
             }
             guard let cluster = server.cluster else { return respond(exchange, .json(404, ["error": "unknown session"])) }
             let reply = respondLater(exchange)
             cluster.traceSession(id: id) { r in reply(.json(r.status, r.body)) }
-        case (.post, 4) where parts[0] == "admin" && parts[1] == "groups" && parts[3] == "call":
-            let tag = String(parts[2])
+        case .groupCall(let tag):
             expectBody(exchange) { [self] exchange in adminGroupCall(exchange, tag: tag) }
-        default:
-            var a: HTTPAnswer
-            if let allow = AdminRouteMethods.allowed(for: parts) {
-                a = .json(405, ["error": .string("method not allowed: this path takes \(allow)")])
-                a.headers.append(("Allow", allow))
-            } else {
-                a = .json(404, ["error": "not found"])
-            }
-            a.closeAfter = exchange.method == .post
-            respond(exchange, a)
         }
     }
 
