@@ -221,14 +221,18 @@ enum ClusterScripts {
         """#
 
     /// Renews the expiry of sessions a node owns (idle ones get no journal writes).
-    /// ARGV: node, ttl, sids. Answers the sids this node no longer owns.
+    /// ARGV: node, ttl, sids. Answers the sids whose record names another node. A missing
+    /// record is not one of them: after Redis restarted empty the node's snapshots write it
+    /// again, and a renewal that came first must not make the node let go of its sessions.
     static let renew = #"""
         local ttl = tonumber(ARGV[2])
         local gone = {}
         for i = 3, #ARGV do
           local s = 'dsb:s:{' .. ARGV[i] .. '}'
           local cur = redis.call('HMGET', s, 'node', 'tok')
-          if cur[1] ~= ARGV[1] then
+          if not cur[1] then
+            -- no record (yet): nothing to renew
+          elseif cur[1] ~= ARGV[1] then
             table.insert(gone, ARGV[i])
           else
             for _, k in ipairs({s, s .. ':log', s .. ':run', s .. ':nc', s .. ':held', s .. ':late', 'dsb:tok:' .. cur[2]}) do

@@ -194,6 +194,20 @@ struct ClusterScriptsTests {
         #expect(after[1].integerValue == 0)
     }
 
+    @Test("renewal reports the sessions another node owns, not those without a record (Redis restarted empty)")
+    func renewal() async throws {
+        let server = try RedisServerProcess.start()
+        defer { server.stop() }
+        let client = try await Self.client(server)
+        defer { client.stop() }
+        #expect(try await journal(client, Self.created("mine", token: "M"), node: "a", epoch: 1) == "ok")
+        #expect(try await journal(client, Self.created("theirs", token: "T"), node: "b", epoch: 1) == "ok")
+        let reply = try await client.send([ClusterScripts.renewScript.evalSHA(arguments: ["a", "5000", "mine", "theirs", "missing"])])
+        #expect(reply.first?.arrayValue?.compactMap(\.stringValue) == ["theirs"])
+        let ttl = try await client.send([RedisCommand("PTTL", "dsb:s:{mine}")]).first?.integerValue ?? -1
+        #expect(ttl > 0 && ttl <= 5000)
+    }
+
     @Test("acknowledgements trim the log; the end of a session deletes its keys, token and tags")
     func trimAndEnd() async throws {
         let server = try RedisServerProcess.start()
