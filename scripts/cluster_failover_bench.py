@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""A node killed under many pages (issue 16, at the scale users run): two nodes and one Redis
+on loopback, started and stopped here.
+
+--pages sessions open on node A, each calls echo.syn --calls times in one frame and reads the
+`ret`s without acknowledging them. Node A is then killed (SIGKILL) and every page resumes on
+node B at once (hello with its token and ack 0, --concurrency handshakes in flight), as pages
+do when a balancer sends them elsewhere. Each page must get `resumed:true` with `lastCall`
+equal to its last call, then exactly its unacknowledged `ret`s again: same `seq`s, same data,
+in order, nothing else before them.
+
+Prints the figures (time until every page resumed, hello -> welcome p50/p99 under that storm,
+CPU of node B and of Redis per takeover) and the exact counts of pages not resumed, `ret`s
+lost, duplicated, out of order or changed; with --json FILE, writes them as JSON. Exits 1 when
+any count is not 0.
+
+    scripts/cluster_failover_bench.py --daemon .build-release/release/dsbridged [--pages 5000]
+
+The client is asyncio over plain sockets (no WebSocket library): with thousands of pages the
+figures are bounded by this Python client before the daemon (node B's and Redis' CPU per
+takeover are printed for that reason).
+"""
+
+import argparse
+import asyncio
+import base64
+import json
+import os
+import random
+import resource
+import signal
+import struct
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from dsbtest.daemon import Daemon, binary_path, demo_args, hard_limit  # noqa: E402
+from dsbtest.page import OP_CLOSE, OP_PING, OP_PONG, OP_TEXT, dumps, frame  # noqa: E402
+from dsbtest.redis import RedisServer  # noqa: E402
+
+
+class PageSocket:
+    """A page's WebSocket on asyncio streams: the upgrade, text frames out (masked), text
+    frames in (pings answered, a close ends it)."""
+
+    def __init__(self, reader, writer):
+        self.reader, self.writer = reader, writer
+        self.rng = random.Random()
+
+    @classmethod
+    async def open(cls, port):
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        key = base64.b64encode(os.urandom(16)).decode()
+        writer.write(("GET /dsbridge HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                      "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: dsbridge.v1\r\n\r\n"
+                      % (port, key)).encode())
+        head = await reader.readuntil(b"\r\n\r\n")
+        if not head.startswith(b"HTTP/1.1 101"):
+            raise RuntimeError("upgrade refused: %r" % head[:80])
+        return cls(reader, writer)
+
+    def send(self, message):
+        self.writer.write(frame(OP_TEXT, dumps(message), rng=self.rng))
+
+    async def messages(self):
+        """The next text frame's messages (a batch frame gives several)."""
+        while True:
+            b = await self.reader.readexactly(2)
+            opcode, n = b[0] & 0x0F, b[1] & 0x7F
+            if n == 126:
+                n = struct.unpack("!H", await self.reader.readexactly(2))[0]
+            elif n == 127:
+                n = struct.unpack("!Q", await self.reader.readexactly(8))[0]
+            payload = await self.reader.readexactly(n)
+            if opcode == OP_PING:
+                self.writer.write(frame(OP_PONG, payload, rng=self.rng))
+            elif opcode == OP_CLOSE:
+                raise ConnectionError("closed by the server: %r" % payload[:80])
+            elif opcode == OP_TEXT:
+                decoded = json.loads(payload)
+                return decoded if isinstance(decoded, list) else [decoded]
+
+    def abort(self):
+        self.writer.transport.abort()
+
+    async def close(self):
+        self.writer.write(frame(OP_CLOSE, struct.pack("!H", 1000), rng=self.rng))
+        self.writer.close()
+        try:
+            await self.writer.wait_closed()
+        except (ConnectionError, OSError):
+            pass
+
+
+# How long a resumed page waits for the next replayed message before counting the rest lost.
+REPLAY_WAIT_S = 10
+
+
+class Page:
+    def __init__(self, index, calls):
+        self.index = index
+        self.calls = calls
+        self.token = None
+        self.rets = []  # (seq, id, data) as first received
+        self.socket = None
+
+    def payload(self, call_id):
+        return "page %d call %d" % (self.index, call_id)
+
+    async def open_on(self, port):
+        self.socket = await PageSocket.open(port)
+        self.socket.send({"t": "hello", "v": 1})
+        welcome = await self.next_of("welcome")
+        self.token = welcome["token"]
+        self.socket.send([{"t": "call", "id": i, "method": "echo.syn", "arg": {"data": self.payload(i)}}
+                          for i in range(1, self.calls + 1)])
+        while len(self.rets) < self.calls:
+            for m in await self.socket.messages():
+                if m.get("t") == "ret":
+                    if m.get("data") != self.payload(m.get("id")):
+                        raise RuntimeError("page %d: echo.syn answered %r" % (self.index, m))
+                    self.rets.append((m.get("seq"), m.get("id"), m.get("data")))
+
+    async def next_of(self, kind):
+        while True:
+            for m in await self.socket.messages():
+                if m.get("t") == kind:
+                    return m
+
+    async def resume_on(self, port, counts, times):
+        """Resumes on `port`; adds what it saw to `counts` and the hello -> welcome time to `times`."""
+        try:
+            socket = await PageSocket.open(port)
+            started = time.perf_counter()
+            socket.send({"t": "hello", "v": 1, "token": self.token, "ack": 0})
+            first = True
+            replayed = []
+            while True:
+                try:
+                    batch = await asyncio.wait_for(socket.messages(), REPLAY_WAIT_S)
+                except asyncio.TimeoutError:
+                    if first:
+                        counts["not resumed"] += 1
+                        socket.abort()
+                        return
+                    break  # what did not come is counted as lost below
+                for m in batch:
+                    if first:
+                        first = False
+                        if m.get("t") != "welcome" or m.get("resumed") is not True:
+                            counts["not resumed"] += 1
+                            socket.abort()
+                            return
+                        times.append(time.perf_counter() - started)
+                        if m.get("lastCall") != self.calls:
+                            counts["wrong lastCall"] += 1
+                        continue
+                    if m.get("t") == "ret":
+                        replayed.append((m.get("seq"), m.get("id"), m.get("data")))
+                    elif m.get("t") != "hb":
+                        counts["unexpected messages"] += 1
+                if len(replayed) >= len(self.rets):
+                    break
+        except (OSError, ConnectionError, asyncio.IncompleteReadError, RuntimeError):
+            counts["not resumed"] += 1
+            return
+        want = {seq: (i, d) for seq, i, d in self.rets}
+        got_seqs = [seq for seq, _, _ in replayed]
+        counts["lost"] += len(set(want) - set(got_seqs))
+        counts["duplicated"] += len(got_seqs) - len(set(got_seqs))
+        counts["out of order"] += sum(1 for a, b in zip(got_seqs, got_seqs[1:]) if b <= a)
+        counts["changed"] += sum(1 for seq, i, d in replayed if seq in want and want[seq] != (i, d))
+        counts["unexpected messages"] += sum(1 for seq in got_seqs if seq not in want)
+        socket.send({"t": "call", "id": self.calls + 1, "method": "_dsb.closePage", "arg": {}})
+        await socket.close()
+
+
+async def bounded(semaphore, coroutine):
+    async with semaphore:
+        return await coroutine
+
+
+def percentile(values, p):
+    s = sorted(values)
+    return s[min(len(s) - 1, int(len(s) * p))] if s else None
+
+
+async def run(args, a, b, redis_pid):
+    pages = [Page(i, args.calls) for i in range(args.pages)]
+    semaphore = asyncio.Semaphore(args.concurrency)
+    started = time.perf_counter()
+    await asyncio.gather(*[bounded(semaphore, p.open_on(a.port)) for p in pages])
+    opened = time.perf_counter() - started
+
+    def cpu(pid):
+        with open("/proc/%d/stat" % pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    b_before, redis_before = cpu(b.pid), cpu(redis_pid)
+    a.kill()
+    for p in pages:
+        p.socket.abort()
+    counts = {k: 0 for k in ("not resumed", "wrong lastCall", "lost", "duplicated", "out of order", "changed",
+                             "unexpected messages")}
+    times = []
+    started = time.perf_counter()
+    await asyncio.gather(*[bounded(semaphore, p.resume_on(b.port, counts, times)) for p in pages])
+    elapsed = time.perf_counter() - started
+    b_cpu, redis_cpu = cpu(b.pid) - b_before, cpu(redis_pid) - redis_before
+    return {
+        "pages": args.pages, "unacknowledged per page": args.calls, "opened on A in s": opened,
+        "all resumed on B in s": elapsed,
+        "hello to welcome under the storm": {"p50": percentile(times, 0.5), "p99": percentile(times, 0.99)},
+        "node B CPU per takeover µs": 1e6 * b_cpu / args.pages, "Redis CPU per takeover µs": 1e6 * redis_cpu / args.pages,
+        "counts": counts,
+    }
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--daemon", default=None)
+    ap.add_argument("--pages", type=int, default=2000)
+    ap.add_argument("--calls", type=int, default=5, help="unacknowledged rets per page")
+    ap.add_argument("--concurrency", type=int, default=500, help="handshakes in flight")
+    ap.add_argument("--json", default=None)
+    args = ap.parse_args()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    need = args.pages + 1000
+    if soft < need:
+        if hard != resource.RLIM_INFINITY and hard < need:
+            sys.exit("cluster_failover_bench: --pages %d needs %d descriptors; the hard limit is %d" % (args.pages, need, hard))
+        resource.setrlimit(resource.RLIMIT_NOFILE, (need, hard))  # the daemons inherit it
+    binary = binary_path(args.daemon)
+    with RedisServer() as redis:
+        extra = ["--redis", redis.url, "--log-level", "warning", "--grace-ms", "120000"]
+        a = Daemon(binary, demo_args(extra=extra + ["--node-id", "failover-a"]), name="failover-a")
+        b = Daemon(binary, demo_args(extra=extra + ["--node-id", "failover-b"]), name="failover-b")
+        watchdog = hard_limit(120 + args.pages / 20, lambda: (a.kill(), b.kill(), redis.stop()))
+        try:
+            time.sleep(1.0)  # each node sees the other alive
+            out = asyncio.run(run(args, a, b, redis.proc.pid))
+        finally:
+            watchdog.set()
+            a.kill()
+            b.stop()
+    t = out["hello to welcome under the storm"]
+    print("node killed under %d pages (%d unacknowledged rets each): all resumed on another node in %.2f s; "
+          "hello -> welcome p50 %.0f ms, p99 %.0f ms; node B %.0f µs and Redis %.0f µs of CPU per takeover"
+          % (out["pages"], out["unacknowledged per page"], out["all resumed on B in s"], 1000 * (t["p50"] or 0),
+             1000 * (t["p99"] or 0), out["node B CPU per takeover µs"], out["Redis CPU per takeover µs"]))
+    print("counts: " + ", ".join("%s %d" % kv for kv in out["counts"].items()))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(out, f, indent=1)
+    sys.exit(1 if any(out["counts"].values()) else 0)
+
+
+if __name__ == "__main__":
+    main()
