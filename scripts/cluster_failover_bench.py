@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""A node killed under many pages (issue 16, at the scale users run): two nodes and one Redis
+"""A node killed (or drained) under many pages (issue 16, at the scale users run): two nodes and one Redis
 on loopback, started and stopped here.
 
 --pages sessions open on node A, each calls echo.syn --calls times in one frame and reads the
 `ret`s without acknowledging them. Node A is then killed (SIGKILL) and every page resumes on
 node B at once (hello with its token and ack 0, --concurrency handshakes in flight), as pages
-do when a balancer sends them elsewhere. Each page must get `resumed:true` with `lastCall`
+do when a balancer sends them elsewhere. With --drain, node A gets SIGTERM instead: each page
+resumes on B once A has closed its socket, and A must then exit by itself with status 0. Each page must get `resumed:true` with `lastCall`
 equal to its last call, then exactly its unacknowledged `ret`s again: same `seq`s, same data,
 in order, nothing else before them.
 
@@ -122,6 +123,19 @@ class Page:
                         raise RuntimeError("page %d: echo.syn answered %r" % (self.index, m))
                     self.rets.append((m.get("seq"), m.get("id"), m.get("data")))
 
+    async def closed_by_server(self, counts):
+        """Drain: reads until the node closes the socket (it sends nothing new meanwhile)."""
+        try:
+            while True:
+                for m in await asyncio.wait_for(self.socket.messages(), REPLAY_WAIT_S):
+                    if m.get("t") not in ("hb",):
+                        counts["unexpected messages"] += 1
+        except (ConnectionError, asyncio.IncompleteReadError, OSError):
+            pass
+        except asyncio.TimeoutError:
+            counts["not closed by the draining node"] += 1
+        self.socket.abort()
+
     async def next_of(self, kind):
         while True:
             for m in await self.socket.messages():
@@ -198,19 +212,36 @@ async def run(args, a, b, redis_pid):
             fields = f.read().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
-    b_before, redis_before = cpu(b.pid), cpu(redis_pid)
-    a.kill()
-    for p in pages:
-        p.socket.abort()
     counts = {k: 0 for k in ("not resumed", "wrong lastCall", "lost", "duplicated", "out of order", "changed",
                              "unexpected messages")}
     times = []
+    b_before, redis_before = cpu(b.pid), cpu(redis_pid)
     started = time.perf_counter()
-    await asyncio.gather(*[bounded(semaphore, p.resume_on(b.port, counts, times)) for p in pages])
-    elapsed = time.perf_counter() - started
+    if args.drain:
+        # SIGTERM: node A closes every socket (1001) and hands the sessions over; each page
+        # resumes on B once its socket is closed, as dsbridge.js does.
+        counts["not closed by the draining node"] = 0
+        a.proc.send_signal(signal.SIGTERM)
+
+        async def move(page):
+            await page.closed_by_server(counts)
+            await bounded(semaphore, page.resume_on(b.port, counts, times))
+        await asyncio.gather(*[move(p) for p in pages])
+        elapsed = time.perf_counter() - started
+        # Its sessions handed over, the drained node exits by itself (status 0).
+        deadline = time.monotonic() + 30
+        while a.proc.poll() is None and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        counts["drained node not exited with 0"] = 0 if a.proc.poll() == 0 else 1
+    else:
+        a.kill()
+        for p in pages:
+            p.socket.abort()
+        await asyncio.gather(*[bounded(semaphore, p.resume_on(b.port, counts, times)) for p in pages])
+        elapsed = time.perf_counter() - started
     b_cpu, redis_cpu = cpu(b.pid) - b_before, cpu(redis_pid) - redis_before
     return {
-        "pages": args.pages, "unacknowledged per page": args.calls, "opened on A in s": opened,
+        "how": "drain (SIGTERM)" if args.drain else "kill (SIGKILL)", "pages": args.pages, "unacknowledged per page": args.calls, "opened on A in s": opened,
         "all resumed on B in s": elapsed,
         "hello to welcome under the storm": {"p50": percentile(times, 0.5), "p99": percentile(times, 0.99)},
         "node B CPU per takeover µs": 1e6 * b_cpu / args.pages, "Redis CPU per takeover µs": 1e6 * redis_cpu / args.pages,
@@ -224,6 +255,7 @@ def main():
     ap.add_argument("--pages", type=int, default=2000)
     ap.add_argument("--calls", type=int, default=5, help="unacknowledged rets per page")
     ap.add_argument("--concurrency", type=int, default=500, help="handshakes in flight")
+    ap.add_argument("--drain", action="store_true", help="SIGTERM node A (a drain) instead of SIGKILL")
     ap.add_argument("--json", default=None)
     args = ap.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -246,9 +278,9 @@ def main():
             a.kill()
             b.stop()
     t = out["hello to welcome under the storm"]
-    print("node killed under %d pages (%d unacknowledged rets each): all resumed on another node in %.2f s; "
+    print("node %s under %d pages (%d unacknowledged rets each): all resumed on another node in %.2f s; "
           "hello -> welcome p50 %.0f ms, p99 %.0f ms; node B %.0f µs and Redis %.0f µs of CPU per takeover"
-          % (out["pages"], out["unacknowledged per page"], out["all resumed on B in s"], 1000 * (t["p50"] or 0),
+          % ("drained" if args.drain else "killed", out["pages"], out["unacknowledged per page"], out["all resumed on B in s"], 1000 * (t["p50"] or 0),
              1000 * (t["p99"] or 0), out["node B CPU per takeover µs"], out["Redis CPU per takeover µs"]))
     print("counts: " + ", ".join("%s %d" % kv for kv in out["counts"].items()))
     if args.json:

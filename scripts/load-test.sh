@@ -50,9 +50,10 @@
 #                         cluster     issue 16: 64 x 8 echo.syn with cluster mode on (one node,
 #                                     a Redis of its own on loopback) and off, alternating twice;
 #                                     cross-node admin call and resume-elsewhere latency
-#                                     (scripts/cluster_bench.py, two nodes); a node killed
-#                                     under 5,000 pages (--quick 2,000, --smoke 200) that all
-#                                     resume on the other (scripts/cluster_failover_bench.py)
+#                                     (scripts/cluster_bench.py, two nodes); a node killed,
+#                                     then one drained, under 5,000 pages (--quick 2,000,
+#                                     --smoke 200) that all resume on the other node
+#                                     (scripts/cluster_failover_bench.py)
 #                         otel        issue 17: 64 x 8 echo.syn with tracing on (--otel-endpoint
 #                                     to scripts/otlp_sink.py, a receiver that only counts) and
 #                                     off, alternating twice: round trips/s and server CPU per call
@@ -354,11 +355,15 @@ if wants cluster; then
   # of order or changed).
   failover_pages=5000
   if [ "$mode" = quick ]; then failover_pages=2000; elif [ "$mode" = smoke ]; then failover_pages=200; fi
-  if ! timeout 600 python3 scripts/cluster_failover_bench.py --daemon "$daemon_bin" --pages "$failover_pages" \
-      --json "$results/cluster-failover.json"; then
-    echo "load-test: FAILED: cluster-failover" >&2
-    failures=$((failures + 1))
-  fi
+  for how in kill drain; do
+    drain_flag=()
+    if [ "$how" = drain ]; then drain_flag=(--drain); fi
+    if ! timeout 600 python3 scripts/cluster_failover_bench.py --daemon "$daemon_bin" --pages "$failover_pages" \
+        "${drain_flag[@]}" --json "$results/cluster-failover-$how.json"; then
+      echo "load-test: FAILED: cluster-failover ($how)" >&2
+      failures=$((failures + 1))
+    fi
+  done
 fi
 
 # Idle sessions: a fresh daemon (RSS before = an unused daemon), and the echo server.
@@ -821,15 +826,17 @@ if on is not None or off is not None or cluster_bench:
             goal = " (goal p50 <= 1 ms): " + ("PASS" if f["p50"] <= 1.0 else "MISS")
             if f["p50"] > 1.0: misses.append("issue 16 cross-node admin call p50")
         print(f"  {name}: p50 {f['p50']:.2f} ms, p99 {f['p99']:.2f} ms (n {f['n']}){goal}")
-    failover_path = os.path.join(results, "cluster-failover.json")
-    if os.path.exists(failover_path):
+    for how, verb in (("kill", "killed"), ("drain", "drained")):
+        failover_path = os.path.join(results, f"cluster-failover-{how}.json")
+        if not os.path.exists(failover_path):
+            continue
         fo = json.load(open(failover_path))
         bad = sum(fo["counts"].values())
         verdict = "PASS" if bad == 0 else "MISS"
-        if bad: misses.append("issue 16 node killed under many pages")
+        if bad: misses.append(f"issue 16 node {verb} under many pages")
         t = fo["hello to welcome under the storm"]
-        print(f"  node killed under {fo['pages']:,} pages ({fo['unacknowledged per page']} unacknowledged rets each), all "
-              f"resuming on the other node at once: done in {fo['all resumed on B in s']:.2f} s, hello to welcome p50 "
+        print(f"  node {verb} under {fo['pages']:,} pages ({fo['unacknowledged per page']} unacknowledged rets each), all "
+              f"resuming on the other node: done in {fo['all resumed on B in s']:.2f} s, hello to welcome p50 "
               f"{1000 * (t['p50'] or 0):.0f} ms, p99 {1000 * (t['p99'] or 0):.0f} ms; CPU per takeover: node "
               f"{fo['node B CPU per takeover µs']:.0f} µs, Redis {fo['Redis CPU per takeover µs']:.0f} µs; not resumed, "
               f"lost, duplicated, out of order or changed: {bad} (goal 0): {verdict}")
