@@ -126,7 +126,11 @@ public final class ClusterNode: ClusterRouter {
     let liveOthers = Mutex<[String]>([])
     /// This node's `/metrics` text (``serveMetrics(_:)``).
     let metricsSource = Mutex<MetricsSource?>(nil)
-    private let stopped = Atomic<Bool>(false)
+    let stopped = Atomic<Bool>(false)
+    /// A renewal pass is going (``renewSessions()``); a beat does not start another.
+    let renewing = Atomic<Bool>(false)
+    /// A reaper pass is going (``reapDeadNodes()``).
+    let reaping = Atomic<Bool>(false)
     /// ``RedisJournal/hasWorkInFlight()``, kept up to date every 100 ms while draining.
     private let busy = Atomic<Bool>(false)
     private let watchingDrain = Atomic<Bool>(false)
@@ -344,36 +348,6 @@ public final class ClusterNode: ClusterRouter {
         busy.store(journal.hasWorkInFlight(), ordering: .releasing)
         guard !stopped.load(ordering: .acquiring) else { return }
         queue.asyncAfter(deadline: .now() + .milliseconds(100)) { [self] in checkWork() }
-    }
-
-    /// Every 5 s: the keys of dead nodes' sessions get an expiry (docs/CLUSTER.md, expiry).
-    private func reapDeadNodes() {
-        messenger.send([RedisCommand("SMEMBERS", ClusterKeys.nodes)]) { [self] result in
-            guard case .success(let r) = result, let names = r.first?.arrayValue?.compactMap(\.stringValue) else { return }
-            let others = names.filter { $0 != nodeID }
-            guard !others.isEmpty else { return }
-            messenger.send(others.map { RedisCommand("EXISTS", ClusterKeys.node($0)) }) { [self] result in
-                guard case .success(let alive) = result else { return }
-                let dead = zip(others, alive).filter { $0.1.integerValue == 0 }.map(\.0)
-                guard !dead.isEmpty else { return }
-                messenger.send(dead.map { ClusterScripts.reapScript.evalSHA(arguments: [$0, String(journal.ttlMs)]) }) { _ in }
-            }
-        }
-    }
-
-    /// Sessions this node owns whose records another node took: they let go.
-    private func renewSessions() {
-        let owned = bridge.sessions.filter { !$0.hasMoved && journal.epoch(of: $0.id) != nil }.map(\.id)
-        var start = 0
-        while start < owned.count {
-            let chunk = Array(owned[start..<min(start + 1_000, owned.count)])
-            start += 1_000
-            let command = ClusterScripts.renewScript.evalSHA(arguments: [nodeID, String(journal.ttlMs)] + chunk)
-            messenger.send([command]) { [self] result in
-                guard case .success(let replies) = result, let gone = replies.first?.arrayValue else { return }
-                for id in gone.compactMap(\.stringValue) { bridge.session(id: id)?.moveAway() }
-            }
-        }
     }
 
     /// Fails the calls of nodes that died (or were started again: another incarnation)

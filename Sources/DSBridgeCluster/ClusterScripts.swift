@@ -108,29 +108,33 @@ enum ClusterScripts {
         """#
 
     /// Gives the keys of a dead node's sessions an expiry (a key made after the node's last
-    /// renewal pass has none), and forgets the node once none of its sessions is left.
-    /// ARGV: the dead node, ttl. Answers the number of sessions left.
+    /// renewal pass has none), and forgets the node once none of its sessions is left; a
+    /// chunk of the node's sessions per call (`SSCAN`: a script runs without interruption,
+    /// and a dead node may leave thousands). ARGV: the dead node, ttl, the scan's cursor
+    /// (`0` to start), about how many sessions to look at. Answers `{cursor, left}`: the
+    /// cursor of the next chunk (`0`: the scan is complete) and the sessions still left.
     static let reap = #"""
-        local ttl = tonumber(ARGV[2])
-        local set = 'dsb:nodesessions:' .. ARGV[1]
-        local left = 0
-        for _, sid in ipairs(redis.call('SMEMBERS', set)) do
+        local node, ttl = ARGV[1], ARGV[2]
+        local set = 'dsb:nodesessions:' .. node
+        local call = redis.call
+        local scan = call('SSCAN', set, ARGV[3], 'COUNT', ARGV[4])
+        for _, sid in ipairs(scan[2]) do
           local s = 'dsb:s:{' .. sid .. '}'
-          local cur = redis.call('HMGET', s, 'node', 'tok')
-          if cur[1] ~= ARGV[1] then
-            redis.call('SREM', set, sid)
+          local cur = call('HMGET', s, 'node', 'tok')
+          if cur[1] ~= node then
+            call('SREM', set, sid)
           else
-            left = left + 1
             for _, k in ipairs({s, s .. ':log', s .. ':run', s .. ':nc', s .. ':held', s .. ':late', 'dsb:tok:' .. (cur[2] or '')}) do
-              if redis.call('PTTL', k) == -1 then redis.call('PEXPIRE', k, ttl) end
+              if call('PTTL', k) == -1 then call('PEXPIRE', k, ttl) end
             end
           end
         end
+        local left = call('SCARD', set)
         if left == 0 then
-          redis.call('DEL', set)
-          if redis.call('EXISTS', 'dsb:node:' .. ARGV[1]) == 0 then redis.call('SREM', 'dsb:nodes', ARGV[1]) end
+          call('DEL', set)
+          if call('EXISTS', 'dsb:node:' .. node) == 0 then call('SREM', 'dsb:nodes', node) end
         end
-        return left
+        return {scan[1], left}
         """#
 
     /// Takes a session over (docs/CLUSTER.md, "Taking a session over"). ARGV: token, node,
@@ -225,19 +229,28 @@ enum ClusterScripts {
     /// record is not one of them: after Redis restarted empty the node's snapshots write it
     /// again, and a renewal that came first must not make the node let go of its sessions.
     static let renew = #"""
-        local ttl = tonumber(ARGV[2])
+        local node, ttl = ARGV[1], ARGV[2]
+        local call = redis.call
         local gone = {}
         for i = 3, #ARGV do
           local s = 'dsb:s:{' .. ARGV[i] .. '}'
-          local cur = redis.call('HMGET', s, 'node', 'tok')
-          if not cur[1] then
-            -- no record (yet): nothing to renew
-          elseif cur[1] ~= ARGV[1] then
-            table.insert(gone, ARGV[i])
-          else
-            for _, k in ipairs({s, s .. ':log', s .. ':run', s .. ':nc', s .. ':held', s .. ':late', 'dsb:tok:' .. cur[2]}) do
-              redis.call('PEXPIRE', k, ttl)
-            end
+          local cur = call('HMGET', s, 'node', 'tok')
+          local owner = cur[1]
+          if owner == node then
+            -- Seven calls written out: a table per session cost a third more (about 5.5 µs
+            -- against 3.9 µs a session), and ttl stays a string (a number is converted on
+            -- every call).
+            call('PEXPIRE', s, ttl)
+            call('PEXPIRE', s .. ':log', ttl)
+            call('PEXPIRE', s .. ':run', ttl)
+            call('PEXPIRE', s .. ':nc', ttl)
+            call('PEXPIRE', s .. ':held', ttl)
+            call('PEXPIRE', s .. ':late', ttl)
+            call('PEXPIRE', 'dsb:tok:' .. cur[2], ttl)
+          elseif owner then
+            -- another node took it; no record (yet) leaves it alone: a Redis restarted
+            -- empty gets this node's snapshots in its next journal round
+            gone[#gone + 1] = ARGV[i]
           end
         end
         return gone

@@ -182,16 +182,44 @@ struct ClusterScriptsTests {
         batch.accepted = [1]
         #expect(try await journal(client, batch, node: "dead", epoch: 1) == "ok")
         #expect(try await client.send([RedisCommand("PTTL", "dsb:s:{r1}:run")]).first?.integerValue == -1)
-        let left = try await client.send([ClusterScripts.reapScript.evalSHA(arguments: ["dead", "5000"])])
-        #expect(left.first?.integerValue == 1)
+        let first = try await client.send([ClusterScripts.reapScript.evalSHA(arguments: ["dead", "5000", "0", "200"])])
+        #expect(first.first?.arrayValue == [.string(Array("0".utf8)), .integer(1)])
         let ttl = try await client.send([RedisCommand("PTTL", "dsb:s:{r1}:run")]).first?.integerValue ?? -1
         #expect(ttl > 0 && ttl <= 5000)
         _ = try await client.send([RedisCommand("DEL", "dsb:s:{r1}")])
         let after = try await client.send([
-            ClusterScripts.reapScript.evalSHA(arguments: ["dead", "5000"]), RedisCommand("SISMEMBER", "dsb:nodes", "dead"),
+            ClusterScripts.reapScript.evalSHA(arguments: ["dead", "5000", "0", "200"]), RedisCommand("SISMEMBER", "dsb:nodes", "dead"),
         ])
-        #expect(after[0].integerValue == 0)
+        #expect(after[0].arrayValue?.last?.integerValue == 0)
         #expect(after[1].integerValue == 0)
+    }
+
+    @Test("the reaper goes through a dead node's many sessions a chunk per call, following the cursor")
+    func reaperInChunks() async throws {
+        let server = try RedisServerProcess.start()
+        defer { server.stop() }
+        let client = try await Self.client(server)
+        defer { client.stop() }
+        let ids = (1...300).map { "s\($0)" }
+        var setup: [RedisCommand] = [RedisCommand("SADD", arguments: ["dsb:nodes", "dead"])]
+        for id in ids {
+            setup.append(RedisCommand("HSET", "dsb:s:{\(id)}", "node", "dead", "tok", "t-\(id)"))
+            setup.append(RedisCommand("SADD", "dsb:nodesessions:dead", id))
+        }
+        _ = try await client.send(setup)
+        var cursor = "0"
+        var calls = 0
+        repeat {
+            let reply = try await client.send([ClusterScripts.reapScript.evalSHA(arguments: ["dead", "5000", cursor, "50"])])
+            let parts = try #require(reply.first?.arrayValue)
+            cursor = try #require(parts.first?.stringValue)
+            #expect(parts.last?.integerValue == 300)
+            calls += 1
+        } while cursor != "0" && calls < 100
+        #expect(cursor == "0")
+        #expect(calls > 1)
+        let ttls = try await client.send(ids.map { RedisCommand("PTTL", "dsb:s:{\($0)}") })
+        #expect(ttls.allSatisfy { ($0.integerValue ?? -1) > 0 })
     }
 
     @Test("renewal reports the sessions another node owns, not those without a record (Redis restarted empty)")
