@@ -35,6 +35,16 @@ public struct SequencedMessage: Sendable, Equatable {
         return nil
     }
 
+    /// Whether this is a `cb` for page callback `stub` (its tail starts with that stub, as
+    /// ``ServerMessage/encoded(seq:)`` writes it).
+    public func isCallback(for stub: String) -> Bool {
+        guard kind == .cb else { return false }
+        var w = JSONWriter(capacity: stub.utf8.count + 10)
+        w.raw(",\"stub\":")
+        w.write(string: stub)
+        return tail.starts(with: w.bytes)
+    }
+
     /// The message numbered `seq`.
     public func bytes(seq: Int64) -> [UInt8] {
         let prefix = Self.prefix(kind)

@@ -133,6 +133,14 @@ struct SessionJournalState: Sendable {
         return true
     }
 
+    /// Whether `message` is a `cb` for the stub of a call still open here (its `ret` went
+    /// out and its final completion did not).
+    func awaitsCompletion(_ message: SequencedMessage) -> Bool {
+        openCalls.values.contains { call in
+            if case .needsCompletion(let stub) = call.entry { message.isCallback(for: stub) } else { false }
+        }
+    }
+
     /// A message was appended to the log.
     mutating func record(_ message: JournalMessage) {
         if let run = message.run { apply(run) }

@@ -323,6 +323,11 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
         // answer here already (its node was taken for lost while it still ran, or the
         // message came twice).
         if let run = late.run, journal?.openCalls[run.id] == nil { return journaled(Appended(), run: nil, appended: false) }
+        // A progress `cb` changes no entry: it goes only while a call waits for completions
+        // on its stub (after the call's final error here, none does).
+        if late.run == nil, late.message.kind == .cb, journal?.awaitsCompletion(late.message) != true {
+            return journaled(Appended(), run: nil, appended: false)
+        }
         do throws(OutboundLog.AppendError) {
             _ = try log.append { late.message.bytes(seq: $0) }
             return journaled(Appended(wake: connection), run: late.run)

@@ -133,12 +133,12 @@ final class MemoryJournal: SessionJournal {
             all[session.id]?.late.append(contentsOf: stamped)
             return all[session.id]?.node
         }
-        // The owner's nudge: it appends them now.
+        // The owner's nudge: it appends them now (what it read before is behind its offset,
+        // as the Redis journal reads the late list).
         if let owner, let journal = store.journals.withLock({ $0[owner] }), let bridge = journal.bridge,
             let s = bridge.session(id: session.id)
         {
-            let late = store.records.withLock { $0[session.id]?.late ?? [] }
-            s.appendLate(late)
+            s.appendLate(stamped)
         }
     }
 

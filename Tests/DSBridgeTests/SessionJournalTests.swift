@@ -9,7 +9,10 @@ final class GateInterface: ExposedInterface {
     let release = DispatchSemaphore(value: 0)
     let started = Atomic<Int>(0)
 
-    static var exposedMethods: [String: ExposedMethodKind] { ["wait": .synchronous] }
+    /// The completion of the last `stream` call, for the test to deliver through.
+    let streamCompletion = Mutex<ExposedCompletion?>(nil)
+
+    static var exposedMethods: [String: ExposedMethodKind] { ["wait": .synchronous, "stream": .asynchronous] }
 
     func callSynchronousMethod(named name: String, with argument: JSONValue) async throws -> JSONValue {
         started.add(1, ordering: .relaxed)
@@ -22,7 +25,9 @@ final class GateInterface: ExposedInterface {
         return argument
     }
 
-    func callAsynchronousMethod(named name: String, with argument: JSONValue, completion: ExposedCompletion) async throws {}
+    func callAsynchronousMethod(named name: String, with argument: JSONValue, completion: ExposedCompletion) async throws {
+        streamCompletion.withLock { $0 = completion }
+    }
 }
 
 /// The bridge's side of the cluster's write-ahead rules (docs/CLUSTER.md), against an
@@ -273,6 +278,59 @@ struct SessionJournalTests {
         c.journalB.flush()
         let got = try await c.b.messages(1)
         #expect(got.count == 1 && got[0]["code"] == -1, "\(got)")
+        await noMessage(c.b)
+    }
+
+    /// An async call `g.stream` (stub `dscb1`) started on node A, its `ret` delivered, then
+    /// the page resumed on B: A still runs the call and passes its completions on.
+    private func movedWithStreamingCall(_ c: Cluster, _ gate: GateInterface) async throws -> BridgeSession {
+        c.a.bridge.addInterface(gate, by: "g")
+        let token = try #require(try await hello(c.a, c.journalA)["token"]?.stringValue)
+        c.a.call(1, "g.stream", nil, stub: "dscb1")
+        c.journalA.flush()  // the acceptance: the call starts, its ret is made
+        c.a.executor.runUntilIdle()
+        c.journalA.flush()  // the ret
+        #expect(try await c.a.messages(1)[0]["t"] == "ret")
+        #expect(await c.a.eventually { gate.streamCompletion.withLock { $0 } != nil })
+        c.a.connection.socketClosed()
+        c.b.send(["t": "hello", "v": 1, "token": .string(token), "ack": 1])
+        #expect(try await c.b.messages(1)[0]["t"] == "welcome")
+        return try #require(c.b.bridge.session(token: token))
+    }
+
+    @Test("progress of a call still running on the node a session left reaches the page through the new owner")
+    func lateProgressAfterMove() async throws {
+        let c = Cluster()
+        let gate = GateInterface()
+        _ = try await movedWithStreamingCall(c, gate)
+        let completion = try #require(gate.streamCompletion.withLock { $0 })
+        completion.deliver("p1", complete: false)
+        completion.deliver("done")
+        c.a.executor.runUntilIdle()
+        #expect(await c.a.eventually { c.journalA.passed.count >= 2 })
+        c.journalB.flush()
+        let got = try await c.b.messages(2)
+        #expect(got.map { $0["data"] } == ["p1", "done"] && got.map { $0["complete"] } == [false, true], "\(got)")
+    }
+
+    @Test("progress of a call already failed as lost is dropped with its final completion: nothing follows the final cb")
+    func lateProgressAfterLostIsDropped() async throws {
+        let c = Cluster()
+        let gate = GateInterface()
+        let session = try await movedWithStreamingCall(c, gate)
+        // A is taken for lost (its record expired while it was frozen): the call ends here.
+        session.failCallsOfLostNode("A", calls: [(1, .needsCompletion(stub: "dscb1"))])
+        c.journalB.flush()
+        let final = try await c.b.messages(1)[0]
+        #expect(final["t"] == "cb" && final["complete"] == true && final["error"]?["message"] == "node A was lost while the call ran")
+        // A comes back and its call goes on: progress, then its own final completion.
+        let completion = try #require(gate.streamCompletion.withLock { $0 })
+        completion.deliver("p1", complete: false)
+        completion.deliver("p2", complete: false)
+        completion.deliver("done")
+        c.a.executor.runUntilIdle()
+        #expect(await c.a.eventually { c.journalA.passed.count >= 3 })
+        c.journalB.flush()
         await noMessage(c.b)
     }
 
