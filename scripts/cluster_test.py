@@ -540,6 +540,15 @@ def main():
         q = pages["n3"]
         unacked = q.ret(q.call("echo.syn", "before-kill"))
         running = q.call("test.sleepSyn", 3000)
+        # And a sync HTTP call of that session through n1, forwarded to n3 and running there.
+        forwarded = {}
+
+        def forwarded_sync():
+            t = time.monotonic()
+            forwarded["answer"] = sync_http(n1.port, q.token, "test.sleepSyn", 3000)
+            forwarded["took"] = time.monotonic() - t
+        forwarder = threading.Thread(target=forwarded_sync, daemon=True)
+        forwarder.start()
         time.sleep(0.3)
         n3.kill()
         n3.stop()
@@ -559,6 +568,11 @@ def main():
                 "%s; %.2f s" % ([(m.get("t"), m.get("id"), m.get("code")) for m in got], took))
         extra = ws.next_message(1.5, lambda m: m.get("t") == "ret" and m.get("id") == running)
         c.check(extra is None, "the running call's final answer comes once", extra)
+        forwarder.join(15)
+        status = forwarded.get("answer", (None,))[0]
+        c.check(status == 503 and "node n3 of the session is down" in str(forwarded["answer"][1]) and forwarded["took"] < 6,
+                "a sync call forwarded to the killed node answers 503 once its record shows the node lost (not at the"
+                " forwarding deadline)", forwarded)
         q.ws = ws
 
         # Drain: a call still running on the drained node finishes through the new owner.

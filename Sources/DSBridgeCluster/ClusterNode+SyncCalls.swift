@@ -42,7 +42,9 @@ extension ClusterNode {
     ) {
         messenger.send([ClusterScripts.ownerByTokenScript.evalSHA(arguments: [call.token])]) { [self] result in
             guard case .success(let replies) = result else { return answer(.unavailable("cluster unavailable")) }
-            guard let owner = replies.first?.stringValue, owner != tried else { return answer(.unknownToken) }
+            let found = replies.first?.arrayValue ?? []
+            guard let owner = found.first?.stringValue, owner != tried else { return answer(.unknownToken) }
+            let incarnation = found.dropFirst().first?.stringValue ?? ""
             // "Not here" from an owner that let the session go meanwhile: ask the next one.
             let followed: @Sendable (ForwardedSyncCall) -> Void = { [self] r in
                 guard case .unknownToken = r, triesLeft > 1 else { return answer(r) }
@@ -64,6 +66,7 @@ extension ClusterNode {
             pending.withLock {
                 $0.syncs[req] = finish
                 $0.syncDeadlines[req] = deadline
+                $0.syncOwners[req] = (owner, incarnation)
             }
             let message = NodeMessage.sync(
                 req: req, from: nodeID, token: call.token, body: String(decoding: call.body, as: UTF8.self), after: call.after,
@@ -110,10 +113,25 @@ extension ClusterNode {
         finish(body.map { .answered(Array($0.utf8)) } ?? .unknownToken)
     }
 
+    /// Every second, once the other nodes' records were read: the sync calls forwarded to a
+    /// node that is gone (no record, or another incarnation: it was started again) answer
+    /// 503 now, not when their deadline comes: the owner died while the call ran there, and
+    /// nothing will answer it.
+    func failSyncCallsOfLostNodes() {
+        let live = liveIncarnations.withLock { $0 }
+        let lost = pending.withLock { p in
+            p.syncOwners.filter { _, owner in live[owner.node].map { $0 != owner.incarnation } ?? true }
+        }
+        for (req, owner) in lost { takeSync(req)?(.unavailable("node \(owner.node) of the session is down")) }
+    }
+
     /// Forwarded sync call `req` ended (answered, undeliverable or timed out): its deadline
     /// is called off. - Returns: what finishes it, if nothing did yet.
     private func takeSync(_ req: Int64) -> (@Sendable (ForwardedSyncCall) -> Void)? {
-        let (finish, deadline) = pending.withLock { ($0.syncs.removeValue(forKey: req), $0.syncDeadlines.removeValue(forKey: req)) }
+        let (finish, deadline) = pending.withLock {
+            $0.syncOwners.removeValue(forKey: req)
+            return ($0.syncs.removeValue(forKey: req), $0.syncDeadlines.removeValue(forKey: req))
+        }
         if let deadline { DelayedWork.shared.cancel(deadline) }
         return finish
     }

@@ -100,6 +100,9 @@ public final class ClusterNode: ClusterRouter {
         var syncs: [Int64: @Sendable (ForwardedSyncCall) -> Void] = [:]
         /// The deadlines of forwarded sync calls (``DelayedWork`` ids), by request.
         var syncDeadlines: [Int64: UInt64] = [:]
+        /// The node (and its incarnation) each forwarded sync call went to, by request: one
+        /// that dies fails them.
+        var syncOwners: [Int64: (node: String, incarnation: String)] = [:]
         var traces: [Int64: @Sendable (JSONValue?) -> Void] = [:]
         var metrics: [Int64: @Sendable (String?) -> Void] = [:]
     }
@@ -124,6 +127,9 @@ public final class ClusterNode: ClusterRouter {
     public let pushed = PushedCallCounters()
     /// The other nodes seen alive at the last check (every second).
     let liveOthers = Mutex<[String]>([])
+    /// Their incarnations at the last read of their records (a node started again under
+    /// its name has another).
+    let liveIncarnations = Mutex<[String: String]>([:])
     /// This node's `/metrics` text (``serveMetrics(_:)``).
     let metricsSource = Mutex<MetricsSource?>(nil)
     let stopped = Atomic<Bool>(false)
@@ -294,7 +300,9 @@ public final class ClusterNode: ClusterRouter {
     /// them read batched node messages.
     private func refreshLiveNodes() {
         readLiveOthers { [self] live in
-            if let live { liveOthers.withLock { $0 = live } }
+            guard let live else { return }
+            liveOthers.withLock { $0 = live }
+            failSyncCallsOfLostNodes()
         }
     }
 
@@ -309,16 +317,19 @@ public final class ClusterNode: ClusterRouter {
             messenger.send(others.map { RedisCommand("HMGET", ClusterKeys.node($0), "inc", "reads") }) { [self] result in
                 guard case .success(let records) = result else { return done(nil) }
                 var live: [String] = []
+                var incarnations: [String: String] = [:]
                 var batchReaders: Set<String> = [nodeID]
                 for (name, record) in zip(others, records) {
                     let fields = record.arrayValue ?? []
                     guard let inc = fields.first?.stringValue else { continue }  // no record: dead
                     live.append(name)
+                    incarnations[name] = inc
                     if NodeMessageReaders.readsBatches(fields.dropFirst().first?.stringValue, incarnation: inc) {
                         batchReaders.insert(name)
                     }
                 }
                 journal.publisher.setBatchReaders(batchReaders)
+                liveIncarnations.withLock { $0 = incarnations }
                 done(live)
             }
         }

@@ -217,11 +217,15 @@ enum ClusterScripts {
         return 1
         """#
 
-    /// The owner of the session a token names. ARGV: token. Answers the node, or `false`.
+    /// The owner of the session a token names, and the owner's incarnation. ARGV: token.
+    /// Answers `{node, incarnation}` (`''` when the node has no record: it is gone), or
+    /// `false`.
     static let ownerByToken = #"""
         local sid = redis.call('GET', 'dsb:tok:' .. redis.sha1hex(ARGV[1]))
         if not sid then return false end
-        return redis.call('HGET', 'dsb:s:{' .. sid .. '}', 'node')
+        local node = redis.call('HGET', 'dsb:s:{' .. sid .. '}', 'node')
+        if not node then return false end
+        return {node, redis.call('HGET', 'dsb:node:' .. node, 'inc') or ''}
         """#
 
     /// Renews the expiry of sessions a node owns (idle ones get no journal writes).
