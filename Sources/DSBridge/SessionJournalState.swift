@@ -147,6 +147,12 @@ struct SessionJournalState: Sendable {
         if mode == .journaled { messages.append(message) }
     }
 
+    /// The session moved: a message of a call still running here went to the new owner as
+    /// a late message; its change ends the call's entry here too.
+    mutating func applyAfterMove(_ change: RunChange) {
+        apply(change)
+    }
+
     private mutating func apply(_ change: RunChange) {
         if let entry = change.entry {
             openCalls[change.id] = OpenCall(entry: entry, runner: change.runner ?? openCalls[change.id]?.runner)

@@ -284,6 +284,9 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
         defer { settle() }
         if ended { return Appended() }
         if let journal, journal.mode == .moved {
+            // The call's entry here ends with its final message all the same: a drain waits
+            // for the calls still running here (``callsRunningHere``), not for the new owner.
+            if let run { self.journal?.applyAfterMove(run) }
             guard journal.passesAfterMove(run), let late = SequencedMessage(encoded: message.encoded(seq: 0), seq: 0)
             else { return Appended() }
             return Appended(late: [LateMessage(message: late, run: run)])

@@ -235,8 +235,10 @@ struct SessionJournalTests {
         let (token, old) = try await movedWithRunningCall(c, gate, data: "late")
         #expect(old.hasMoved)
         #expect(c.a.bridge.session(token: token) == nil)
+        #expect(old.callsRunningHere == 1, "a drain waits for it")
         gate.release.signal()
         #expect(await c.a.eventually { !c.journalA.passed.isEmpty })
+        #expect(old.callsRunningHere == 0, "its final answer went to the new owner: the drain need not wait any more")
         c.journalB.flush()
         let ret = try await c.b.messages(1)[0]
         #expect(ret["t"] == "ret" && ret["id"] == 1 && ret["data"] == "late" && ret["seq"] == 1)
