@@ -584,6 +584,15 @@ def main():
         n2.proc.send_signal(15)
         drain_started = time.monotonic()
         closed = r.ws.wait_close(5)
+        # An admin call asked on another node while the page is away waits for the page to
+        # resume, and its answer comes from there (PROTOCOL.md 10.2).
+        asked = {}
+
+        def ask_during_drain():
+            asked["answer"] = n1.admin("POST", "/admin/sessions/%s/call" % r.id,
+                                       {"method": "echo", "args": ["during-drain"], "timeoutMs": 10000})
+        asker = threading.Thread(target=ask_during_drain, daemon=True)
+        asker.start()
         # The page comes back late: the drained node must still be there to pass the rest on.
         time.sleep(1.0)
         ws = WS(n1.port)
@@ -597,6 +606,14 @@ def main():
         c.check(ok, "calls running on a drained node finish and reach the page on its new node (every progress value once)",
                 (r.ws.close_code, values, [(m.get("t"), m.get("id"), m.get("data")) for m in got]))
         r.ws = ws
+        invoke = next((m for m in got if m.get("t") == "invoke"), None) or ws.next_message(
+            5, lambda m: isinstance(m, dict) and m.get("t") == "invoke")
+        if invoke is not None:
+            r.call("_dsb.returnValue", return_value(invoke["callbackId"], {"got": invoke["args"]}))
+        asker.join(15)
+        c.check(asked.get("answer") == (200, {"data": {"got": ["during-drain"]}, "progress": []}),
+                "an admin call asked on another node while the drained node's page is away is answered from the node"
+                " the page resumed on", asked)
         # The other page of the drained node (moved there above) resumes too, on n3.
         p.ws.wait_close(5)
         ws = WS(n3.port)

@@ -92,7 +92,10 @@ extension ClusterNode {
         guard let parsed = CallOrigin(parsing: origin) else { return }
         let (from, ref) = (parsed.node, parsed.ref)
         let run: @Sendable (BridgeSession) -> Void = { [self] session in
-            if isDraining(), !session.isConnected { return publish(.refused(ref: ref, status: 503), to: from) }
+            // A draining node takes the call even when the drain closed the page's socket: the
+            // invoke is journaled with the session and goes with it to the node its page
+            // resumes on, whose answer reaches `origin` (PROTOCOL.md 10.2; only a call asked
+            // on the draining node itself answers 503 "draining").
             let forward = journal.forwarder(to: parsed)
             // The forwarder to another node only publishes: the thread that reads the page's
             // answer may run it. (To this node it runs the caller's handler: not inline.)
