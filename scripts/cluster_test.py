@@ -427,6 +427,11 @@ def main():
         status, listing = listed(n2)
         ok = status == 200 and all(listing.get(pages[n].id, {}).get("node") == n for n in NAMES)
         c.check(ok, "GET /admin/sessions on any node lists every node's sessions with their node", listing)
+        # Records outlive a dead node's last renewal by at least --grace-ms (30 s here): their
+        # expiry covers the renewal interval (a third of it) and a margin: 30 + 10 + 10 s.
+        ttl = int(redis.command("PTTL", "dsb:s:{%s}" % pages["n1"].id) or 0)
+        c.check(40_000 < ttl <= 50_000, "a session's records expire 4/3 of --grace-ms plus 10 s after their last renewal",
+                ttl)
 
         # The admin page's session detail across nodes: the first look starts the recording.
         status, body = n2.admin("GET", "/admin/sessions/%s/calls" % pages["n1"].id)

@@ -64,7 +64,8 @@ extension ClusterNode {
         pending.withLock { $0.metrics[req] = finish }
         let down: @Sendable () -> Void = { [self] in
             if pending.withLock({ $0.metrics.removeValue(forKey: req) }) != nil {
-                answer(Self.reply(.nodeDown(node)))
+                // Not `ClusterCallError.nodeDown`: its text speaks of a session waiting for its page.
+                answer(AdminReply(status: 503, body: ["error": .string("node \(node) is down: it did not answer")]))
             }
         }
         publish(.metrics(req: req, from: nodeID), to: node) { delivered in if !delivered { down() } }

@@ -25,7 +25,9 @@ public final class RedisJournal: SessionJournal {
     /// Every node message goes out through it (messages for a node keep their order).
     let publisher: NodeMessagePublisher
     let logger: Logger
-    /// The records' time to live: the grace period plus a margin.
+    /// The records' time to live: the grace period, plus the renewal interval (a third of
+    /// it: a node that dies just before its renewal leaves keys that were renewed that long
+    /// ago), plus a margin. A page whose node died can thus resume for at least `graceMs`.
     let ttlMs: Int
 
     struct State: Sendable {
@@ -68,7 +70,7 @@ public final class RedisJournal: SessionJournal {
     let metrics = ClusterMetrics()
 
     /// - Parameters:
-    ///   - graceMs: the bridge's grace period; records live this long plus 10 s without a write.
+    ///   - graceMs: the bridge's grace period; records live 4/3 of it plus 10 s without a write.
     /// - Parameters:
     ///   - client: the connection of the journal's rounds; `messenger`: the one of node messages.
     public init(nodeID: String, client: RedisClient, messenger: RedisClient, graceMs: Int, logger: Logger) {
@@ -79,7 +81,7 @@ public final class RedisJournal: SessionJournal {
         self.messenger = messenger
         publisher = NodeMessagePublisher(messenger: messenger, batchReaders: [nodeID])
         self.logger = logger
-        ttlMs = graceMs + 10_000
+        ttlMs = graceMs + graceMs / 3 + 10_000
     }
 
     /// Connects the journal to the bridge it serves (once, before the bridge takes sockets).
