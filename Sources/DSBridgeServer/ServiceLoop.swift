@@ -374,7 +374,10 @@ final class ServiceLoop {
     func closeDraining(_ socket: WebSocketState) {
         guard socket.forcedClose == nil else { return }
         if let id = socket.connection.session?.id { drainClosedSessions.insert(id) }
-        answerAdminCallsDraining(socket.connection.session?.id)
+        // In a cluster the admin calls waiting on the session keep waiting: their invokes go
+        // with the session to the node its page resumes on, whose answers come back here
+        // (the drain waits for them, up to its deadline). Alone, no node would answer.
+        if server.cluster == nil { answerAdminCallsDraining(socket.connection.session?.id) }
         closeSoon(socket, 1001, "server draining")
     }
 
