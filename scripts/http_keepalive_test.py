@@ -72,6 +72,10 @@ WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
 
 
+# The daemon's --body-timeout-ms here: short, so that a sync call can outlast it quickly.
+BODY_TIMEOUT_MS = 1500
+
+
 def Conn(port, timeout=SOCK_TIMEOUT):
     """A kept-alive connection to the daemon; with --tls the same cases over TLS, as a
     browser negotiates it (ALPN h2 and http/1.1 offered; the daemon picks http/1.1)."""
@@ -341,6 +345,26 @@ def c_sync_interleaved():
         body = json.dumps({"method": "testSyn", "arg": json.dumps({"data": "s"})}).encode()
         expect_echo(sync_call(c, token, body, "testSyn string arg"), "s[ syn call]", "testSyn with a string envelope")
         get_a(c, "last request GET /a.txt")
+    finally:
+        c.close()
+
+
+def c_sync_longer_than_body_timeout():
+    """The body's deadline ends with the body: a sync call that runs longer than
+    --body-timeout-ms is answered, and the connection serves the next request."""
+    c = opened()
+    try:
+        token = new_session(c, "2nd request POST /dsbridge/session")
+        ms = BODY_TIMEOUT_MS + 1500
+        c.send(req("POST", "/dsbridge/call", ["Content-Type: application/json", "X-DSBridge-Token: " + token],
+                   call_body("test.sleepSyn", ms)))
+        c.timeout = ms / 1000 + SOCK_TIMEOUT
+        c.sock.settimeout(c.timeout)
+        r = c.read_response(what="answering a %d ms sync call (body timeout %d ms)" % (ms, BODY_TIMEOUT_MS))
+        c.timeout = SOCK_TIMEOUT
+        c.sock.settimeout(SOCK_TIMEOUT)
+        expect_echo(r, ms, "3rd request test.sleepSyn %d" % ms)
+        get_a(c, "4th request GET /a.txt")
     finally:
         c.close()
 
@@ -680,7 +704,8 @@ def make_web_root(tmp):
 def start_daemon(binary, web, log_path):
     tls = make_cert(os.path.dirname(web)) if Env.tls else None
     return Daemon(binary, demo_args(web, ADMIN_TOKEN, tls=tls, admin_host=HOST, extra=[
-        "--max-message-bytes", str(MAX_MESSAGE_BYTES), "--drain-ms", "1000"]), log_path, "keepalive", start_timeout=15)
+        "--max-message-bytes", str(MAX_MESSAGE_BYTES), "--drain-ms", "1000", "--body-timeout-ms", str(BODY_TIMEOUT_MS)]),
+        log_path, "keepalive", start_timeout=15)
 
 
 def all_cases():
@@ -732,6 +757,7 @@ def all_cases():
     # 6. sync calls interleaved with static requests
     case("sync-calls-interleaved (100 calls)", c_sync_interleaved)
     case("sync-call-bare-string-arg", c_sync_bare_arg)
+    case("sync-call-longer-than-the-body-timeout", c_sync_longer_than_body_timeout)
     # 7. error order on follow-ups
     error_order_cases()
     # 8. upgrades

@@ -249,6 +249,10 @@ extension ServiceLoop {
         }
         guard !c.closed else { return }
         if c.phase == .body { c.phase = .answering }
+        // The body's deadline is met: an answer being made has none of its own here (a sync
+        // call is bounded by its own timeouts). Left armed, it closed the connection under a
+        // call that ran longer than the body timeout, without an answer.
+        if c.phase == .answering { c.deadline = .max }
         advancePlain(c)
     }
 
