@@ -66,7 +66,7 @@ extension ClusterNode {
             pending.withLock {
                 $0.syncs[req] = finish
                 $0.syncDeadlines[req] = deadline
-                $0.syncOwners[req] = (owner, incarnation)
+                $0.syncOwners[req] = (owner, incarnation, DispatchTime.now().uptimeNanoseconds)
             }
             let message = NodeMessage.sync(
                 req: req, from: nodeID, token: call.token, body: String(decoding: call.body, as: UTF8.self), after: call.after,
@@ -113,14 +113,17 @@ extension ClusterNode {
         finish(body.map { .answered(Array($0.utf8)) } ?? .unknownToken)
     }
 
-    /// Every second, once the other nodes' records were read: the sync calls forwarded to a
-    /// node that is gone (no record, or another incarnation: it was started again) answer
-    /// 503 now, not when their deadline comes: the owner died while the call ran there, and
-    /// nothing will answer it.
-    func failSyncCallsOfLostNodes() {
+    /// Every second, once the other nodes' records were read (the read started at
+    /// `readFrom`, uptime ns): the sync calls forwarded before that to a node that is gone
+    /// (no record, or another incarnation: it was started again) answer 503 now, not when
+    /// their deadline comes: the owner died while the call ran there, and nothing will
+    /// answer it. (A call forwarded after the read began may name a node that joined since.)
+    func failSyncCallsOfLostNodes(readFrom: UInt64) {
         let live = liveIncarnations.withLock { $0 }
         let lost = pending.withLock { p in
-            p.syncOwners.filter { _, owner in live[owner.node].map { $0 != owner.incarnation } ?? true }
+            p.syncOwners.filter { _, owner in
+                owner.since < readFrom && (live[owner.node].map { $0 != owner.incarnation } ?? true)
+            }
         }
         for (req, owner) in lost { takeSync(req)?(.unavailable("node \(owner.node) of the session is down")) }
     }

@@ -100,9 +100,9 @@ public final class ClusterNode: ClusterRouter {
         var syncs: [Int64: @Sendable (ForwardedSyncCall) -> Void] = [:]
         /// The deadlines of forwarded sync calls (``DelayedWork`` ids), by request.
         var syncDeadlines: [Int64: UInt64] = [:]
-        /// The node (and its incarnation) each forwarded sync call went to, by request: one
-        /// that dies fails them.
-        var syncOwners: [Int64: (node: String, incarnation: String)] = [:]
+        /// The node (and its incarnation) each forwarded sync call went to, and when (uptime
+        /// ns), by request: one that dies fails them.
+        var syncOwners: [Int64: (node: String, incarnation: String, since: UInt64)] = [:]
         var traces: [Int64: @Sendable (JSONValue?) -> Void] = [:]
         var metrics: [Int64: @Sendable (String?) -> Void] = [:]
     }
@@ -299,10 +299,11 @@ public final class ClusterNode: ClusterRouter {
     /// Every second: which other nodes are alive (for ``anyOtherNode()``), and which of
     /// them read batched node messages.
     private func refreshLiveNodes() {
+        let readFrom = DispatchTime.now().uptimeNanoseconds
         readLiveOthers { [self] live in
             guard let live else { return }
             liveOthers.withLock { $0 = live }
-            failSyncCallsOfLostNodes()
+            failSyncCallsOfLostNodes(readFrom: readFrom)
         }
     }
 
