@@ -5,10 +5,12 @@
 Starts a dsbridged with a small budget (`--memory-budget`, 64 MiB by default) and, over raw
 loopback sockets, checks:
 
-- refusal: holder sessions that read but never acknowledge large `echo.syn` answers bring
-  the count over 90% of the budget (not over it): a new socket `hello` is closed 4029
-  `memory budget`, `POST /dsbridge/session` gets 429, while a resume of a holder (hello with
-  its token) is welcomed and replayed;
+- over 90%: holder sessions that read but never acknowledge large `echo.syn` answers bring
+  the count over 90% of the budget: the largest holder is closed 4008 `memory budget` until
+  the count is under 90% (text revision 1.13), the others keep every answer, a new socket
+  `hello` is welcomed and `POST /dsbridge/session` gets 200, and a resume of a holder (hello
+  with its token) is welcomed and replayed (refusals over the whole budget are checked by
+  the Swift tests and scripts/memory_attack_test.py);
 - grace sessions: the holders acknowledge, leave (sessions in their grace period), and
   admin calls push large messages into some of them (`POST /admin/sessions/ID/call`);
 - abuse: sessions that send large `echo.syn` calls and never read or acknowledge push the
@@ -18,8 +20,8 @@ loopback sockets, checks:
 - throughout, one healthy session makes small calls and acknowledges: every call is
   answered (its p99 is printed; only a generous bound is asserted);
 - the daemon's RSS stays near the budget (budget + a margin for a debug build);
-- `/metrics` shows the held bytes and budget gauges with `# HELP`, and the ended and refused
-  counters moved; the log has at most about one `memory budget:` line a second;
+- `/metrics` shows the held bytes and budget gauges with `# HELP`, and the ended counter
+  moved; the log has at most about one `memory budget:` line a second;
 - SIGTERM exits 0.
 
     scripts/memory_budget_test.py [--daemon .build/debug/dsbridged] [--budget-mib 64]
@@ -31,7 +33,6 @@ is on 127.0.0.1; the run is bounded in time (watchdog) and the daemon is always 
 import argparse
 import os
 import random
-import re
 import sys
 import threading
 import time
@@ -40,6 +41,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from dsbtest.checks import Checks  # noqa: E402
 from dsbtest.daemon import ROOT, Daemon, binary_path, demo_args, hard_limit  # noqa: E402
 from dsbtest.http import http  # noqa: E402
+from dsbtest.metrics import scrape, value  # noqa: E402
 from dsbtest.page import WS, UpgradeRefused, call_message, dumps  # noqa: E402
 
 ADMIN_TOKEN = "memory-budget"
@@ -121,13 +123,9 @@ class Run:
                     body=body, timeout=timeout)
 
     def metrics(self):
-        r = self.admin("GET", "/metrics")
-        return r.body.decode("utf-8", "replace") if r.status == 200 else ""
+        return scrape(self.d.admin_port, ADMIN_TOKEN)
 
-    @staticmethod
-    def metric(text, name):
-        m = re.search(r"^%s(?:\{[^}]*\})? (\S+)$" % re.escape(name), text, re.M)
-        return float(m.group(1)) if m else None
+    metric = staticmethod(value)
 
     def run(self):
         args = demo_args(os.path.join(ROOT, "web"), ADMIN_TOKEN, admin_host="127.0.0.1", extra=[
@@ -169,7 +167,7 @@ class Run:
         rng = random.Random(1)
         admission = self.budget - self.budget // 10
 
-        # -- phase 1: over 90%, not over the budget: new sessions refused, resumes welcomed --
+        # -- phase 1: over 90%: the largest holder is ended, new sessions and resumes welcomed --
         holders = []
         for i in range(HOLDERS):
             ws = WS(port, rng, timeout=10.0)
@@ -180,45 +178,56 @@ class Run:
         for ws, _ in holders:
             for k in range(HOLDER_CALLS):
                 ws.call(k + 1, "echo.syn", payload)
-        got = 0
+        answers = []
         for ws, _ in holders:
+            got = 0
             for k in range(HOLDER_CALLS):
                 m = ws.next_message(20.0, lambda m: isinstance(m, dict) and m.get("t") == "ret")
-                got += 1 if m is not None and m.get("code") == 0 else 0
-        held = self.metric(self.metrics(), "dsbridge_memory_held_bytes")
-        self.check(got == HOLDERS * HOLDER_CALLS and held is not None and admission < held <= self.budget, "over-90-percent",
-                   "%d holders read %d of %d answers, none acknowledged: %s bytes held (90%% = %d, budget %d)"
-                   % (HOLDERS, got, HOLDERS * HOLDER_CALLS, held, admission, self.budget))
+                if m is None:
+                    break
+                got += 1 if m.get("code") == 0 else 0
+            answers.append(got)
+        ended_holders = [i for i, (ws, _) in enumerate(holders) if ws.close_code is not None]
+        closes = sorted(set("%s %s" % (holders[i][0].close_code, holders[i][0].close_reason) for i in ended_holders))
+        text = self.metrics()
+        held = self.metric(text, "dsbridge_memory_held_bytes")
+        ended = self.metric(text, "dsbridge_memory_budget_sessions_ended_total")
+        survivors = [i for i in range(HOLDERS) if i not in ended_holders]
+        self.check(1 <= len(ended_holders) < HOLDERS and closes == ["4008 memory budget"] and ended == len(ended_holders)
+                   and all(answers[i] == HOLDER_CALLS for i in survivors) and held is not None and held <= admission,
+                   "over-90-percent-largest-ended",
+                   "%d holders of %d × %.1f MiB unacknowledged answers (over 90%% of the budget together): %d ended (%s), "
+                   "the others read every answer (%s); %s bytes held after (90%% = %d)"
+                   % (HOLDERS, HOLDER_CALLS, HOLDER_BYTES / MIB, len(ended_holders), closes, answers, held, admission))
         try:
             fresh = WS(port, rng, timeout=10.0)
             sockets.append(fresh)
             welcome = fresh.hello()
-            code, reason = fresh.wait_close(5.0)
-            self.check(welcome is None and code == 4029 and reason == "memory budget", "new-socket-refused",
-                       "a new hello: %s" % fresh.ended_summary())
+            self.check(welcome is not None, "new-socket-admitted", "a new hello near 90%%: %s"
+                       % ("welcomed" if welcome else fresh.ended_summary()))
         except UpgradeRefused as e:
-            self.check(False, "new-socket-refused", str(e))
+            self.check(False, "new-socket-admitted", str(e))
         r = http(port, "POST", "/dsbridge/session", ["Connection: close"])
-        self.check(r.status == 429, "new-session-post-refused", "POST /dsbridge/session: HTTP %s %s" % (r.status, r.body[:60]))
-        # A resume is not a new session: holder 0 leaves and comes back with its token.
-        ws0, w0 = holders[0]
+        self.check(r.status == 200, "new-session-post-admitted", "POST /dsbridge/session: HTTP %s %s" % (r.status, r.body[:60]))
+        # A resume: a surviving holder leaves and comes back with its token.
+        first = survivors[0] if survivors else 0
+        ws0, w0 = holders[first]
         ws0.close()
         time.sleep(0.2)
         back = WS(port, rng, timeout=10.0)
         sockets.append(back)
         again = back.hello(timeout=10.0, token=w0["token"], ack=0)
         replayed = 0
-        last_seq = 0
         while replayed < HOLDER_CALLS:
             m = back.next_message(20.0, lambda m: isinstance(m, dict) and m.get("t") == "ret")
             if m is None:
                 break
             replayed += 1
-            last_seq = max(last_seq, m["seq"])
         self.check(again is not None and again.get("resumed") is True and replayed == HOLDER_CALLS, "resume-admitted",
-                   "a holder resuming over 90%%: %s, %d of %d answers replayed"
+                   "a holder resuming near 90%%: %s, %d of %d answers replayed"
                    % ("welcomed, resumed" if again and again.get("resumed") else back.ended_summary(), replayed, HOLDER_CALLS))
-        holders[0] = (back, w0)
+        holders[first] = (back, w0)
+        holders = [holders[i] for i in survivors]
 
         # -- phase 2: the holders acknowledge and leave; some grace sessions get admin pushes --
         for ws, w in holders:
@@ -324,7 +333,10 @@ class Run:
         budget_closed = outcomes.get("close 4008 memory budget", 0)
         self.check(budget_closed >= 1 and set(outcomes) <= {"close 4008 memory budget", "all %d answers" % ABUSER_CALLS},
                    "abusers-closed-4008", "abusers: %s" % outcomes)
-        self.check(ended is not None and ended >= budget_closed + len(ended_grace) and refused is not None and refused >= 2,
+        # New sessions are refused only while the count is over the whole budget (text revision
+        # 1.13): between a burst and its shedding pass, so the refused counter is printed, not
+        # required to move (tests/MemoryBudgetTests checks the refusal itself).
+        self.check(ended is not None and ended >= budget_closed + len(ended_grace) and refused is not None,
                    "metrics-moved", "sessions ended by the budget %s, refused %s" % (ended, refused))
         self.check("# HELP dsbridge_memory_held_bytes" in text and "# HELP dsbridge_memory_budget_bytes" in text
                    and self.metric(text, "dsbridge_memory_budget_bytes") == self.budget, "metrics-help",

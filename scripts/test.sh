@@ -13,7 +13,10 @@
 # over OTLP/HTTP JSON and protobuf to a receiver in the test: otel_test.py), TLS, HTTP
 # rules on kept-alive connections, the attack suite against a running
 # daemon, the daemon under a 512-descriptor limit with 1,000 pages (overload_test.py), the
-# daemon under a 64 MiB memory budget with abusive sessions (memory_budget_test.py), the
+# daemon under a 64 MiB memory budget with abusive sessions (memory_budget_test.py) and under
+# a 256 MiB budget against one client that opens 300 sessions it never reads
+# (memory_attack_test.py), every metric family in the first scrape of /metrics
+# (metrics_families_test.py), the
 # systemd watchdog with a stopped network thread (watchdog_test.py), the deploy kit check,
 # the cluster (Redis, three nodes behind HAProxy): its fault run with 20 node kills and 20
 # drains under load (cluster_fault_run.py), the demo page surviving its node's SIGKILL in
@@ -68,6 +71,8 @@ run "$python_bin" scripts/http_keepalive_test.py --daemon "$daemon" --tls
 run "$python_bin" scripts/attack_suite.py --daemon "$daemon"
 run "$python_bin" scripts/overload_test.py --daemon "$daemon"
 run "$python_bin" scripts/memory_budget_test.py --daemon "$daemon"
+run "$python_bin" scripts/memory_attack_test.py --daemon "$daemon"
+run "$python_bin" scripts/metrics_families_test.py --daemon "$daemon"
 run "$python_bin" scripts/watchdog_test.py --daemon "$daemon"
 run scripts/check-deploy.sh
 run "$python_bin" scripts/cluster_fault_run.py --daemon "$daemon" --seed "${FAULT_SEED:-1}"

@@ -171,7 +171,7 @@ public final class Bridge: Sendable {
     }
 
     private func makeSession(peerAddress: String, origin: String?, tags: [String] = []) throws(SessionRefusal) -> BridgeSession {
-        // Over 90% of the memory budget no new session opens (resumes are not new).
+        // Over the memory budget no new session opens (resumes are not new).
         guard memory.admitsNewSessions else {
             if let line = memory.recordRefused(nowMs: executor.uptimeMilliseconds) { logger.warning("\(line)") }
             throw .memoryBudget
@@ -425,10 +425,10 @@ public final class Bridge: Sendable {
 
     // MARK: memory budget
 
-    /// One shedding pass (PROTOCOL.md 2.6), on ``SheddingThread``, started when the count crosses the
-    /// budget: ends the largest holders (``MemoryShedding``) until the count is under 90%
-    /// of the budget or every session is within its fair share. It looks at every session,
-    /// so it runs only while over the budget, and never on the network thread.
+    /// One shedding pass (PROTOCOL.md 2.6), on ``SheddingThread``, started when the count
+    /// crosses 90% of the budget: ends the largest holders (``MemoryShedding``) until the
+    /// count is no longer over 90% or every session is within its share. It looks at every
+    /// session, so it runs only while over 90%, and never on the network thread.
     private static func shedMemory(sessions: [BridgeSession], memory: MemoryBudget, executor: any BridgeExecutor, logger: Logger) {
         let holdings = sessions.map(\.memoryHeld)
         let victims = MemoryShedding.victims(holdings: holdings, total: memory.held, budget: memory.limit)

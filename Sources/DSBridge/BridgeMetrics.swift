@@ -16,6 +16,11 @@ final class BridgeMetrics: Sendable {
     private let nativeCallCounters = NativeCallOutcome.allCases.map {
         Counter(label: "dsbridge_native_calls_total", dimensions: [("outcome", $0.rawValue)])
     }
+    /// `dsbridge_bound_overflows_total` by bound: both made at once, so the family is in
+    /// `/metrics` (at 0) before the first overflow.
+    private let overflowCounters = OverflowBound.allCases.map {
+        Counter(label: "dsbridge_bound_overflows_total", dimensions: [("bound", $0.rawValue)])
+    }
     /// `dsbridge_calls_total` by (method, outcome): the per-call path builds no key string,
     /// and a call like the one before it (most are) compares two strings instead of hashing.
     private let callCounters = Mutex<CallCounters>(CallCounters())
@@ -77,9 +82,22 @@ final class BridgeMetrics: Sendable {
         nativeCallCounters[outcome.index].increment()
     }
 
-    /// A bound was exceeded (`replayMaxMessages`, `replayMaxBytes`).
-    func overflow(bound: String) {
-        counter("dsbridge_bound_overflows_total", [("bound", bound)]).increment()
+    /// A replay bound was exceeded.
+    func overflow(bound: OverflowBound) {
+        overflowCounters[bound.index].increment()
+    }
+}
+
+/// The replay bound a session exceeded, as `dsbridge_bound_overflows_total` labels it.
+enum OverflowBound: String, CaseIterable, Sendable {
+    case replayMaxMessages, replayMaxBytes
+
+    /// The position in ``allCases``.
+    var index: Int {
+        switch self {
+        case .replayMaxMessages: 0
+        case .replayMaxBytes: 1
+        }
     }
 }
 

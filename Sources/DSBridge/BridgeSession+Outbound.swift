@@ -14,7 +14,7 @@ extension BridgeSession {
     /// Wakes the socket a message was queued for; ends the session on an overflow.
     func carryOut(_ appended: SessionState<BridgeConnection>.Appended, site: CallSite) {
         if case .boundExceeded(let bound)? = appended.error {
-            bridge.metrics.overflow(bound: bound.contains("replayMaxMessages") ? "replayMaxMessages" : "replayMaxBytes")
+            bridge.metrics.overflow(bound: bound.contains("replayMaxMessages") ? .replayMaxMessages : .replayMaxBytes)
             logger.warning("closing session 4008: \(bound)", metadata: ["bridge.session": "\(id)"])
             finish(reason: bound, closeCode: 4008, dropQueued: false, site: site)
         }

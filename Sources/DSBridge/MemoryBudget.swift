@@ -6,14 +6,17 @@ import Synchronization
 /// not yet processed, held invokes, sync-call bodies while their call is held or runs.
 ///
 /// Whoever adds or frees such bytes reports the difference with ``add(_:)``: one atomic
-/// add, from any thread, never a walk over sessions. Crossing the budget starts one
+/// add, from any thread, never a walk over sessions. Crossing 90% of the budget starts one
 /// shedding pass on the shedding thread (``SheddingThread``; the handler given to
-/// ``whenOverBudget(retryingOn:_:)``); while a pass is pending or running, further crossings start nothing.
+/// ``whenOverBudget(retryingOn:_:)``); while a pass is pending or running, further crossings
+/// start nothing. New sessions are refused only while the count is over the whole budget
+/// (text revision 1.13: refusing them from 90%, with shedding only above 100%, let one
+/// client that stayed under the budget lock the node).
 public final class MemoryBudget: Sendable {
     /// The budget in bytes (`memoryBudget`).
     public let limit: Int
-    /// Above this count new sessions are refused: 90% of ``limit``.
-    public let admissionLimit: Int
+    /// Above this count the largest holders are ended: 90% of ``limit``.
+    public let sheddingLimit: Int
     private let counted = Atomic<Int>(0)
     /// A shedding pass is scheduled or running.
     private let passPending = Atomic<Bool>(false)
@@ -38,7 +41,7 @@ public final class MemoryBudget: Sendable {
     /// - Parameter limit: the budget in bytes (`Int.max`: no budget).
     public init(limit: Int) {
         self.limit = max(1, limit)
-        admissionLimit = MemoryShedding.admissionLimit(budget: self.limit)
+        sheddingLimit = MemoryShedding.sheddingLimit(budget: self.limit)
     }
 
     /// Bytes counted now (never negative: every byte added is taken back once).
@@ -49,8 +52,8 @@ public final class MemoryBudget: Sendable {
     /// New sessions refused by the budget so far.
     public var sessionsRefused: Int { refused.load(ordering: .relaxed) }
 
-    /// Whether a new session may open: the count is not over 90% of the budget.
-    public var admitsNewSessions: Bool { held <= admissionLimit }
+    /// Whether a new session may open: the count is not over the budget.
+    public var admitsNewSessions: Bool { held <= limit }
 
     /// Sets the work a crossing of the budget starts (on the shedding thread, given this
     /// budget, so it need not hold it); a later pass waits on `executor`'s clock.
@@ -60,11 +63,11 @@ public final class MemoryBudget: Sendable {
     }
 
     /// Counts `delta` bytes more (negative: fewer). Safe under any lock: it only adds, and
-    /// on crossing the budget hands the shedding pass to the shedding thread.
+    /// on crossing 90% of the budget hands the shedding pass to the shedding thread.
     func add(_ delta: Int) {
         guard delta != 0 else { return }
         let now = counted.wrappingAdd(delta, ordering: .relaxed).newValue
-        if delta > 0, now > limit { startPass(after: 0) }
+        if delta > 0, now > sheddingLimit { startPass(after: 0) }
     }
 
     /// Schedules a shedding pass unless one is pending.
@@ -83,13 +86,13 @@ public final class MemoryBudget: Sendable {
         }
     }
 
-    /// A pass is over; `endedAny`: it ended sessions. Still over the budget, another pass
-    /// follows: at once after progress, after 100 ms when every session was within its fair
-    /// share (so a daemon kept over budget by many fair sessions does not walk them
-    /// continuously).
+    /// A pass is over; `endedAny`: it ended sessions. Still over 90% of the budget, another
+    /// pass follows: at once after progress, after 100 ms when every session was within its
+    /// share (bytes of no session, such as frames read before a `hello`, can keep the count
+    /// there; the sessions are not walked continuously meanwhile).
     func passFinished(endedAny: Bool) {
         passPending.store(false, ordering: .releasing)
-        if held > limit { startPass(after: endedAny ? 0 : 100) }
+        if held > sheddingLimit { startPass(after: endedAny ? 0 : 100) }
     }
 
     /// Counts a session ended by the budget.

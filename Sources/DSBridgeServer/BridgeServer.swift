@@ -77,17 +77,20 @@ public final class BridgeServer: Sendable {
         self.metricsRenderer = metricsRenderer
         self.cluster = cluster
         if metricsRenderer != nil {
+            TransportMetrics.prepare()
             cluster?.serveMetrics { [weak self] in self?.metricsText() }
         }
     }
 
     /// What `GET /metrics` answers (`nil` without a metrics backend): the backend's registry
-    /// with `# HELP` lines, after the sessions' gauges are recorded, and the memory budget's
-    /// families. Walks every session: call it off the network thread.
+    /// with `# HELP` lines, after the sessions' gauges are recorded, the memory budget's
+    /// families, and the lines of every family without a sample yet (``MetricFamilies``).
+    /// Walks every session: call it off the network thread.
     public func metricsText() -> [UInt8]? {
         guard let render = metricsRenderer else { return nil }
         TransportMetrics.recordSessionGauges(bridge.sessions)
-        return MetricHelp.annotate(render()) + MemoryBudgetMetrics.render(bridge.memory)
+        return MetricFamilies.completing(
+            MetricHelp.annotate(render()) + MemoryBudgetMetrics.render(bridge.memory), clusterMode: cluster != nil)
     }
 
     /// Opens both listeners and starts the service thread, blocking the calling thread

@@ -18,6 +18,9 @@ public enum LoopLag {
     ]
     private static let timer = Timer(label: label)
 
+    /// Makes the histogram known to the metrics backend, empty (the first scrape has it).
+    static func prepare() { _ = timer }
+
     /// The monotonic clock in nanoseconds (any thread).
     static func now() -> UInt64 {
         var ts = timespec()

@@ -3,34 +3,20 @@ import DSBridge
 
 /// The memory budget's lines of `/metrics` (PROTOCOL.md 2.6), in the Prometheus text
 /// format, read from ``MemoryBudget``'s atomics at scrape time. Written here rather than
-/// through swift-metrics so they carry `# HELP` text (its Prometheus backend gives none).
+/// through swift-metrics so they are read, not recorded; their names, types and `# HELP`
+/// texts are those of ``MetricFamilies``.
 enum MemoryBudgetMetrics {
     static func render(_ budget: MemoryBudget) -> [UInt8] {
-        let families: [(name: String, type: String, help: String, value: Int)] = [
-            (
-                "dsbridge_memory_held_bytes", "gauge",
-                "Bytes held for sessions (unacknowledged and queued messages, frames not yet processed, held invokes, sync-call bodies), counted against the memory budget.",
-                budget.held
-            ),
-            (
-                "dsbridge_memory_budget_bytes", "gauge",
-                "The memory budget (--memory-budget): above it the largest holders are ended; above 90% of it new sessions are refused.",
-                budget.limit
-            ),
-            (
-                "dsbridge_memory_budget_sessions_ended_total", "counter",
-                "Sessions ended by the memory budget (closed 4008 memory budget, or ended silently in their grace period).",
-                budget.sessionsEnded
-            ),
-            (
-                "dsbridge_memory_budget_sessions_refused_total", "counter",
-                "New sessions refused while over 90% of the memory budget (4029 on the socket, 429 on POST /dsbridge/session).",
-                budget.sessionsRefused
-            ),
+        let values: [(name: String, value: Int)] = [
+            ("dsbridge_memory_held_bytes", budget.held),
+            ("dsbridge_memory_budget_bytes", budget.limit),
+            ("dsbridge_memory_budget_sessions_ended_total", budget.sessionsEnded),
+            ("dsbridge_memory_budget_sessions_refused_total", budget.sessionsRefused),
         ]
         var text = ""
-        for f in families {
-            text += "# HELP \(f.name) \(f.help)\n# TYPE \(f.name) \(f.type)\n\(f.name) \(f.value)\n"
+        for (name, value) in values {
+            guard let family = MetricFamilies.named(name) else { continue }
+            text += "# HELP \(name) \(family.help)\n# TYPE \(name) \(family.kind.rawValue)\n\(name) \(value)\n"
         }
         return Array(text.utf8)
     }

@@ -12,6 +12,14 @@ enum TransportMetrics {
     static let queued = Gauge(label: "dsbridge_queued_messages")
     static let replayBytes = Gauge(label: "dsbridge_replay_bytes")
 
+    /// Makes every transport family known to the metrics backend (so the first scrape has
+    /// them at zero); call once the backend is bootstrapped.
+    static func prepare() {
+        _ = (bytesIn, bytesOut, connected, ready, inGrace, queued, replayBytes)
+        _ = AcceptMetrics.pauses
+        LoopLag.prepare()
+    }
+
     /// Records the session gauges from the bridge's current state (at scrape time).
     static func recordSessionGauges(_ sessions: [BridgeSession]) {
         var c = 0

@@ -90,7 +90,7 @@ extension SettingKey {
         case .memoryBudget:
             .integer(
                 self, \.bridge.memoryBudget, .positive(upTo: 1 << 50, "1 PiB"),
-                help: "Bytes held for all sessions together; above it the largest holders are ended, above 90% of it new sessions are refused.",
+                help: "Bytes held for all sessions together; above 90% of it the largest holders are ended, above it new sessions are refused.",
                 defaultDescription: "a quarter of cgroup memory.max, else of physical memory",
                 show: { "\($0.bridge.memoryBudget) (\($0.memoryBudgetOrigin))" })
         case .logLevel:

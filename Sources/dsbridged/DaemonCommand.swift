@@ -78,7 +78,7 @@ struct DaemonCommand: AsyncParsableCommand {
             logger.info("page closed itself (window.close)", metadata: ["bridge.session": "\(session.id)"])
         }
         logger.notice(
-            "memory budget \(settings.bridge.memoryBudget) bytes (\(settings.memoryBudgetOrigin)): above it the sessions holding the most are ended, above 90% of it new sessions are refused"
+            "memory budget \(settings.bridge.memoryBudget) bytes (\(settings.memoryBudgetOrigin)): above 90% of it the sessions holding the most are ended, above it new sessions are refused"
         )
         // Cluster mode (docs/CLUSTER.md): the journal exists before the bridge, the node after it.
         let clusterParts = try Self.clusterParts(settings, logger: logger)

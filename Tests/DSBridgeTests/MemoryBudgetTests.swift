@@ -105,39 +105,62 @@ struct MemoryBudgetAccountingTests {
     }
 }
 
-/// Which sessions the budget ends (``MemoryShedding``), as pure arithmetic.
+/// Which sessions the budget ends (``MemoryShedding``), as pure arithmetic (PROTOCOL.md 2.6,
+/// text revision 1.13: from 90% of the budget, each session's share being 90% ÷ live sessions).
 @Suite("Memory budget shedding choice")
 struct MemorySheddingTests {
-    @Test("nothing is ended while the count is not over the budget")
-    func notOver() {
-        #expect(MemoryShedding.victims(holdings: [900, 100], total: 1_000, budget: 1_000).isEmpty)
+    @Test("nothing is ended while the count is not over 90% of the budget")
+    func notOver90() {
+        #expect(MemoryShedding.sheddingLimit(budget: 1_000) == 900)
+        #expect(MemoryShedding.victims(holdings: [800, 100], total: 900, budget: 1_000).isEmpty)
+        #expect(MemoryShedding.victims(holdings: [], total: 2_000, budget: 1_000).isEmpty, "no session, nothing to end")
     }
 
-    @Test("the largest holder goes first, then the next, until the count is under 90% of the budget")
-    func largestFirstUntilUnder90() {
-        // 1,500 held of 1,000: ending 600 leaves 900 (not under 900), ending 400 more leaves 500.
-        #expect(MemoryShedding.victims(holdings: [100, 600, 400, 300, 100], total: 1_500, budget: 1_000) == [1, 2])
-        // Ending the largest alone brings it under 90%.
-        #expect(MemoryShedding.victims(holdings: [50, 700, 350], total: 1_100, budget: 1_000) == [1])
+    @Test("just over 90%: the largest holder above its share is ended")
+    func justOver90() {
+        // 901 held of 1,000, two sessions: share 450; 801 is above it and goes, 100 stays.
+        #expect(MemoryShedding.victims(holdings: [100, 801], total: 901, budget: 1_000) == [1])
     }
 
-    @Test("a session holding no more than its fair share (budget ÷ live sessions) is never ended")
-    func fairShare() {
-        // 4 sessions, budget 1,000: share 250. All at 250 plus 200 of unowned bytes: over, none ended.
-        #expect(MemoryShedding.victims(holdings: [250, 250, 250, 250], total: 1_200, budget: 1_000).isEmpty)
-        // One at 500: ended; then 3 live, share 333, the rest (200 each) stay although still over 90%.
+    @Test("the largest holder goes first, then the next, until the count is no longer over 90%")
+    func largestFirstUntilNotOver90() {
+        // 1,500 held of 1,000: ending 600 leaves 900 (not over 900): one ending is enough.
+        #expect(MemoryShedding.victims(holdings: [100, 600, 400, 300, 100], total: 1_500, budget: 1_000) == [1])
+        // 1,501: ending 600 leaves 901, over 90%; then 400 (share 900 ÷ 4 = 225) leaves 501.
+        #expect(MemoryShedding.victims(holdings: [100, 600, 400, 300, 101], total: 1_501, budget: 1_000) == [1, 2])
+        // Under the budget and over 90%: the same rule (before revision 1.13 nothing was ended here).
+        #expect(MemoryShedding.victims(holdings: [50, 700, 200], total: 950, budget: 1_000) == [1])
+    }
+
+    @Test("a session holding no more than its share (90% of the budget ÷ live sessions) is never ended")
+    func share() {
+        // 4 sessions, budget 1,000: share 225. All at 225 plus 300 bytes of no session: over, none ended.
+        #expect(MemoryShedding.victims(holdings: [225, 225, 225, 225], total: 1_200, budget: 1_000).isEmpty)
+        // One at 226 of four equal-ish: above the share, ended, although the rest would fit.
+        #expect(MemoryShedding.victims(holdings: [225, 226, 225, 225], total: 901, budget: 1_000) == [1])
+        // One at 500: ended; then 3 live, share 300, the rest (200 each) stay although still over 90%.
         #expect(MemoryShedding.victims(holdings: [200, 500, 200, 200], total: 1_300, budget: 1_000) == [1])
     }
 
-    @Test("new sessions are admitted up to 90% of the budget")
+    @Test("thirty equal holders just over 90% of the budget (the lock of revision 1.6) lose one")
+    func equalHoldersOver90() {
+        // 30 × 8,100 = 243,000 of 268,435 (90.5%): each is above its share 241,592 ÷ 30 = 8,053.
+        let holdings = Array(repeating: 8_100, count: 30)
+        let victims = MemoryShedding.victims(holdings: holdings, total: 243_000, budget: 268_435)
+        #expect(victims.count == 1)
+    }
+
+    @Test("new sessions are admitted up to the budget, refused just over it")
     func admission() {
         let budget = MemoryBudget(limit: 1_000)
-        #expect(budget.admissionLimit == 900)
-        budget.add(900)
-        #expect(budget.admitsNewSessions)
+        #expect(budget.sheddingLimit == 900)
+        budget.add(901)
+        #expect(budget.admitsNewSessions, "over 90%: admitted (the largest holders are ended instead)")
+        budget.add(99)
+        #expect(budget.admitsNewSessions, "at the budget: admitted")
         budget.add(1)
-        #expect(!budget.admitsNewSessions)
-        budget.add(-901)
+        #expect(!budget.admitsNewSessions, "over the budget: refused")
+        budget.add(-1_001)
         #expect(budget.held == 0)
     }
 }
@@ -153,16 +176,17 @@ struct MemoryBudgetSheddingTests {
         _ = try await h.messages(count)
     }
 
-    @Test("over the budget the largest holder is closed 4008 memory budget, a small one stays, and the count drops")
+    @Test("over 90% of the budget the largest holder is closed 4008 memory budget, a small one stays, and the count drops")
     func largestClosed() async throws {
         let h = BridgeHarness { $0.memoryBudget = 100_000 }
         _ = try await h.hello()
         let small = h.secondConnection()
         _ = try await small.hello()
         try await Self.fill(small, from: 1, count: 1, bytes: 10_000)
-        try await Self.fill(h, from: 1, count: 8, bytes: 10_000)
-        #expect(h.bridge.memory.sessionsEnded == 0, "80,000 + 10,000 is within the budget")
-        for i in 0..<4 { h.call(9 + Int64(i), "p.value", Self.payload(10_000)) }
+        try await Self.fill(h, from: 1, count: 7, bytes: 10_000)
+        #expect(h.bridge.memory.sessionsEnded == 0, "70,000 + 10,000 is not over 90% of the budget")
+        // Two more: about 90,100 bytes, over 90% and within the budget.
+        for i in 0..<2 { h.call(8 + Int64(i), "p.value", Self.payload(10_000)) }
         // The shedding thread closes it (its waker wakes the harness).
         let close = try await h.close()
         #expect(close.code == 4008)
@@ -189,14 +213,26 @@ struct MemoryBudgetSheddingTests {
         #expect(try await again.closeCode() == 4004)
     }
 
-    @Test("over 90% of the budget new sessions are refused (4029 memory budget, and by createSession), resumes are not")
-    func newSessionsRefusedOver90() async throws {
+    @Test(
+        "over 90% of the budget and within it new sessions are admitted; over it they are refused (4029 memory budget, and by createSession), resumes are not"
+    )
+    func newSessionsRefusedOverBudget() async throws {
         let h = BridgeHarness { $0.memoryBudget = 100_000 }
         let welcome = try await h.hello()
         let token = try #require(welcome["token"]?.stringValue)
-        try await Self.fill(h, from: 1, count: 19, bytes: 5_000)  // about 95,500 bytes: over 90%, within the budget
+        try await Self.fill(h, from: 1, count: 1, bytes: 5_000)
+        // Bytes of no session (as frames read before a hello are): no session is above its
+        // share, so nothing is ended and the count stays where it is put.
+        let unowned = 95_000 - h.bridge.memory.held
+        h.bridge.memory.add(unowned)
         #expect(h.bridge.memory.held > 90_000 && h.bridge.memory.held <= 100_000)
-        let fresh = h.secondConnection(peerAddress: "127.0.0.2")
+        let admitted = h.secondConnection(peerAddress: "127.0.0.2")
+        _ = try await admitted.hello()
+        _ = try h.bridge.createSession(peerAddress: "127.0.0.3", origin: nil)
+        #expect(h.bridge.memory.sessionsRefused == 0, "over 90%, within the budget: admitted")
+        h.bridge.memory.add(6_000)
+        #expect(h.bridge.memory.held > 100_000)
+        let fresh = h.secondConnection(peerAddress: "127.0.0.4")
         fresh.send(["t": "hello", "v": 1])
         let refusal = try await fresh.close()
         #expect(refusal.code == 4029)
@@ -205,10 +241,12 @@ struct MemoryBudgetSheddingTests {
             try h.bridge.createSession(peerAddress: "127.0.0.3", origin: nil)
         }
         #expect(h.bridge.memory.sessionsRefused == 2)
+        #expect(h.bridge.memory.sessionsEnded == 0, "every session is within its share")
         let resume = h.secondConnection()
-        resume.send(["t": "hello", "v": 1, "token": .string(token), "ack": 19])
+        resume.send(["t": "hello", "v": 1, "token": .string(token), "ack": 1])
         let resumed = try await resume.messages(1)[0]
         #expect(resumed["resumed"] == true, "a resume is not a new session")
+        h.bridge.memory.add(-(unowned + 6_000))
         #expect(await h.eventually { h.bridge.memory.held == 0 }, "its ack freed the replay")
         _ = try h.bridge.createSession(peerAddress: "127.0.0.3", origin: nil)
     }
