@@ -6,6 +6,7 @@
 import { AdminClient, health, parseArgs } from './api.js';
 import { LiveChart } from './chart.js';
 import { formatNumber, healthState, keyFigures, parsePrometheus, sessionCallRates } from './metrics.js';
+import { stateLabel, stateOf } from './sessions.js';
 
 const REFRESH_MS = 2000;
 const $ = (id) => document.getElementById(id);
@@ -179,16 +180,6 @@ function showMetrics(text, node) {
 }
 
 // ---- Sessions ---------------------------------------------------------------------------
-
-function stateOf(s) {
-  if (s.ready) return 'ready';
-  if (s.connected) return 'connected';
-  return 'away';
-}
-
-function stateLabel(s) {
-  return { ready: 'ready', connected: 'connected, not ready', away: 'no socket' }[stateOf(s)];
-}
 
 function showSessions(list) {
   listing = Array.isArray(list) ? list : [];

@@ -9,8 +9,11 @@ per second); opens its detail and sees the page's recent calls to native (a meth
 holding markup shown as text); calls the page's `addValue` and `startTimer` from the call
 form (result, and startTimer's progress values); calls a group the page joined; sees the
 charts fill from /metrics; takes a screenshot (--screenshot, e.g. docs/images/admin-ui.png for
-the README); then drains the daemon (SIGTERM while a call is in flight) and sees the page say
-so. Prints one line per check, then `N passed, M failed`.
+the README); reads the state column of sessions in each state the API reports (a raw socket
+that said hello but never dsinit: connected, not ready; a second demo page: ready; both gone
+during their grace period: no socket, as `"connected": false` says, and as many listed
+connected as the "Sessions connected" chart shows); then drains the daemon (SIGTERM while a
+call is in flight) and sees the page say so. Prints one line per check, then `N passed, M failed`.
 
     scripts/admin_ui_browser_test.py [--daemon .build/debug/dsbridged] [--screenshot FILE]
 """
@@ -26,6 +29,10 @@ from dsbtest.browser import (ADMIN_TOKEN, make_driver, print_console, quit_drive
                              summary_of, wait_for, wait_session)
 from dsbtest.checks import Checks  # noqa: E402
 from dsbtest.daemon import binary_path  # noqa: E402
+from dsbtest.page import WS  # noqa: E402
+
+# The state column's words for each state of a listed session (admin-ui/sessions.js).
+STATE_WORDS = {"ready": "ready", "connected": "connected, not ready", "away": "no socket"}
 
 
 class AdminPage:
@@ -57,6 +64,21 @@ class AdminPage:
             var tr = document.querySelector('#sessions tbody tr[data-session="' + CSS.escape(arguments[0]) + '"]');
             return tr ? Array.prototype.map.call(tr.cells, function (td) { return td.textContent; }) : null;
         """, session)
+
+    def state(self, session):
+        """(data-state, text) of the session's state cell (None while it is not listed)."""
+        return self.js("""
+            var tr = document.querySelector('#sessions tbody tr[data-session="' + CSS.escape(arguments[0]) + '"]');
+            var cell = tr && tr.querySelector('.state');
+            return cell ? [cell.dataset.state, cell.textContent] : null;
+        """, session)
+
+    def connected_rows(self):
+        """How many listed sessions the table shows with a socket (ready or connected)."""
+        return self.js("""
+            return Array.prototype.filter.call(document.querySelectorAll('#sessions tbody .state'), function (c) {
+              return c.dataset.state !== 'away';
+            }).length;""")
 
     def click_row(self, session):
         self.js("document.querySelector('#sessions tbody tr[data-session=\"' + CSS.escape(arguments[0]) + '\"]').click()",
@@ -94,6 +116,64 @@ class AdminPage:
               out[f.querySelector('figcaption span').textContent] = f.querySelector('figcaption strong').textContent;
             });
             return out;""")
+
+
+def api_state(daemon, session):
+    """The state the admin API gives `session`: ready, connected (not ready) or away (no
+    socket), from its `connected` and `ready` (None while it is not listed)."""
+    status, listed = daemon.admin("GET", "/admin/sessions")
+    entry = next((s for s in listed if s.get("session") == session), None) if status == 200 else None
+    if entry is None:
+        return None
+    if not entry.get("connected"):
+        return "away"
+    return "ready" if entry.get("ready") else "connected"
+
+
+def shows_api_state(page, daemon, checks, session, expected, what):
+    """Waits (the page reads the list every 2 s) until the API gives `session` the state
+    `expected`, then until the page's row shows it; one check."""
+    api = wait_for(lambda: api_state(daemon, session) == expected, 8)
+    shown = wait_for(lambda: (lambda s: s if s == [expected, STATE_WORDS[expected]] else None)(page.state(session)), 6)
+    checks.check(api and shown, "%s: the API says %s and the page shows %s (%s)"
+                 % (what, api_state(daemon, session), STATE_WORDS[expected], page.state(session)))
+
+
+def state_column(driver, daemon, checks, page, admin_tab):
+    """The state column against the API for connected, ready and away sessions, and against
+    the "Sessions connected" chart."""
+    raw = WS(daemon.port)
+    try:
+        welcome = raw.hello()
+        raw_session = welcome and welcome.get("session")
+        checks.check(bool(raw_session), "a raw socket says hello and gets a session (%s)" % welcome)
+        if raw_session:
+            shows_api_state(page, daemon, checks, raw_session, "connected", "a socket that never sent dsinit")
+    finally:
+        raw.close()  # the connection drops, as a page's does when its network goes
+    driver.switch_to.new_window("tab")
+    second_tab = driver.current_window_handle
+    driver.get(daemon.url("/index.html"))
+    second = wait_session(driver, daemon, timeout=15)
+    checks.check(bool(second), "a second demo page has a ready session (%s)" % second)
+    if second:
+        shows_api_state(page, daemon, checks, second, "ready", "a second demo page")
+    # The page goes away: its session waits for it during the grace period (60 s).
+    driver.switch_to.window(second_tab)
+    driver.close()
+    driver.switch_to.window(admin_tab)
+    if second:
+        shows_api_state(page, daemon, checks, second, "away", "a closed page in its grace period")
+    if raw_session:
+        shows_api_state(page, daemon, checks, raw_session, "away", "a closed socket that was never ready")
+
+    def agree():
+        figure = page.chart_values().get("Sessions connected")
+        rows = page.connected_rows()
+        return (figure, rows) if figure == str(rows) else None
+    agreed = wait_for(agree, 6)
+    checks.check(bool(agreed), "the table lists as many sessions with a socket as the chart shows (chart, rows: %s)"
+                 % (agreed or (page.chart_values().get("Sessions connected"), page.connected_rows()),))
 
 
 def run_page_calls(driver, handle, script):
@@ -187,6 +267,8 @@ def scenario(driver, daemon, checks, screenshot):
         os.makedirs(os.path.dirname(os.path.abspath(screenshot)), exist_ok=True)
         checks.check(driver.save_screenshot(screenshot), "screenshot saved to %s" % screenshot)
     run_page_calls(driver, demo_tab, "clearInterval(window.__busy); done(true);")
+
+    state_column(driver, daemon, checks, page, admin_tab)
 
     # The drain: a call in flight keeps it going long enough to see.
     run_page_calls(driver, demo_tab, "dsBridge.call('test.sleepSyn', 6000, function () {}); setTimeout(function () { done(true); }, 200);")

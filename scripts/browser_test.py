@@ -78,6 +78,11 @@ def check_page(driver, daemon, url, path, totals, screenshot):
                    if not any(row["name"].startswith(r["method"] + "(") for row in summary["rows"])]
         totals.check(not missing, "%s: the page has a row for every toNative row of /demo-rows.json (missing %s)"
                      % (path, missing))
+        # A first load reads as one, though its socket attached to a session its first sync
+        # call had made (the connected event's resumed is true then).
+        line = driver.execute_script("return document.getElementById('connection').textContent")
+        totals.check(line == "connected, session %s" % summary.get("session"),
+                     "%s: the connection line of a first load reads 'connected, session ID' (got %r)" % (path, line))
     if summary["failed"]:
         for message in console_errors(driver):
             print("    console: %s" % message)

@@ -71,6 +71,8 @@ def run(driver, cluster, checks, screenshot):
                  "%d passed, %d failed: %s" % (summary["passed"], summary["failed"], bad[:3]))
     driver.execute_script(WATCH)
     session = driver.execute_script("return dsBridge.session")
+    line = driver.execute_script("return document.getElementById('connection').textContent")
+    checks.check(line == "connected, session %s" % session, "the connection line reads as a first connection", repr(line))
     owner, listed = cluster.owner_of(session)
     if not checks.check(owner in cluster.nodes and listed.get("connected"),
                         "the admin API lists the page's session %s on a node, connected" % session,
@@ -90,6 +92,9 @@ def run(driver, cluster, checks, screenshot):
     checks.check(bool(resumed) and resumed[0]["detail"].get("session") == session,
                  "the page resumes its session after the kill (connected, resumed:true)",
                  "after %.2f s: %s" % (took, resumed[:1] or events(driver)))
+    line = driver.execute_script("return document.getElementById('connection').textContent")
+    checks.check(line == "reconnected, session %s (resumed)" % session, "the connection line says the page reconnected",
+                 repr(line))
 
     def moved():
         node, entry = cluster.owner_of(session, node=live[0])

@@ -195,10 +195,12 @@ stop_server() {
 }
 
 daemon_env=()   # VAR=value pairs the next start_daemon runs the daemon with
+# --max-sessions 100000: the held runs fill the descriptor table up to 300 short of the limit,
+# past the room an unset --max-sessions leaves for HTTP (it is derived from the limit).
 start_daemon() {
   local name=$1; shift
   start_server "$name" env "${daemon_env[@]}" "$daemon_bin" --demo --host 127.0.0.1 --port 0 --admin-host 127.0.0.1 --admin-port 0 \
-    --web-root web --log-level warning "$@"
+    --web-root web --log-level warning --max-sessions 100000 "$@"
   daemon_pid=$server_pid
   daemon_port=$server_port
 }

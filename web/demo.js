@@ -9,8 +9,18 @@
 
   // ---- Connection status --------------------------------------------------------------
   var statusLine = document.getElementById('connection');
+  // The page's first connection is a first connection even when `resumed` is true: a sync
+  // call made before the socket opened created the session, and the socket attached to it
+  // (web/dsbridge.d.ts, ConnectedEvent). Only later connections are reconnects.
+  var connections = 0;
   dsBridge.on('connected', function (e) {
-    statusLine.textContent = 'connected, session ' + e.session + (e.resumed ? ' (attached)' : '');
+    connections += 1;
+    if (connections === 1) {
+      statusLine.textContent = 'connected, session ' + e.session;
+    } else {
+      statusLine.textContent = 'reconnected, session ' + e.session +
+        (e.resumed ? ' (resumed)' : ' (a new session: the previous one had ended)');
+    }
   });
   dsBridge.on('disconnected', function (e) {
     statusLine.textContent = 'disconnected (' + e.code + (e.reason ? ' ' + e.reason : '') + ')';

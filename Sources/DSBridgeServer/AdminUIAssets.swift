@@ -130,6 +130,7 @@ enum AdminUIAssets {
             import { AdminClient, health, parseArgs } from './api.js';
             import { LiveChart } from './chart.js';
             import { formatNumber, healthState, keyFigures, parsePrometheus, sessionCallRates } from './metrics.js';
+            import { stateLabel, stateOf } from './sessions.js';
 
             const REFRESH_MS = 2000;
             const $ = (id) => document.getElementById(id);
@@ -303,16 +304,6 @@ enum AdminUIAssets {
             }
 
             // ---- Sessions ---------------------------------------------------------------------------
-
-            function stateOf(s) {
-              if (s.ready) return 'ready';
-              if (s.connected) return 'connected';
-              return 'away';
-            }
-
-            function stateLabel(s) {
-              return { ready: 'ready', connected: 'connected, not ready', away: 'no socket' }[stateOf(s)];
-            }
 
             function showSessions(list) {
               listing = Array.isArray(list) ? list : [];
@@ -865,6 +856,36 @@ enum AdminUIAssets {
               if (abs >= 1e4) return (value / 1e3).toFixed(digits) + 'k';
               if (Number.isInteger(value)) return String(value);
               return value.toFixed(abs < 1 ? Math.max(digits, 2) : digits);
+            }
+
+            """##
+        ),
+        "sessions.js": (
+            "text/javascript; charset=utf-8",
+            ##"""
+            // SPDX-License-Identifier: MIT
+            // The admin page's pure parts about a listed session (an entry of GET /admin/sessions,
+            // PROTOCOL.md 6): the state its row shows. No DOM here (the node tests in tests/ load this
+            // module directly).
+
+            /**
+             * The state of a listed session: 'away' while it has no socket (`connected: false`: its page
+             * went away and the session waits for it during the grace period, whether or not it was ever
+             * ready), 'ready' once its page said dsinit, else 'connected'. `ready` stays true after the
+             * socket closes, so `connected` is read first.
+             */
+            export function stateOf(session) {
+              if (!session.connected) return 'away';
+              if (session.ready) return 'ready';
+              return 'connected';
+            }
+
+            /** The words the page shows for each state. */
+            export const STATE_LABELS = Object.freeze({ ready: 'ready', connected: 'connected, not ready', away: 'no socket' });
+
+            /** The words the page shows for a listed session's state. */
+            export function stateLabel(session) {
+              return STATE_LABELS[stateOf(session)];
             }
 
             """##

@@ -125,7 +125,7 @@ public final class BridgeServer: Sendable {
             ? DescriptorLimit.apply(maxSessions: bridge.configuration.maxSessions) : DescriptorLimit.current()
         limits.withLock { $0 = limit }
         logger.notice(
-            "descriptor limit \(limit.soft) (was \(limit.previousSoft), hard \(limit.hard)): room for about \(limit.sessionCapacity) sessions, \(DescriptorLimit.reserve) kept for the admin listener and HTTP"
+            "descriptor limit \(limit.soft) (was \(limit.previousSoft), hard \(limit.hard)): room for about \(limit.sessionCapacity) page connections (sessions and HTTP requests), \(DescriptorLimit.reserve) kept for the admin listener and files"
         )
         let thread = Thread { [self] in
             runServiceThread(descriptorLimit: limit)

@@ -37,6 +37,16 @@ public struct DescriptorLimit: Sendable, Equatable {
         soft = min(hard, maxSessions + Self.reserve + Self.httpAllowance)
     }
 
+    /// The most sessions a hard limit of `hard` descriptors holds with the reserve and the
+    /// room for HTTP requests left free: `hard - reserve - httpAllowance`. A hard limit too
+    /// small for the whole allowance splits what the reserve leaves between sessions and HTTP
+    /// (at least 1 session). Planned with this many sessions, the soft limit fits them and
+    /// ``warning(maxSessions:)`` says nothing (the daemon's default, PROTOCOL.md 2.6).
+    public static func sessionsFitting(hard: Int) -> Int {
+        let available = hard - reserve
+        return max(1, available - min(httpAllowance, available / 2))
+    }
+
     /// Limits as they are (when the plan could not be applied).
     init(unchangedSoft: Int, hard: Int) {
         previousSoft = unchangedSoft

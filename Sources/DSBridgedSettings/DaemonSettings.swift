@@ -5,7 +5,7 @@ import Foundation
 import Logging
 
 /// Everything the daemon runs with, from defaults, the `--config` file, `DSBRIDGED_*`
-/// environment variables and flags. Every value is checked by ``resolve(_:memoryLimit:)``.
+/// environment variables and flags. Every value is checked by ``resolve(_:memoryLimit:descriptorHardLimit:)``.
 public struct DaemonSettings: Sendable {
     /// The server's part.
     public var server = ServerConfiguration()
@@ -29,6 +29,9 @@ public struct DaemonSettings: Sendable {
     /// Where `bridge.memoryBudget` came from, for the log line at start: `set`, or the
     /// default's origin (`a quarter of N bytes of physical memory`).
     public var memoryBudgetOrigin = "set"
+    /// Where `bridge.maxSessions` came from, for `--check-config` and the log line at start:
+    /// `set`, or how the default was derived from the descriptor limit (``MaxSessionsDefault``).
+    public var maxSessionsOrigin = "set"
     /// Where each setting that is not at its default came from.
     public var sources: [SettingKey: SettingSource] = [:]
 
@@ -37,10 +40,12 @@ public struct DaemonSettings: Sendable {
     /// Resolves every setting of the table, in its order: the flag if given, else the
     /// environment variable, else the config file's key, else the default; each value is
     /// checked against its row's rule, then applied. An unset `memory-budget` becomes a
-    /// quarter of `memoryLimit()`. Then the settings that go together are checked
+    /// quarter of `memoryLimit()`, an unset `max-sessions` what `descriptorHardLimit()`
+    /// holds (``MaxSessionsDefault``). Then the settings that go together are checked
     /// (``SettingsChecks``).
     public static func resolve(
-        _ sources: SettingSources, memoryLimit: () -> MemoryLimit = { MemoryLimit.current() }
+        _ sources: SettingSources, memoryLimit: () -> MemoryLimit = { MemoryLimit.current() },
+        descriptorHardLimit: () -> Int = { DescriptorLimit.current().hard }
     ) throws(SettingsError) -> DaemonSettings {
         var settings = DaemonSettings()
         for setting in Setting.all {
@@ -54,6 +59,11 @@ public struct DaemonSettings: Sendable {
             settings.bridge.memoryBudget = limit.defaultBudget
             settings.memoryBudgetOrigin = "a quarter of \(limit.bytes) bytes of \(limit.sourceDescription)"
         }
+        if settings.sources[.maxSessions] == nil {
+            let derived = MaxSessionsDefault(hardDescriptorLimit: descriptorHardLimit())
+            settings.bridge.maxSessions = derived.value
+            settings.maxSessionsOrigin = derived.origin
+        }
         try SettingsChecks.check(settings)
         return settings
     }
@@ -62,11 +72,12 @@ public struct DaemonSettings: Sendable {
     /// file named by `--config`, else by `DSBRIDGED_CONFIG`.
     public static func resolve(
         flags: SettingFlags, environment: [String: String] = ProcessInfo.processInfo.environment,
-        memoryLimit: () -> MemoryLimit = { MemoryLimit.current() }
+        memoryLimit: () -> MemoryLimit = { MemoryLimit.current() },
+        descriptorHardLimit: () -> Int = { DescriptorLimit.current().hard }
     ) throws(SettingsError) -> DaemonSettings {
         let path = flags.config ?? environment[SettingKey.configFileVariable]
         let file = try path.map { path throws(SettingsError) in try ConfigFile.load(path) } ?? [:]
         let sources = SettingSources(flags: flags.values, environment: environment, file: file)
-        return try resolve(sources, memoryLimit: memoryLimit)
+        return try resolve(sources, memoryLimit: memoryLimit, descriptorHardLimit: descriptorHardLimit)
     }
 }

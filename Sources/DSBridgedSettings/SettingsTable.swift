@@ -71,7 +71,11 @@ extension SettingKey {
         case .bodyTimeoutMs:
             .integer(self, \.server.bodyTimeoutMs, .milliseconds, help: "Milliseconds an HTTP request body may take to arrive (408 after).")
         case .maxSessions:
-            .integer(self, \.bridge.maxSessions, .positive(upTo: 100_000_000, "a hundred million"), help: "Sessions at most (close 4029, HTTP 429 above).")
+            .integer(
+                self, \.bridge.maxSessions, .positive(upTo: 100_000_000, "a hundred million"),
+                help: "Sessions at most (close 4029, HTTP 429 above); a value the descriptor limit cannot hold is warned about at start.",
+                defaultDescription: MaxSessionsDefault.description,
+                show: { "\($0.bridge.maxSessions) (\($0.maxSessionsOrigin))" })
         case .maxSessionsPerAddress:
             .integer(
                 self, \.bridge.maxSessionsPerAddress, .positive(upTo: 100_000_000, "a hundred million"),

@@ -55,6 +55,10 @@ struct DaemonCommand: AsyncParsableCommand {
             print("configuration ok")
             let derived: [SettingKey: String] = settings.redisURL == nil ? [:] : [.nodeID: defaultNodeID]
             for line in SettingsSummary.lines(of: settings, derived: derived) { print("  " + line) }
+            // What a start from this shell would warn about (an unset --max-sessions always fits).
+            let current = DescriptorLimit.current()
+            let plan = DescriptorLimit(currentSoft: current.soft, hard: current.hard, maxSessions: settings.bridge.maxSessions)
+            if let warning = plan.warning(maxSessions: settings.bridge.maxSessions) { StandardStreams.err(warning + "\n") }
             return
         }
         let journal = JournalLogHandler.stderrIsJournal || ProcessInfo.processInfo.environment["DSBRIDGED_LOG_FORMAT"] == "journal"
@@ -77,6 +81,7 @@ struct DaemonCommand: AsyncParsableCommand {
         lifecycle.dismissed = { session in
             logger.info("page closed itself (window.close)", metadata: ["bridge.session": "\(session.id)"])
         }
+        logger.notice("max sessions \(settings.bridge.maxSessions) (\(settings.maxSessionsOrigin))")
         logger.notice(
             "memory budget \(settings.bridge.memoryBudget) bytes (\(settings.memoryBudgetOrigin)): above 90% of it the sessions holding the most are ended, above it new sessions are refused"
         )

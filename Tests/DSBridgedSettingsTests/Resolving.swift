@@ -16,10 +16,15 @@ enum Resolving {
     /// A machine with 8 GiB and no cgroup limit.
     static let memory = MemoryLimit(bytes: 8 << 30, source: .physicalMemory)
 
+    /// A hard descriptor limit that holds more than the most sessions a default allows
+    /// (systemd's default hard limit).
+    static let roomyHardLimit = 524_288
+
     /// `flags` as typed after `dsbridged`, `environment` as the whole process environment
-    /// (plus `DSBRIDGED_WEB_ROOT` unless it names one), `file` as the `--config` file's text.
+    /// (plus `DSBRIDGED_WEB_ROOT` unless it names one), `file` as the `--config` file's text,
+    /// `hardLimit` as the process's hard descriptor limit.
     static func resolve(
-        _ flags: [String] = [], environment: [String: String] = [:], file: String? = nil
+        _ flags: [String] = [], environment: [String: String] = [:], file: String? = nil, hardLimit: Int = roomyHardLimit
     ) throws -> DaemonSettings {
         var arguments = flags
         var path: URL?
@@ -33,7 +38,7 @@ enum Resolving {
         var environment = environment
         if environment["DSBRIDGED_WEB_ROOT"] == nil { environment["DSBRIDGED_WEB_ROOT"] = webRoot }
         let parsed = try SettingFlags.parse(arguments)
-        return try DaemonSettings.resolve(flags: parsed, environment: environment, memoryLimit: { memory })
+        return try DaemonSettings.resolve(flags: parsed, environment: environment, memoryLimit: { memory }, descriptorHardLimit: { hardLimit })
     }
 
     /// The message of the error `resolve` throws, or `nil` when it resolves.
