@@ -9,22 +9,13 @@ func mainHTTPCallback(
     _ input: UnsafeMutableRawPointer?, _ len: Int
 ) -> Int32 {
     guard let wsi, let loop = ServiceLoop.from(wsi) else { return 0 }
-    return loop.http(wsi, reason, user, input, len, admin: false)
-}
-
-/// lws callback of the admin listener (service thread).
-func adminHTTPCallback(
-    _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
-    _ input: UnsafeMutableRawPointer?, _ len: Int
-) -> Int32 {
-    guard let wsi, let loop = ServiceLoop.from(wsi) else { return 0 }
-    return loop.http(wsi, reason, user, input, len, admin: true)
+    return loop.http(wsi, reason, user, input, len)
 }
 
 extension ServiceLoop {
     func http(
         _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
-        _ input: UnsafeMutableRawPointer?, _ len: Int, admin: Bool
+        _ input: UnsafeMutableRawPointer?, _ len: Int
     ) -> Int32 {
         switch reason {
         case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
@@ -32,7 +23,7 @@ extension ServiceLoop {
             return 0
         case LWS_CALLBACK_WSI_DESTROY:
             // Every connection of a vhost ends here (on its protocols[0]), upgraded or not.
-            if !admin { pageConnectionClosed() }
+            pageConnectionClosed()
             return 0
         case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
             // A WebSocket upgrade that did not offer dsbridge.v1 lands on this protocol.
@@ -41,7 +32,7 @@ extension ServiceLoop {
         case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
             // lws hangs up on an upgrade whose subprotocol list names none of ours (no HTTP
             // answer at all); PROTOCOL.md 1 wants 400.
-            guard admin || !offersBridgeSubprotocol(wsi) else { return 0 }
+            guard !offersBridgeSubprotocol(wsi) else { return 0 }
             _ = lws_return_http_status(wsi, 400, "WebSocket upgrade must offer subprotocol dsbridge.v1")
             return 1
         case LWS_CALLBACK_HTTP:
@@ -53,8 +44,7 @@ extension ServiceLoop {
             let id = makeID()
             user.storeBytes(of: id, as: UInt64.self)
             let exchange = HTTPExchange(id: id, wsi: wsi, method: Self.method(wsi), path: path, peer: clientAddress(wsi))
-            exchange.adminListener = admin
-            exchange.bodyLimit = admin ? bridge.configuration.replayMaxBytes : bridge.configuration.maxMessageBytes
+            exchange.bodyLimit = bridge.configuration.maxMessageBytes
             for (name, token) in [
                 ("origin", WSI_TOKEN_ORIGIN), ("authorization", WSI_TOKEN_HTTP_AUTHORIZATION),
                 ("content-length", WSI_TOKEN_HTTP_CONTENT_LENGTH),
@@ -70,7 +60,7 @@ extension ServiceLoop {
             // A sync or admin call's W3C trace context (PROTOCOL.md 4, 6), read only while tracing is on.
             if bridge.callSpans != nil, let v = customHeader(wsi, "traceparent") { exchange.headers.set("traceparent", v) }
             exchanges[id] = exchange
-            if admin { routeAdmin(exchange) } else { routeMain(exchange) }
+            routeMain(exchange)
             return 0
         case LWS_CALLBACK_HTTP_BODY:
             guard let exchange = exchange(user) else { return 0 }

@@ -106,7 +106,7 @@ extension ServiceLoop {
         user.storeBytes(of: id, as: UInt64.self)
         tunnels[id] = tunnel
         tunnel.updatePolling()
-        servePlainHTTP(pair[1], peer: peer)
+        servePlainHTTP(pair[1], peer: peer, listener: .page)
         return 0
     }
 

@@ -76,7 +76,7 @@ struct AdminUIRouteTests {
 
     @Test("without --admin-token the page is off: 404 naming the option")
     func offWithoutToken() {
-        let a = AdminUIRoute.answer(method: .get, path: "/admin/ui/", queryArguments: [], enabled: false)
+        let a = AdminUIRoute.answer(method: .get, path: "/admin/ui/", enabled: false)
         #expect(a.status == 404)
         #expect(String(decoding: a.body, as: UTF8.self).contains("--admin-token"))
     }

@@ -6,11 +6,7 @@ import Testing
 @Suite("HTTP request heads read by dsbridged (plain HTTP)")
 struct HTTPRequestHeadTests {
     private func parse(_ text: String) throws(HTTPRequestHead.Failure) -> HTTPRequestHead {
-        let bytes = Array(text.utf8)
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
-        defer { buffer.deallocate() }
-        buffer.copyBytes(from: bytes)
-        return try HTTPRequestHead(parsing: UnsafeRawBufferPointer(buffer))
+        try parsedHead(text)
     }
 
     private func end(_ text: String) -> Int? {
