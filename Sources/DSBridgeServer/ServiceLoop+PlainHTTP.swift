@@ -118,11 +118,10 @@ extension ServiceLoop {
             return refuseHead(c, error)
         }
         if head.isWebSocketUpgrade {
-            // (As before the admin listener was served here: 400, with a reason.)
+            // The admin listener has no WebSocket endpoint: 400, as when libwebsockets served it.
             guard c.listener == .page else { return refuseHead(c, .malformed("the admin listener has no WebSocket endpoint")) }
             guard origins.allows(head.header("origin")) else {
-                // Refused here, so the answer says the connection closes (lws would answer as
-                // if it stayed open, then close it).
+                // Refused with an answer that says the connection closes.
                 logger.info("WebSocket refused: origin not allowed", metadata: ["bridge.peer": "\(c.peer)"])
                 return refuseHead(c, .forbiddenOrigin)
             }
@@ -216,7 +215,7 @@ extension ServiceLoop {
         let path = String(decoding: head.target.decodedPath, as: UTF8.self)
         let peer = clientAddresses.resolve(peer: c.peer, forwardedFor: head.header("x-forwarded-for"))
         let exchange = HTTPExchange(
-            id: makeID(), wsi: nil, method: HTTPMethod(rawValue: head.methodToken) ?? .other,
+            id: makeID(), method: HTTPMethod(rawValue: head.methodToken) ?? .other,
             path: path, peer: peer, headers: RequestHeaders(head: head, contentLength: contentLength))
         exchange.connection = c
         exchange.adminListener = c.listener == .admin
@@ -251,11 +250,10 @@ extension ServiceLoop {
         if c.bodyRemaining == 0 { bodyCompleted(c) }
     }
 
-    /// The current request is read whole: its handler runs (as in lws' body completion).
+    /// The current request is read whole: its handler runs.
     private func bodyCompleted(_ c: PlainHTTPConnection) {
         if let exchange = c.exchange, !c.answerWritten {
             exchange.bodyDeadline = nil
-            exchange.bodyComplete = true
             if let handler = exchange.onBody {
                 exchange.onBody = nil
                 if exchange.bodyTooLarge { respond(exchange, tooLarge(exchange)) } else { handler(exchange) }
@@ -352,7 +350,7 @@ extension ServiceLoop {
     /// closes, lingering.
     func refuse(_ c: PlainHTTPConnection, _ answer: HTTPAnswer, extraHeaders: [(String, String)]) {
         c.buffered = []
-        let exchange = HTTPExchange(id: makeID(), wsi: nil, method: .other, path: "", peer: c.peer)
+        let exchange = HTTPExchange(id: makeID(), method: .other, path: "", peer: c.peer)
         exchange.connection = c
         c.exchange = exchange
         c.closeAfterAnswer = true

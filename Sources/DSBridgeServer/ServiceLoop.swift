@@ -21,9 +21,6 @@ final class ServiceLoop {
     var context: OpaquePointer?
     var mainVhost: OpaquePointer?
     var sockets: [UInt64: WebSocketState] = [:]
-    /// The HTTP exchange whose body-completion callback is running: its answer is written
-    /// when the callback returns (ServiceLoop+HTTP).
-    var answeringInCallback: UInt64?
     /// Sockets that received frames this loop pass (ServiceLoop+WebSocket).
     var flushSoon: [WebSocketState] = []
     var exchanges: [UInt64: HTTPExchange] = [:]
