@@ -11,6 +11,12 @@ extension HTTPRequestHead {
         /// `Transfer-Encoding` (no `Content-Length`): the body cannot be skipped, so the
         /// connection ends after the answer (the endpoints answer 411).
         case transferEncoded
+
+        /// The body's `Content-Length`; `nil` when it is transfer-encoded.
+        var contentLength: Int? {
+            guard case .length(let length) = self else { return nil }
+            return length
+        }
     }
 
     /// The body's framing, or the 400 a head gets when two readers could frame it

@@ -130,11 +130,7 @@ extension ServiceLoop {
         }
         // A body not framed by Content-Length (chunked) cannot be skipped: the connection
         // ends after the answer (the endpoints answer 411).
-        let contentLength: Int?
-        switch framing {
-        case .length(let length): contentLength = length
-        case .transferEncoded: contentLength = nil
-        }
+        let contentLength = framing.contentLength
         let framed = contentLength != nil
         let bodyLength = contentLength ?? 0
         let bodyNow = min(bodyLength, seen - end)
