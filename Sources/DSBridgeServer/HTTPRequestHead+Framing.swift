@@ -32,7 +32,7 @@ extension HTTPRequestHead {
         if let host = header("host") {
             // Repeated fields are joined with ", ": two Host lines read as a list.
             guard !host.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == 32 || $0 == 9 }) else {
-                throw .malformed("more than one Host")
+                throw .malformed("more than one Host (or a Host with a comma or space)")
             }
         } else if minorVersion >= 1 {
             throw .malformed("an HTTP/1.1 request needs a Host header")
