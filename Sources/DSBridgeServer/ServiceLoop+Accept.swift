@@ -73,10 +73,11 @@ extension ServiceLoop {
     /// The admin listener's pause ran out: it accepts again (a failing `accept` pauses it
     /// again).
     func adminAcceptRetryDue(now: UInt64) {
-        guard adminAcceptGate.retryDue(now: now) == .probe,
-            adminAcceptGate.probed(lowestFree: 0, now: now) == .resume
+        // (Its gate's threshold is above every descriptor: the probe always resumes.)
+        guard let listener = adminListener, adminAcceptGate.retryDue(now: now) == .probe,
+            adminAcceptGate.probed(lowestFree: listener.lowestFreeDescriptor(), now: now) == .resume
         else { return }
-        adminListener?.resume()
+        listener.resume()
     }
 
     /// A connection of the page port closed: if accepting was paused, it may resume.
