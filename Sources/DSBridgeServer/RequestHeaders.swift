@@ -38,11 +38,12 @@ final class RequestHeaders {
         head?.hasHeader(name) == true
     }
 
-    /// `Content-Length` as a number (`nil` without it, or when it is not one).
+    /// `Content-Length` as a number (`nil` without it). A head whose `Content-Length` is
+    /// not one number, or that also has `Transfer-Encoding`, is refused before any route
+    /// reads it (``HTTPRequestHead/bodyFraming()``).
     var contentLengthNumber: Int? {
         guard head?.hasHeader("content-length") == true else { return nil }
-        // (Not checked when the body is chunked: then the value as sent.)
-        return contentLength ?? head?.header("content-length").flatMap { Int($0) }
+        return contentLength
     }
 
     /// Every header, for an authenticator.
