@@ -68,6 +68,8 @@ run "$python_bin" scripts/otel_test.py --daemon "$daemon"
 run "$python_bin" scripts/tls_test.py --daemon "$daemon"
 run "$python_bin" scripts/http_keepalive_test.py --daemon "$daemon"
 run "$python_bin" scripts/http_keepalive_test.py --daemon "$daemon" --tls
+run "$python_bin" scripts/http_framing_test.py --daemon "$daemon"
+run "$python_bin" scripts/http_framing_test.py --daemon "$daemon" --tls
 run "$python_bin" scripts/attack_suite.py --daemon "$daemon"
 run "$python_bin" scripts/overload_test.py --daemon "$daemon"
 run "$python_bin" scripts/memory_budget_test.py --daemon "$daemon"

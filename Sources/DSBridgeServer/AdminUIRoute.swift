@@ -23,9 +23,9 @@ enum AdminUIRoute {
         ("Referrer-Policy", "no-referrer"),
     ]
 
-    /// The answer to `method path` (`queryArguments` as lws decoded them); `enabled`: the
-    /// admin API is on (`--admin-token` given).
-    static func answer(method: HTTPMethod, path: String, queryArguments: [String], enabled: Bool) -> HTTPAnswer {
+    /// The answer to `method path` (`query`: the request's query as sent, kept in the
+    /// redirect); `enabled`: the admin API is on (`--admin-token` given).
+    static func answer(method: HTTPMethod, path: String, query: ArraySlice<UInt8>? = nil, enabled: Bool) -> HTTPAnswer {
         guard method == .get || method == .head else {
             var a = HTTPAnswer.text(405, "only GET and HEAD are served here")
             a.headers.append(("Allow", "GET, HEAD"))
@@ -35,7 +35,9 @@ enum AdminUIRoute {
         guard enabled else { return .json(404, ["error": "the admin API is off: start dsbridged with --admin-token"]) }
         if path == "/admin/ui" {
             var a = HTTPAnswer.text(301, "moved to \(root)")
-            a.headers.append(("Location", RedirectLocation.location(path: "/admin/ui", arguments: queryArguments)))
+            // The query byte for byte (the request parser let no control byte or space in).
+            let location = query.map { root + "?" + String(decoding: $0, as: UTF8.self) } ?? root
+            a.headers.append(("Location", location))
             return a
         }
         let name = path == root ? "index.html" : String(path.dropFirst(root.count))

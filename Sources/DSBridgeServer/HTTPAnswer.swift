@@ -26,7 +26,7 @@ struct HTTPAnswer: Sendable {
     }
 }
 
-/// The HTTP method of a request, as lws reports it.
+/// The HTTP method of a request (`other` for any method no route takes).
 enum HTTPMethod: String, Sendable {
     case get = "GET"
     case post = "POST"

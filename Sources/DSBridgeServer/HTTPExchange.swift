@@ -6,10 +6,7 @@ import Dispatch
 /// answer once it is known.
 final class HTTPExchange {
     let id: UInt64
-    /// The libwebsockets connection carrying it (TLS, the admin listener), or `nil` when
-    /// dsbridged reads it itself (``connection``).
-    let wsi: OpaquePointer?
-    /// The plain-HTTP connection carrying it (page port without TLS). Strong: the
+    /// The connection carrying it (either listener; under TLS a tunnel's inner end). Strong: the
     /// connection lets go of its exchange when the exchange is done or the connection
     /// closes (``PlainHTTPConnection/exchange``), which ends the cycle. (A weak reference
     /// here gave every connection a side table: each retain and release of it took the
@@ -25,11 +22,6 @@ final class HTTPExchange {
     var bodyTooLarge = false
     /// The largest body accepted (`maxMessageBytes`; the admin listener: `replayMaxBytes`).
     var bodyLimit = 0
-    /// lws reported the end of the body (`HTTP_BODY_COMPLETION`).
-    var bodyComplete = false
-    /// The answer closing the connection was written while the body still arrived: the
-    /// write side is shut down and the rest is read and dropped (``Lingering``).
-    var lingering: Lingering?
     var answer: HTTPAnswer?
     /// An answer will come from another thread (`respondLater`).
     var awaitingAnswer = false
@@ -37,23 +29,17 @@ final class HTTPExchange {
     var adminCallSession: String?
     /// Headers every answer to this request carries (CORS).
     var extraHeaders: [(String, String)] = []
-    var headersSent = false
-    var bodyOffset = 0
-    /// Captured request headers (lws frees them once the body starts), or the head
-    /// dsbridged read itself.
+    /// The request's headers, read from its head as sent.
     let headers: RequestHeaders
     let peer: String
-    /// The query's arguments as lws split and decoded them (`a=1`, `b= c`).
-    var queryArguments: [String] = []
-    /// The request target as sent (plain HTTP; under TLS libwebsockets has normalised it).
+    /// The request target as sent (`nil` for a refused head).
     var rawTarget: RawRequestTarget?
     /// The request came to the admin listener.
     var adminListener = false
 
-    init(id: UInt64, wsi: OpaquePointer?, method: HTTPMethod, path: String, peer: String, headers: RequestHeaders = RequestHeaders()) {
+    init(id: UInt64, method: HTTPMethod, path: String, peer: String, headers: RequestHeaders = RequestHeaders()) {
         self.id = id
         self.headers = headers
-        self.wsi = wsi
         self.method = method
         self.path = path
         self.peer = peer

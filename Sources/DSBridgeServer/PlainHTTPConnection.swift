@@ -5,16 +5,26 @@ import CLibWebSockets
 import Glibc
 #endif
 
-/// One plain-HTTP connection of the page port, served by dsbridged itself (service thread
-/// only): its socket, its libuv poll handle, where it is in the request cycle and what is
-/// left to write. ``ServiceLoop`` drives it (ServiceLoop+PlainHTTP); after a WebSocket
-/// upgrade it carries the WebSocket (``WebSocketState/channel``, ServiceLoop+WebSocket).
+/// One plain-HTTP connection of the page port or the admin listener, served by dsbridged
+/// itself (service thread only): its socket, its libuv poll handle, where it is in the
+/// request cycle and what is left to write. ``ServiceLoop`` drives it
+/// (ServiceLoop+PlainHTTP); after a WebSocket upgrade (page port only) it carries the
+/// WebSocket (``WebSocketState/channel``, ServiceLoop+WebSocket).
 ///
 /// Why not libwebsockets for these: lws 4.1 normalises the request path before anyone sees
 /// it (PROTOCOL.md 1.2 judges the path as sent, on every request of a kept-alive
-/// connection), and on libuv it re-arms the socket's events about six times per keep-alive
-/// request (each `epoll_ctl`); here a request costs a read and a write.
+/// connection), it cannot be made to see repeated or malformed `Content-Length` headers
+/// (PROTOCOL.md 1.3), and on libuv it re-arms the socket's events about six times per
+/// keep-alive request (each `epoll_ctl`); here a request costs a read and a write.
 final class PlainHTTPConnection {
+    /// Which listener a connection came from: it decides the routes (PROTOCOL.md 1 or 6).
+    enum Listener: Equatable {
+        /// The page port (under TLS, a tunnel's inner end).
+        case page
+        /// The admin listener: no WebSocket, no static files, its own body bound.
+        case admin
+    }
+
     /// Where the connection is in its request cycle.
     enum Phase: Equatable {
         /// Waiting for (the rest of) a request head.
@@ -49,6 +59,8 @@ final class PlainHTTPConnection {
     let peer: String
     /// The inner end of a ``TLSTunnel``'s pair (a Unix socket carrying plaintext).
     let tunneled: Bool
+    /// The listener it came from.
+    let listener: Listener
     var phase: Phase = .head
     /// Requests completed on this connection.
     var completedRequests = 0
@@ -77,12 +89,13 @@ final class PlainHTTPConnection {
     /// requests pipelined behind the one just read.
     var buffered: [UInt8] = []
 
-    /// Takes `fd` (an accepted socket, or a tunnel's inner end with its client's `peer`);
+    /// Takes `fd` (an accepted socket of `listener`, or a tunnel's inner end with its
+    /// client's `peer`);
     /// `nil` when libuv cannot watch it (the socket is closed then). `owner` gets the
     /// socket's events (ServiceLoop+PlainHTTP, then ServiceLoop+WebSocket after an upgrade).
     init?(
-        id: UInt64, fd: Int32, peer: String? = nil, loop: UnsafeMutablePointer<uv_loop_t>, deadline: UInt64,
-        owner: ServiceLoop
+        id: UInt64, fd: Int32, peer: String? = nil, listener: Listener = .page, loop: UnsafeMutablePointer<uv_loop_t>,
+        deadline: UInt64, owner: ServiceLoop
     ) {
         guard let poll = PollHandle(loop: loop, fd: fd) else {
             Glibc.close(fd)
@@ -94,6 +107,7 @@ final class PlainHTTPConnection {
         self.deadline = deadline
         self.peer = peer ?? Self.peerAddress(fd)
         self.tunneled = peer != nil
+        self.listener = listener
         self.owner = owner
         poll.attach(self)
     }

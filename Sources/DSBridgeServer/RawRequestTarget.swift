@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 
-/// The request target of an HTTP/1 request line as the client sent it, before
-/// libwebsockets normalises it (lws percent-decodes the path, collapses `.` and `..`
-/// segments and drops a request with `%00` without an answer). PROTOCOL.md 1.2 judges the
-/// path as sent, decoded once, and redirects `/dir` to the path as sent plus `/`.
+/// The request target of an HTTP/1 request line as the client sent it (nothing
+/// normalised: libwebsockets, which served HTTP here before, percent-decoded the path,
+/// collapsed `.` and `..` segments and dropped a request with `%00` without an answer).
+/// PROTOCOL.md 1.2 judges the path as sent, decoded once, and redirects `/dir` to the path
+/// as sent plus `/`.
 /// Pure value type.
 struct RawRequestTarget: Sendable, Equatable {
     /// The method token (`GET`, `HEAD`, ...).
@@ -14,7 +15,7 @@ struct RawRequestTarget: Sendable, Equatable {
     let query: ArraySlice<UInt8>?
 
     /// Parses `METHOD SP TARGET SP VERSION` (the line without its CR LF); `nil` for
-    /// anything else, which lws then judges itself.
+    /// anything else (the head is refused, 400).
     init?(requestLine: ArraySlice<UInt8>) {
         guard let spaces = Self.spaces(in: requestLine) else { return nil }
         let target = requestLine[(spaces.first + 1)..<spaces.second]

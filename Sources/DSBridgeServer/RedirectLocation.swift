@@ -1,25 +1,14 @@
 // SPDX-License-Identifier: MIT
 
-/// The `Location` of a `/dir` → `/dir/` redirect (PROTOCOL.md 1.2), built from what
-/// libwebsockets left of the request target: the path and the query arguments, both
-/// percent-decoded. Everything outside RFC 3986's unreserved characters (and the path's
-/// `/`, each argument's `=`) is percent-encoded again, so the header never carries a raw
-/// space, control byte or CR LF, and an encoded query such as `a=1&b=%20c` comes back byte
-/// for byte. (Escapes of unreserved characters, like `%73`, come back decoded: lws does
-/// not keep the raw target.)
+/// The `Location` of a `/dir` → `/dir/` redirect (PROTOCOL.md 1.2) made from a path
+/// already percent-decoded, when the target as sent is not known (``StaticFiles`` used on
+/// its own; the server uses ``RawRequestTarget/directoryLocation``). Everything outside
+/// RFC 3986's unreserved characters and `/` is percent-encoded again, so the header never
+/// carries a raw space, control byte or CR LF.
 enum RedirectLocation {
-    /// `path` + `/` + `?` + the arguments joined with `&` (no `?` without arguments).
-    static func location(path: String, arguments: [String]) -> String {
-        var location = encode(path, keeping: "/") + "/"
-        if !arguments.isEmpty {
-            location +=
-                "?"
-                + arguments.map { argument in
-                    guard let equals = argument.firstIndex(of: "=") else { return encode(argument, keeping: "") }
-                    return encode(String(argument[..<equals]), keeping: "") + "=" + encode(String(argument[argument.index(after: equals)...]), keeping: "")
-                }.joined(separator: "&")
-        }
-        return location
+    /// `path` + `/`, encoded.
+    static func location(path: String) -> String {
+        encode(path, keeping: "/") + "/"
     }
 
     private static func encode(_ text: String, keeping extra: String) -> String {

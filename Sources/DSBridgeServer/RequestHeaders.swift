@@ -1,19 +1,17 @@
 // SPDX-License-Identifier: MIT
 
-/// A request's headers by lower-case name. On a plain-HTTP connection they are read from
-/// the parsed head when asked for (no table is built per request); on the libwebsockets
-/// path the few headers the routes use are copied into a table before lws frees them.
+/// A request's headers by lower-case name, read from the parsed head when asked for (no
+/// table is built per request).
 ///
 /// A class, used on the service thread only: as a struct stored in ``HTTPExchange`` every
 /// look-up copied it out (a retain and a release of each of the head's buffers).
 final class RequestHeaders {
-    /// The head dsbridged parsed itself (plain HTTP), if any.
+    /// The request's head (none for a head that was refused).
     private let head: HTTPRequestHead?
     /// `Content-Length` as one number (a repeated equal value, `5, 5`, reads as `5`).
     private let contentLength: Int?
-    /// Headers set one by one (the libwebsockets path).
-    private var table: [String: String] = [:]
 
+    /// No headers (a refused head).
     init() {
         head = nil
         contentLength = nil
@@ -27,7 +25,6 @@ final class RequestHeaders {
 
     /// The value of header `name` (lower-case), repeated fields joined with ", ".
     subscript(name: StaticString) -> String? {
-        if !table.isEmpty, let value = table[name.description] { return value }
         // (Optional chaining reads the head in place; `if let` would copy it, a retain
         // and a release of each of its buffers per look-up.)
         if let contentLength, name.utf8CodeUnitCount == 14, name.description == "content-length", head?.hasHeader(name) == true {
@@ -36,22 +33,17 @@ final class RequestHeaders {
         return head?.header(name)
     }
 
-    /// Sets header `name` (lower-case): the libwebsockets path copies the few headers the
-    /// routes use.
-    func set(_ name: String, _ value: String) { table[name] = value }
-
     /// Whether header `name` (lower-case) is present; no string is made.
     func has(_ name: StaticString) -> Bool {
-        if !table.isEmpty, table[name.description] != nil { return true }
-        return head?.hasHeader(name) == true
+        head?.hasHeader(name) == true
     }
 
-    /// `Content-Length` as a number (`nil` without it, or when it is not one).
+    /// `Content-Length` as a number (`nil` without it). A head whose `Content-Length` is
+    /// not one number, or that also has `Transfer-Encoding`, is refused before any route
+    /// reads it (``HTTPRequestHead/bodyFraming()``).
     var contentLengthNumber: Int? {
-        if !table.isEmpty, let value = table["content-length"] { return Int(value) }
         guard head?.hasHeader("content-length") == true else { return nil }
-        // (Not checked when the body is chunked: then the value as sent.)
-        return contentLength ?? head?.header("content-length").flatMap { Int($0) }
+        return contentLength
     }
 
     /// Every header, for an authenticator.
@@ -61,7 +53,6 @@ final class RequestHeaders {
             for field in head.fields { all[field.name] = all[field.name].map { $0 + ", " + field.value } ?? field.value }
             if let contentLength, all["content-length"] != nil { all["content-length"] = String(contentLength) }
         }
-        all.merge(table) { _, set in set }
         return all
     }
 }

@@ -3,10 +3,12 @@ import CLibWebSockets
 import CoreMetrics
 import Glibc
 
-/// Accepting on the page port (service thread): connections are taken from dsbridged's own
-/// listening socket and served (ServiceLoop+PlainHTTP; under TLS through libwebsockets'
-/// TLS, ServiceLoop+TLSTunnel); the ``AcceptGate`` pauses accepting when
-/// descriptors run short (PROTOCOL.md 2.6) instead of letting a failing `accept` spin.
+/// Accepting on the page port and the admin listener (service thread): connections are
+/// taken from dsbridged's own listening sockets and served (ServiceLoop+PlainHTTP; on the
+/// page port under TLS through libwebsockets' TLS, ServiceLoop+TLSTunnel). The page port's
+/// ``AcceptGate`` pauses accepting when descriptors run short (PROTOCOL.md 2.6); the admin
+/// listener keeps accepting from the reserve and pauses only while `accept` fails, so that
+/// a failing `accept` never spins.
 extension ServiceLoop {
     /// Connections taken per readiness event at most (others wait for the next pass, so a
     /// connect storm cannot hold up the sockets already open).
@@ -23,7 +25,7 @@ extension ServiceLoop {
                 if terminatesTLS {
                     adoptTLS(fd)
                 } else {
-                    servePlainHTTP(fd)
+                    servePlainHTTP(fd, listener: .page)
                 }
                 decision = acceptGate.accepted(fd: fd, now: now)
                 if decision == .pause { pauseAccepting(now: now, openAtLeast: Int(fd) + 1) }
@@ -36,6 +38,46 @@ extension ServiceLoop {
             case .pause, .drained: return
             }
         }
+    }
+
+    /// The admin listener is readable: accepts what waits, up to ``acceptBatch``. It is not
+    /// paused for the descriptor reserve (it answers throughout, PROTOCOL.md 2.6), only for
+    /// ``AcceptGate/retryMs`` when `accept` fails for lack of descriptors or memory.
+    func acceptAdminPending() {
+        guard let listener = adminListener else { return }
+        let now = loopNow
+        for _ in 0..<Self.acceptBatch {
+            switch listener.acceptOne() {
+            case .success(let fd):
+                servePlainHTTP(fd, listener: .admin)
+            case .failure(let failure):
+                switch adminAcceptGate.acceptFailed(errno: failure.errno, now: now) {
+                case .pause:
+                    listener.pause()
+                    if let retry = adminAcceptGate.retryAt { deadlines.schedule(.adminAcceptRetry, at: retry) }
+                    // (At most one line a second, as the page listener's.)
+                    if adminAcceptGate.logLine(now: now, openDescriptorsAtLeast: 0, limit: 0) != nil {
+                        logger.warning(
+                            "admin listener: accept failed (errno \(failure.errno)): no descriptor or memory free; retrying in \(AcceptGate.retryMs) ms")
+                    }
+                    return
+                case .drained:
+                    return
+                case .proceed, .resume, .probe:
+                    continue
+                }
+            }
+        }
+    }
+
+    /// The admin listener's pause ran out: it accepts again (a failing `accept` pauses it
+    /// again).
+    func adminAcceptRetryDue(now: UInt64) {
+        // (Its gate's threshold is above every descriptor: the probe always resumes.)
+        guard let listener = adminListener, adminAcceptGate.retryDue(now: now) == .probe,
+            adminAcceptGate.probed(lowestFree: listener.lowestFreeDescriptor(), now: now) == .resume
+        else { return }
+        listener.resume()
     }
 
     /// A connection of the page port closed: if accepting was paused, it may resume.

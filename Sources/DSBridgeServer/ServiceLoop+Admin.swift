@@ -14,7 +14,7 @@ extension ServiceLoop {
             return respond(
                 exchange,
                 AdminUIRoute.answer(
-                    method: exchange.method, path: exchange.path, queryArguments: exchange.queryArguments, enabled: config.adminToken != nil))
+                    method: exchange.method, path: exchange.path, query: exchange.rawTarget?.query, enabled: config.adminToken != nil))
         }
         guard let expected = config.adminToken,
             let given = exchange.headers["authorization"],

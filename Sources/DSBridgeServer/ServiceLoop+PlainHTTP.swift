@@ -6,11 +6,12 @@ import DSBridge
 import Glibc
 #endif
 
-/// Plain HTTP on the page port, served by dsbridged itself (service thread): each request
-/// head is read as sent, judged (PROTOCOL.md 1.2: the path as sent, on every request
-/// of a kept-alive connection) and routed like a request libwebsockets parsed
-/// (``routeMain(_:)``); a WebSocket upgrade turns the connection into a WebSocket
-/// (ServiceLoop+WebSocket). Under TLS the same, on a tunnel's plaintext end.
+/// HTTP/1.1 on the page port and the admin listener, served by dsbridged itself (service
+/// thread): each request head is read as sent, framed (PROTOCOL.md 1.3), judged
+/// (PROTOCOL.md 1.2: the path as sent, on every request of a kept-alive connection) and
+/// routed (``routeMain(_:)``, on the admin listener ``routeAdmin(_:)``); on the page port a
+/// WebSocket upgrade turns the connection into a WebSocket (ServiceLoop+WebSocket). Under
+/// TLS the same, on a tunnel's plaintext end.
 extension ServiceLoop {
     /// How long a new connection may take to send its first request head.
     static let firstHeadMs: UInt64 = 10_000
@@ -19,9 +20,9 @@ extension ServiceLoop {
     /// How long a request head may take once its first byte has arrived.
     static let headMs: UInt64 = 10_000
 
-    /// Takes an accepted socket of the page port, or the inner end of a ``TLSTunnel``'s
-    /// pair (`peer`: the TLS client's address; a Unix socket has none of its own).
-    func servePlainHTTP(_ fd: Int32, peer: String? = nil) {
+    /// Takes an accepted socket of `listener`, or the inner end of a ``TLSTunnel``'s pair
+    /// (`peer`: the TLS client's address; a Unix socket has none of its own).
+    func servePlainHTTP(_ fd: Int32, peer: String? = nil, listener: PlainHTTPConnection.Listener) {
         guard let events = eventLoop else {
             Glibc.close(fd)
             return
@@ -29,10 +30,10 @@ extension ServiceLoop {
         let id = makeID()
         guard
             let connection = PlainHTTPConnection(
-                id: id, fd: fd, peer: peer, loop: events.loop, deadline: loopNow + Self.firstHeadMs,
+                id: id, fd: fd, peer: peer, listener: listener, loop: events.loop, deadline: loopNow + Self.firstHeadMs,
                 owner: self)
         else {
-            pageConnectionClosed()
+            if listener == .page { pageConnectionClosed() }
             return
         }
         plainConnections[id] = connection
@@ -108,27 +109,34 @@ extension ServiceLoop {
         } catch {
             return refuseHead(c, error)
         }
+        // Framing a smuggler could play on (two readers taking the body's end differently),
+        // no Host, an upgrade with a body: 400 and close (PROTOCOL.md 1.3).
+        let framing: HTTPRequestHead.BodyFraming
+        do {
+            framing = try head.bodyFraming()
+        } catch {
+            return refuseHead(c, error)
+        }
         if head.isWebSocketUpgrade {
+            // The admin listener has no WebSocket endpoint: 400, as when libwebsockets served it.
+            guard c.listener == .page else { return refuseHead(c, .malformed("the admin listener has no WebSocket endpoint")) }
             guard origins.allows(head.header("origin")) else {
-                // Refused here, so the answer says the connection closes (lws would answer as
-                // if it stayed open, then close it).
+                // Refused with an answer that says the connection closes.
                 logger.info("WebSocket refused: origin not allowed", metadata: ["bridge.peer": "\(c.peer)"])
                 return refuseHead(c, .forbiddenOrigin)
             }
             // What came behind the head is the page's first frames.
             return upgrade(c, head: head, early: Array(UnsafeRawBufferPointer(rebasing: scratch[end..<seen])))
         }
-        guard let contentLength = head.contentLength else {
-            return refuseHead(c, .malformed("Content-Length is not one decimal number"))
-        }
         // A body not framed by Content-Length (chunked) cannot be skipped: the connection
         // ends after the answer (the endpoints answer 411).
-        let framed = !head.hasHeader("transfer-encoding")
-        let bodyLength = framed ? contentLength : 0
+        let contentLength = framing.contentLength
+        let framed = contentLength != nil
+        let bodyLength = contentLength ?? 0
         let bodyNow = min(bodyLength, seen - end)
         // What follows the body came pipelined: served once this request is answered.
         if end + bodyNow < seen { c.buffered = Array(UnsafeRawBufferPointer(rebasing: scratch[(end + bodyNow)..<seen])) }
-        let exchange = makePlainExchange(c, head: head, contentLength: framed ? contentLength : nil)
+        let exchange = makePlainExchange(c, head: head, contentLength: contentLength)
         c.exchange = exchange
         c.keepAlive = head.keepsAlive && framed && !stopping
         c.closeAfterAnswer = !c.keepAlive
@@ -138,7 +146,9 @@ extension ServiceLoop {
         c.phase = bodyLength > 0 ? .body : .answering
         c.deadline = bodyLength > 0 ? now + UInt64(max(0, config.bodyTimeoutMs)) + 1_000 : .max
         exchanges[exchange.id] = exchange
-        if head.target.isRefusedStaticPath {
+        if c.listener == .admin {
+            routeAdmin(exchange)
+        } else if head.target.isRefusedStaticPath {
             respond(exchange, .text(404, "not found"))
         } else {
             routeMain(exchange)
@@ -196,15 +206,17 @@ extension ServiceLoop {
         }
     }
 
-    /// The exchange of a request read here, shaped like one libwebsockets parsed.
+    /// The exchange of a request read here.
     private func makePlainExchange(_ c: PlainHTTPConnection, head: HTTPRequestHead, contentLength: Int?) -> HTTPExchange {
         let path = String(decoding: head.target.decodedPath, as: UTF8.self)
         let peer = clientAddresses.resolve(peer: c.peer, forwardedFor: head.header("x-forwarded-for"))
         let exchange = HTTPExchange(
-            id: makeID(), wsi: nil, method: HTTPMethod(rawValue: head.methodToken) ?? .other,
+            id: makeID(), method: HTTPMethod(rawValue: head.methodToken) ?? .other,
             path: path, peer: peer, headers: RequestHeaders(head: head, contentLength: contentLength))
         exchange.connection = c
-        exchange.bodyLimit = bridge.configuration.maxMessageBytes
+        exchange.adminListener = c.listener == .admin
+        // Admin calls carry arguments a page may get whole: bounded as a session's replay.
+        exchange.bodyLimit = exchange.adminListener ? bridge.configuration.replayMaxBytes : bridge.configuration.maxMessageBytes
         exchange.rawTarget = head.target
         return exchange
     }
@@ -234,11 +246,10 @@ extension ServiceLoop {
         if c.bodyRemaining == 0 { bodyCompleted(c) }
     }
 
-    /// The current request is read whole: its handler runs (as in lws' body completion).
+    /// The current request is read whole: its handler runs.
     private func bodyCompleted(_ c: PlainHTTPConnection) {
         if let exchange = c.exchange, !c.answerWritten {
             exchange.bodyDeadline = nil
-            exchange.bodyComplete = true
             if let handler = exchange.onBody {
                 exchange.onBody = nil
                 if exchange.bodyTooLarge { respond(exchange, tooLarge(exchange)) } else { handler(exchange) }
@@ -335,7 +346,7 @@ extension ServiceLoop {
     /// closes, lingering.
     func refuse(_ c: PlainHTTPConnection, _ answer: HTTPAnswer, extraHeaders: [(String, String)]) {
         c.buffered = []
-        let exchange = HTTPExchange(id: makeID(), wsi: nil, method: .other, path: "", peer: c.peer)
+        let exchange = HTTPExchange(id: makeID(), method: .other, path: "", peer: c.peer)
         exchange.connection = c
         c.exchange = exchange
         c.closeAfterAnswer = true
@@ -355,7 +366,7 @@ extension ServiceLoop {
         plainConnections.removeValue(forKey: c.id)
         if let exchange = c.exchange, exchanges[exchange.id] === exchange { exchanges.removeValue(forKey: exchange.id) }
         c.exchange = nil
-        pageConnectionClosed()
+        if c.listener == .page { pageConnectionClosed() }
         trimHeapAfterBursts()
     }
 

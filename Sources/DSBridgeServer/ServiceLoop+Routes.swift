@@ -136,14 +136,13 @@ extension ServiceLoop {
     private func serveStatic(_ exchange: HTTPExchange) {
         let reply = respondLater(exchange)
         let files = staticFiles
-        // libwebsockets already percent-decoded the path (once, as PROTOCOL.md 1.2 says);
+        // The path is percent-decoded once already (PROTOCOL.md 1.2, ServiceLoop+PlainHTTP);
         // decoding again would turn %2541 into A.
         let path = exchange.path
-        let arguments = exchange.queryArguments
         let raw = exchange.rawTarget
         let head = exchange.method == .head
         OffloadedWork.queue.async {
-            reply(files.answer(path, queryArguments: arguments, rawTarget: raw, head: head))
+            reply(files.answer(path, rawTarget: raw, head: head))
         }
     }
 }

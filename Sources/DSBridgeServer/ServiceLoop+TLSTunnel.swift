@@ -5,6 +5,27 @@ import CLibWebSockets
 import Glibc
 #endif
 
+/// lws callback of the page vhost's first protocol (service thread). lws serves no HTTP
+/// there: every page connection is dsbridged's own (ServiceLoop+PlainHTTP), under TLS
+/// through a tunnel; lws reports here only each TLS connection's end and its wake-ups.
+func mainHTTPCallback(
+    _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?, _ len: Int
+) -> Int32 {
+    guard let wsi, let loop = ServiceLoop.from(wsi) else { return 0 }
+    switch reason {
+    case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+        loop.drainInbox()
+        return 0
+    case LWS_CALLBACK_WSI_DESTROY:
+        // Every connection of the vhost ends here (on its protocols[0]).
+        loop.pageConnectionClosed()
+        return 0
+    default:
+        return lws_callback_http_dummy(wsi, reason, user, input, len)
+    }
+}
+
 /// lws callback of the raw TLS connections of the page port (service thread).
 func tlsTunnelCallback(
     _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
@@ -106,7 +127,7 @@ extension ServiceLoop {
         user.storeBytes(of: id, as: UInt64.self)
         tunnels[id] = tunnel
         tunnel.updatePolling()
-        servePlainHTTP(pair[1], peer: peer)
+        servePlainHTTP(pair[1], peer: peer, listener: .page)
         return 0
     }
 
@@ -190,6 +211,13 @@ extension ServiceLoop {
     private func closeTunnel(_ tunnel: TLSTunnel) {
         tunnel.close()
         tunnels.removeValue(forKey: tunnel.id)
+    }
+
+    /// The TLS client's address as lws has it (`unknown` if none).
+    private func peerAddress(_ wsi: OpaquePointer) -> String {
+        var buf = [CChar](repeating: 0, count: 128)
+        guard lws_get_peer_simple(wsi, &buf, buf.count) != nil else { return "unknown" }
+        return String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Closes every tunnel (the loop is closing).

@@ -12,6 +12,8 @@ enum TimerSubject {
     case drain
     /// The page listener's pause ends (``AcceptGate/retryAt``).
     case acceptRetry
+    /// The admin listener's pause (a failing `accept`) ends.
+    case adminAcceptRetry
     /// A socket that sent its close frame has lingered long enough.
     case lingerEnd(UInt64)
     /// A plain-HTTP connection's next deadline (ServiceLoop+PlainHTTP).
@@ -55,6 +57,8 @@ extension ServiceLoop {
                 drainStep(now: now)
             case .acceptRetry:
                 acceptRetryDue(now: now)
+            case .adminAcceptRetry:
+                adminAcceptRetryDue(now: now)
             case .lingerEnd(let id):
                 if let socket = sockets[id] { closeSocket(socket) }
             case .plain(let id):

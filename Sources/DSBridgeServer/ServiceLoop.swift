@@ -20,15 +20,12 @@ final class ServiceLoop {
 
     var context: OpaquePointer?
     var mainVhost: OpaquePointer?
-    var adminVhost: OpaquePointer?
     var sockets: [UInt64: WebSocketState] = [:]
-    /// The HTTP exchange whose body-completion callback is running: its answer is written
-    /// when the callback returns (ServiceLoop+HTTP).
-    var answeringInCallback: UInt64?
     /// Sockets that received frames this loop pass (ServiceLoop+WebSocket).
     var flushSoon: [WebSocketState] = []
     var exchanges: [UInt64: HTTPExchange] = [:]
-    /// Plain-HTTP connections of the page port that dsbridged serves itself (no TLS).
+    /// The HTTP connections dsbridged serves itself: the page port's (under TLS, a tunnel's
+    /// inner end) and the admin listener's.
     var plainConnections: [UInt64: PlainHTTPConnection] = [:]
     /// Under `--tls-cert`: lws terminates TLS on each page connection and the plaintext
     /// comes through a ``TLSTunnel`` (ServiceLoop+TLSTunnel).
@@ -56,9 +53,14 @@ final class ServiceLoop {
     /// The libuv loop lws runs on (nil before open and after close).
     var eventLoop: EventLoop?
     /// The page port's listening socket (ours; lws gets each accepted socket).
-    var pageListener: PageListener?
+    var pageListener: ListeningSocket?
     /// When the page listener pauses for lack of descriptors (ServiceLoop+Accept).
     var acceptGate: AcceptGate
+    /// The admin listener's socket (ours too: served like the page port's plain HTTP).
+    var adminListener: ListeningSocket?
+    /// When the admin listener pauses: only while `accept` fails (it never pauses for the
+    /// reserve, PROTOCOL.md 2.6).
+    var adminAcceptGate = AcceptGate(threshold: .max)
     /// Sockets', exchanges' and the drain's deadlines (ServiceLoop+Timers).
     var deadlines = DeadlineQueue<TimerSubject>()
     /// Where lws keeps its context pointer; it sets it to nil once destroyed.
@@ -76,7 +78,6 @@ final class ServiceLoop {
     // C data lws keeps pointers to for the context's life.
     private var allocations: [UnsafeMutableRawPointer] = []
     private var mainProtocols: UnsafeMutablePointer<lws_protocols>?
-    private var adminProtocols: UnsafeMutablePointer<lws_protocols>?
     private var retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>?
 
     /// The descriptor limit the daemon runs with.
@@ -154,9 +155,8 @@ final class ServiceLoop {
             // Raw TLS connections under --tls-cert (plaintext through a TLSTunnel).
             (Self.tlsTunnelProtocol, tlsTunnelCallback, 16, 0),
         ])
-        adminProtocols = makeProtocols([("http", adminHTTPCallback, 16, 0)])
 
-        // The page vhost does not listen: dsbridged owns that socket (PageListener) so it can
+        // The page vhost does not listen: dsbridged owns that socket (ListeningSocket) so it can
         // stop accepting when descriptors run short, and hands each connection to lws.
         let tls = config.tlsCertificatePath.flatMap { cert in config.tlsKeyPath.map { (cert, $0) } }
         guard
@@ -168,9 +168,9 @@ final class ServiceLoop {
             return .failure(.contextFailed)
         }
         mainVhost = main
-        let listener: PageListener
+        let listener: ListeningSocket
         do {
-            listener = try PageListener(host: config.host, port: config.port, loop: events.loop)
+            listener = try ListeningSocket(host: config.host, port: config.port, loop: events.loop)
         } catch {
             closeContextAndLoop()
             return .failure(.listenFailed(host: config.host, port: config.port))
@@ -179,11 +179,15 @@ final class ServiceLoop {
         // HTTP is served here (ServiceLoop+PlainHTTP), under TLS through a tunnel
         // (ServiceLoop+TLSTunnel), WebSockets too (ServiceLoop+WebSocket).
         terminatesTLS = tls != nil
-        guard let admin = makeVhost(name: "admin", host: config.adminHost, port: config.adminPort, protocols: adminProtocols!) else {
+        // The admin listener: the same HTTP/1.1 server, its own routes (ServiceLoop+Admin).
+        let admin: ListeningSocket
+        do {
+            admin = try ListeningSocket(host: config.adminHost, port: config.adminPort, loop: events.loop)
+        } catch {
             closeContextAndLoop()
             return .failure(.listenFailed(host: config.adminHost, port: config.adminPort))
         }
-        adminVhost = admin
+        adminListener = admin
         origins = OriginPolicy(
             host: config.host, port: listener.port, allowed: config.allowedOrigins,
             tls: config.tlsCertificatePath != nil)
@@ -194,7 +198,9 @@ final class ServiceLoop {
         bridge.serviceThreadStarted()
         listener.onReadable = { [unowned self] in acceptPending() }
         listener.resume()
-        return .success(ListeningPorts(port: listener.port, adminPort: Int(lws_get_vhost_listen_port(admin))))
+        admin.onReadable = { [unowned self] in acceptAdminPending() }
+        admin.resume()
+        return .success(ListeningPorts(port: listener.port, adminPort: admin.port))
     }
 
     private typealias Callback = @convention(c) (OpaquePointer?, lws_callback_reasons, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int) -> Int32
@@ -253,7 +259,6 @@ final class ServiceLoop {
         for a in allocations { free(a) }
         allocations.removeAll()
         mainProtocols?.deallocate()
-        adminProtocols?.deallocate()
         retryPolicy?.deallocate()
         contextHolder.deallocate()
         plainScratch.deallocate()
@@ -289,6 +294,8 @@ final class ServiceLoop {
         closeWebSockets()
         pageListener?.close()
         pageListener = nil
+        adminListener?.close()
+        adminListener = nil
         if let ctx = contextHolder.pointee { lws_context_destroy(ctx) }
         eventLoop?.close { [contextHolder] in
             // lws finishes in a second destroy once its handles are down.

@@ -19,9 +19,9 @@ struct StaticFiles: Sendable {
         self.root = url.path
     }
 
-    /// Resolves a request path (already percent-decoded once); `queryArguments` go into a
-    /// redirect's `Location`.
-    func resolve(_ requestPath: String, queryArguments: [String] = [], rawTarget: RawRequestTarget? = nil) -> Resolution {
+    /// Resolves a request path (already percent-decoded once); `rawTarget`, the target as
+    /// sent, makes a redirect's `Location`.
+    func resolve(_ requestPath: String, rawTarget: RawRequestTarget? = nil) -> Resolution {
         guard requestPath.hasPrefix("/"), !requestPath.contains("\\"), !requestPath.contains("\u{0}") else { return .notFound }
         let segments = requestPath.split(separator: "/", omittingEmptySubsequences: true)
         for s in segments where s == ".." || s == "." || s.hasPrefix(".") { return .notFound }
@@ -33,11 +33,10 @@ struct StaticFiles: Sendable {
         guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory) else { return .notFound }
         if isDirectory.boolValue {
             if !requestPath.hasSuffix("/") {
-                // The path as sent plus `/`, the query byte for byte (PROTOCOL.md 1.2); only a
-                // request the gate did not see falls back to lws' decoded parts.
+                // The path as sent plus `/`, the query byte for byte (PROTOCOL.md 1.2); without
+                // the target as sent (a caller of this type alone), the decoded path, encoded.
                 return .redirect(
-                    location: rawTarget?.directoryLocation
-                        ?? RedirectLocation.location(path: requestPath, arguments: queryArguments))
+                    location: rawTarget?.directoryLocation ?? RedirectLocation.location(path: requestPath))
             }
             let index = resolved + "/index.html"
             let indexResolved = URL(fileURLWithPath: index).resolvingSymlinksInPath().path
@@ -49,8 +48,8 @@ struct StaticFiles: Sendable {
 
     /// The answer to a GET or HEAD of `requestPath` (blocking: reads the file; call it off
     /// the network thread).
-    func answer(_ requestPath: String, queryArguments: [String], rawTarget: RawRequestTarget? = nil, head: Bool) -> HTTPAnswer {
-        switch resolve(requestPath, queryArguments: queryArguments, rawTarget: rawTarget) {
+    func answer(_ requestPath: String, rawTarget: RawRequestTarget? = nil, head: Bool) -> HTTPAnswer {
+        switch resolve(requestPath, rawTarget: rawTarget) {
         case .notFound:
             return .text(404, "not found")
         case .redirect(let location):

@@ -49,6 +49,18 @@ struct AcceptGateTests {
         #expect(gate.pauses == 1)
     }
 
+    @Test("the admin listener's gate never pauses for the reserve, only while accept fails, and resumes after retryMs")
+    func adminGate() {
+        var gate = AcceptGate(threshold: .max)
+        #expect(gate.accepted(fd: Int32.max - 1, now: 0) == .proceed)
+        #expect(gate.acceptFailed(errno: EMFILE, now: 10) == .pause)
+        #expect(gate.retryDue(now: 10 + AcceptGate.retryMs - 1) == .proceed)
+        #expect(gate.retryDue(now: 10 + AcceptGate.retryMs) == .probe)
+        // (`lowestFreeDescriptor()` answers Int32.max when none is free: still below the threshold.)
+        #expect(gate.probed(lowestFree: Int32.max, now: 10 + AcceptGate.retryMs) == .resume)
+        #expect(!gate.paused)
+    }
+
     @Test("log lines come at most once a second and carry the pauses in between")
     func rateLimitedLog() {
         var gate = AcceptGate(threshold: 384)

@@ -74,9 +74,19 @@ struct AdminUIRouteTests {
         #expect(try TestHTTP.request(port: server.adminPort, path: "/admin/ui/../sessions").status != 200)
     }
 
+    @Test("the redirect keeps the query as sent, byte for byte")
+    func redirectKeepsQueryAsSent() {
+        let query = Array("view=calls&s=%73%20x".utf8)[...]
+        let a = AdminUIRoute.answer(method: .get, path: "/admin/ui", query: query, enabled: true)
+        #expect(a.status == 301)
+        #expect(a.headers.first { $0.0 == "Location" }?.1 == "/admin/ui/?view=calls&s=%73%20x")
+        let bare = AdminUIRoute.answer(method: .head, path: "/admin/ui", enabled: true)
+        #expect(bare.headers.first { $0.0 == "Location" }?.1 == "/admin/ui/")
+    }
+
     @Test("without --admin-token the page is off: 404 naming the option")
     func offWithoutToken() {
-        let a = AdminUIRoute.answer(method: .get, path: "/admin/ui/", queryArguments: [], enabled: false)
+        let a = AdminUIRoute.answer(method: .get, path: "/admin/ui/", enabled: false)
         #expect(a.status == 404)
         #expect(String(decoding: a.body, as: UTF8.self).contains("--admin-token"))
     }

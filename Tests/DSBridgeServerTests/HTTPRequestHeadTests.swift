@@ -6,11 +6,7 @@ import Testing
 @Suite("HTTP request heads read by dsbridged (plain HTTP)")
 struct HTTPRequestHeadTests {
     private func parse(_ text: String) throws(HTTPRequestHead.Failure) -> HTTPRequestHead {
-        let bytes = Array(text.utf8)
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
-        defer { buffer.deallocate() }
-        buffer.copyBytes(from: bytes)
-        return try HTTPRequestHead(parsing: UnsafeRawBufferPointer(buffer))
+        try parsedHead(text)
     }
 
     private func end(_ text: String) -> Int? {
@@ -53,9 +49,7 @@ struct HTTPRequestHeadTests {
         #expect(headers["content-length"] == "5")
         #expect(headers["cookie"] == "a=1, b=2")
         #expect(headers["origin"] == nil)
-        headers.set("origin", "https://set")
-        #expect(headers["origin"] == "https://set")
-        #expect(headers.dictionary == ["content-length": "5", "cookie": "a=1, b=2", "origin": "https://set"])
+        #expect(headers.dictionary == ["content-length": "5", "cookie": "a=1, b=2"])
     }
 
     @Test("keep-alive follows the version and the Connection options")

@@ -2,22 +2,22 @@
 import CLibWebSockets
 import Glibc
 
-/// Why the page listener could not be opened.
-enum PageListenerError: Error, Equatable {
+/// Why a listening socket could not be opened.
+enum ListeningSocketError: Error, Equatable {
     /// The address did not resolve to anything this machine can bind.
     case badAddress
     /// `socket`, `bind` or `listen` failed with this errno.
     case system(Int32)
 }
 
-/// The page port's listening socket, owned by dsbridged instead of libwebsockets so that
-/// accepting can pause when descriptors run short (lws 4.1.6 retries a failing `accept` in
-/// a busy loop). Accepted sockets are served by ServiceLoop+PlainHTTP (under TLS, lws does
-/// the TLS first).
+/// A listening socket of dsbridged's own: the page port's (accepting pauses when
+/// descriptors run short, where lws 4.1.6 retries a failing `accept` in a busy loop) and
+/// the admin listener's. Accepted sockets are served by ServiceLoop+PlainHTTP (on the page
+/// port under TLS, lws does the TLS first).
 /// Non-blocking, watched by a libuv poll handle on the service thread's loop.
 ///
 /// Service thread only.
-final class PageListener {
+final class ListeningSocket {
     let fd: Int32
     /// The port bound (useful with port 0).
     let port: Int
@@ -28,7 +28,7 @@ final class PageListener {
     var onReadable: () -> Void = {}
 
     /// Binds `host`:`port` (IPv4 or IPv6 literal, or a name) and listens.
-    init(host: String, port: Int, loop: UnsafeMutablePointer<uv_loop_t>) throws(PageListenerError) {
+    init(host: String, port: Int, loop: UnsafeMutablePointer<uv_loop_t>) throws(ListeningSocketError) {
         var hints = addrinfo()
         hints.ai_flags = AI_PASSIVE
         hints.ai_family = AF_UNSPEC
@@ -83,7 +83,7 @@ final class PageListener {
         watching = true
         uv_poll_start(poll, Int32(UV_READABLE.rawValue)) { handle, _, _ in
             guard let data = handle?.pointee.data else { return }
-            Unmanaged<PageListener>.fromOpaque(data).takeUnretainedValue().onReadable()
+            Unmanaged<ListeningSocket>.fromOpaque(data).takeUnretainedValue().onReadable()
         }
     }
 
