@@ -490,6 +490,17 @@ class AdminCaller(threading.Thread):
                 # The session's owner is down (or was started again: a new process) and its
                 # page has not resumed elsewhere yet.
                 self.run_.stats.add("admin_owner_down")
+            elif (status == 503 and isinstance(answer, dict)
+                  and re.match(r"^node .+ was lost before the call reached the page; the call was not made$",
+                               str(answer.get("error")))):
+                # The session's node took the call and was lost before it journaled the invoke
+                # (PROTOCOL.md 10.2, revision 1.15): answered within about a second of the loss
+                # instead of at the timeout. The page must not have seen the invoke.
+                time.sleep(0.5)
+                if k in page.admin_by_k:
+                    page.problem("wrong", "admin call %s on %s answered 'not made' (%s) but its invoke reached the page"
+                                 % (k, node.name, answer))
+                self.run_.stats.add("admin_lost_before_delivery")
             elif k in page.admin_by_k and page.admin_by_k[k] in page.invoke_lost and not o.strict_native:
                 # The page's answer call met a lost node, so the answer never reached the
                 # caller (with --strict-native this counts as lost: issue 48).
@@ -846,9 +857,9 @@ def main():
              st["calls_resent"], st["raw_replays"], st["acks"]))
     print("native calls (admin API on a random node): %d made, %d answered right, %d cut by their origin node going down, "
           "%d refused 503 draining by a draining owner, %d refused 503 owner down (page not resumed yet), "
-          "%d whose page answer met a lost node, %d failed"
+          "%d not made (their node lost before it journaled them), %d whose page answer met a lost node, %d failed"
           % (st["admin_calls"], st["admin_ok"], st["admin_origin_down"], st["admin_owner_draining"], st["admin_owner_down"],
-             st["admin_answer_lost_node"], st["admin_failed"] + st["admin_wrong"]))
+             st["admin_lost_before_delivery"], st["admin_answer_lost_node"], st["admin_failed"] + st["admin_wrong"]))
     if o.sync_http_share > 0:
         print("sync HTTP test.record: %d sent, %d ok, %d interrupted, %d lost-node, %d timeout waiting for socket calls, %d failed"
               % (st["sync_http_calls"], st["sync_http_ok"], st["sync_http_interrupted"], st["sync_http_lost_node"],

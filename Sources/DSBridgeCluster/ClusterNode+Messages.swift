@@ -119,7 +119,10 @@ extension ClusterNode {
     /// more and its deadline is called off. - Returns: its refusal handler, if it still had one.
     @discardableResult
     func callOff(_ ref: Int64) -> (@Sendable (ClusterCallError) -> Void)? {
-        let (refused, deadline) = pending.withLock { ($0.refusals.removeValue(forKey: ref), $0.deadlines.removeValue(forKey: ref)) }
+        let (refused, deadline) = pending.withLock {
+            $0.remoteOwners.removeValue(forKey: ref)
+            return ($0.refusals.removeValue(forKey: ref), $0.deadlines.removeValue(forKey: ref))
+        }
         if let deadline { DelayedWork.shared.cancel(deadline) }
         return refused
     }
