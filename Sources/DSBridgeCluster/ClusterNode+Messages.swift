@@ -24,9 +24,9 @@ extension ClusterNode {
         switch message {
         case .call(let id, let method, let args, let timeoutMs, let origin):
             runCall(session: id, method: method, args: args, timeoutMs: timeoutMs, origin: origin)
-        case .answer(let ref, let event):
+        case .answer(let ref, let event, let call):
             if case .progress = event {} else { callOff(ref) }
-            bridge.deliverForwardedAnswer(ref: ref, event)
+            bridge.deliverForwardedAnswer(ref: ref, event, pageCall: call)
         case .refused(let ref, let status):
             guard let refused = callOff(ref) else {
                 // A call of this node's own that its session passed on as it moved
