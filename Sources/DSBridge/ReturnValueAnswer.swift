@@ -60,4 +60,3 @@ public struct PassedAnswer: Sendable, Equatable {
         self.pageCall = pageCall
     }
 }
-
