@@ -341,8 +341,10 @@ public final class Bridge: Sendable {
 
     /// Delivers a page's answer to a native-initiated call made on this node, which came
     /// back through another node (cluster mode). `ref` is the number in the call's origin.
-    public func deliverForwardedAnswer(ref: Int64, _ event: NativeCallEvent) {
-        nativeCallOrigins.deliver(ref: ref, event)
+    /// `pageCall`: the page's call that brought the answer, when the sending node said
+    /// (an answer passed twice is delivered once).
+    public func deliverForwardedAnswer(ref: Int64, _ event: NativeCallEvent, pageCall: Int64? = nil) {
+        nativeCallOrigins.deliver(ref: ref, event, pageCall: pageCall)
     }
 
     /// Cluster mode: keeps `handler` for the answers of a native call made from this node

@@ -321,7 +321,10 @@ public final class BridgeConnection: Sendable {
         // so a node lost before dsinit ran here leaves the session ready in the journal (the
         // page does not send dsinit twice, and the new owner fails this one as lost).
         let marksReady = hasReadyCall(rest) || hasReadyCall(more[...])
-        let gate = session.gateCalls(all, runAhead: runAhead, marksReady: marksReady) { [self] gate in
+        // Answers to native calls run ahead: those for other nodes go out with the write of
+        // their acceptance (docs/CLUSTER.md, rule 1's exception), read here from the frame.
+        let answers = runAhead ? returnValueAnswers(rest) : [:]
+        let gate = session.gateCalls(all, runAhead: runAhead, marksReady: marksReady, answers: answers) { [self] gate in
             bridge.executor.execute { [self] in continueAfterGate(gate, rest, more, session: session) }
         }
         switch gate {
@@ -340,6 +343,18 @@ public final class BridgeConnection: Sendable {
         case proceed
         /// Stop here: the gate carries on (or dropped them).
         case stop(DispatchStop)
+    }
+
+    /// The page's answers to native calls (`_dsb.returnValue`) among `messages`, by call id.
+    private func returnValueAnswers(_ messages: ArraySlice<PageMessage>) -> [Int64: ReturnValueAnswer] {
+        var answers: [Int64: ReturnValueAnswer] = [:]
+        for message in messages {
+            guard case .call(let c) = message, bridge.registry.internalMethod(named: c.method) == .returnValue,
+                let answer = ReturnValueAnswer(rawArgument: c.rawArg)
+            else { continue }
+            answers[c.id] = answer
+        }
+        return answers
     }
 
     private func hasReadyCall(_ messages: ArraySlice<PageMessage>) -> Bool {

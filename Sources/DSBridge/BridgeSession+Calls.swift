@@ -83,7 +83,7 @@ extension BridgeSession {
         }
         switch route {
         case .internalMethod(let m):
-            let result = runInternal(m, argument.data, site: site)
+            let result = runInternal(m, argument.data, callID: reply.callID, site: site)
             recordCall(method: method, outcome: Self.outcome(result), nanoseconds: nil)
             endSpan(span, result)
             if answer(reply, result, continuing: argument.stub, site: site), let stub = argument.stub, case .success(let value) = result {

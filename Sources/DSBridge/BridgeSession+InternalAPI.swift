@@ -2,7 +2,8 @@
 
 /// The bridge's own methods under `_dsb` (PROTOCOL.md 5), and the page's readiness.
 extension BridgeSession {
-    func runInternal(_ method: InternalMethod, _ data: JSONValue, site: CallSite) -> Result<JSONValue, CallFailure> {
+    /// `callID`: the page's socket call (`nil`: a sync HTTP call).
+    func runInternal(_ method: InternalMethod, _ data: JSONValue, callID: Int64? = nil, site: CallSite) -> Result<JSONValue, CallFailure> {
         switch method {
         case .dsinit:
             markReady(site: site)
@@ -18,7 +19,7 @@ extension BridgeSession {
             site.runApplicationCode(on: bridge.executor) { [self] in bridge.lifecycle.dismissed?(self) }
             return .success(.string(""))
         case .returnValue:
-            return receiveReturnValue(data, site: site)
+            return receiveReturnValue(data, callID: callID, site: site)
         }
     }
 
@@ -42,29 +43,31 @@ extension BridgeSession {
         if when == .now { body(self) }
     }
 
-    private func receiveReturnValue(_ data: JSONValue, site: CallSite) -> Result<JSONValue, CallFailure> {
-        guard case .object(let o) = data, let callbackId = o["id"]?.integerValue else {
+    /// A page's answer to a native call. In a cluster, the journal passes an answer for a
+    /// call made on another node with the write of its acceptance (the run only updates the
+    /// session's calls); an answer for a call made here is delivered once per page call
+    /// (``NativeCallOrigins/admit(ref:pageCall:)``: the page may send it again to the node it
+    /// resumes on, which passes it back here).
+    private func receiveReturnValue(_ data: JSONValue, callID: Int64?, site: CallSite) -> Result<JSONValue, CallFailure> {
+        guard let answer = ReturnValueAnswer(data) else {
             return .failure(CallFailure(.badArgument, "returnValue needs {\"id\": integer, \"data\": ..., \"complete\": bool}"))
         }
-        let complete = o["complete"]?.boolValue ?? true
-        let value = o["data"] ?? .null
-        var errorText: String?
-        if let e = o["error"], !e.isNull {
-            errorText = e.stringValue ?? JSONWriter.string(e)
+        let localNode = bridge.journal?.nodeID
+        let (found, passed, origin, register) = state.withLock { s in
+            let origin = s.journal?.nativeOrigins[answer.callbackId]
+            return (
+                s.nativeCallReceiver(answer.callbackId, final: answer.isFinal), s.takeAnswerPassedByJournal(callID), origin,
+                s.journalNeedsRegistration()
+            )
         }
-        let final = errorText != nil || complete
-        let (found, register) = state.withLock { s in (s.nativeCallReceiver(callbackId, final: final), s.journalNeedsRegistration()) }
         if register { bridge.journal?.sessionNeedsWrite(self) }
-        guard let receiver = found else { return .success(.string("")) }
-        let event: NativeCallEvent
-        if let errorText {
-            event = .failed(.javaScript(errorText))
-        } else if complete {
-            event = .completed(value)
-        } else {
-            event = .progress(value)
+        guard let receiver = found, !passed else { return .success(.string("")) }
+        if let callID, let origin = origin.flatMap(CallOrigin.init(parsing:)), origin.node == localNode,
+            !bridge.nativeCallOrigins.admit(ref: origin.ref, pageCall: callID)
+        {
+            return .success(.string(""))
         }
-        deliver(event, to: receiver.handler, site: site, inline: receiver.answersInline)
+        deliver(answer.event, to: receiver.handler, site: site, inline: receiver.answersInline)
         return .success(.string(""))
     }
 

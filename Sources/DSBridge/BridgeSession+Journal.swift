@@ -68,11 +68,16 @@ extension BridgeSession {
     }
 
     /// Journaled sessions: a frame brings socket calls `ids`; see
-    /// ``SessionState/gateCalls(_:runAhead:marksReady:resume:)``.
+    /// ``SessionState/gateCalls(_:runAhead:marksReady:answers:localNode:resume:)``.
+    /// `answers`: the page's answers to native calls among them, by call id.
     func gateCalls(
-        _ ids: [Int64], runAhead: Bool = false, marksReady: Bool = false, resume: @escaping SessionJournalState.CallWaiter
+        _ ids: [Int64], runAhead: Bool = false, marksReady: Bool = false, answers: [Int64: ReturnValueAnswer] = [:],
+        resume: @escaping SessionJournalState.CallWaiter
     ) -> SessionJournalState.CallGate {
-        let (gate, register) = state.withLock { $0.gateCalls(ids, runAhead: runAhead, marksReady: marksReady, resume: resume) }
+        let localNode = bridge.journal?.nodeID
+        let (gate, register) = state.withLock {
+            $0.gateCalls(ids, runAhead: runAhead, marksReady: marksReady, answers: answers, localNode: localNode, resume: resume)
+        }
         if register { bridge.journal?.sessionNeedsWrite(self) }
         return gate
     }

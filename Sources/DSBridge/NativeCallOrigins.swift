@@ -11,6 +11,8 @@ final class NativeCallOrigins: Sendable {
         /// node started again under its name) find no handler instead of another call's.
         var next = Int64.random(in: 1...(1 << 52))
         var handlers: [Int64: NativeCallHandler] = [:]
+        /// The highest page call whose answer reached each call (``admit(ref:pageCall:)``).
+        var lastPageCall: [Int64: Int64] = [:]
     }
     private let state = Mutex(State())
 
@@ -27,7 +29,10 @@ final class NativeCallOrigins: Sendable {
             if case .progress = event { final = false } else { final = true }
             let live = state.withLock { s -> Bool in
                 guard s.handlers[ref] != nil else { return false }
-                if final { s.handlers.removeValue(forKey: ref) }
+                if final {
+                    s.handlers.removeValue(forKey: ref)
+                    s.lastPageCall.removeValue(forKey: ref)
+                }
                 return true
             }
             if live { handler(event) }
@@ -36,14 +41,32 @@ final class NativeCallOrigins: Sendable {
         return (ref, wrapped)
     }
 
-    /// Delivers `event` to call `ref` (ignored once it ended).
-    func deliver(ref: Int64, _ event: NativeCallEvent) {
+    /// Delivers `event` to call `ref` (ignored once it ended). `pageCall`: the page's
+    /// `_dsb.returnValue` call that brought it; an answer of a page call at or below one
+    /// delivered already is the same answer passed again, and is dropped.
+    func deliver(ref: Int64, _ event: NativeCallEvent, pageCall: Int64? = nil) {
+        if let pageCall, !admit(ref: ref, pageCall: pageCall) { return }
         state.withLock { $0.handlers[ref] }?(event)
+    }
+
+    /// Whether the answer page call `pageCall` brings is new for call `ref` (the page's calls
+    /// of one session are numbered in order, and so are its answers to one call): then it
+    /// is recorded. `false` for a call that ended, or an answer delivered already.
+    func admit(ref: Int64, pageCall: Int64) -> Bool {
+        state.withLock { s in
+            guard s.handlers[ref] != nil else { return false }
+            if let last = s.lastPageCall[ref], pageCall <= last { return false }
+            s.lastPageCall[ref] = pageCall
+            return true
+        }
     }
 
     /// Forgets call `ref` without calling its handler.
     func forget(ref: Int64) {
-        state.withLock { _ = $0.handlers.removeValue(forKey: ref) }
+        state.withLock {
+            _ = $0.handlers.removeValue(forKey: ref)
+            _ = $0.lastPageCall.removeValue(forKey: ref)
+        }
     }
 
     /// Calls waiting (metrics, tests).

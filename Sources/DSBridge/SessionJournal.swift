@@ -137,6 +137,9 @@ public struct JournalBatch: Sendable {
     /// Late messages (from the head of the journal's late list) this batch appended: the
     /// journal removes them from the list in the same write.
     public var lateConsumed = 0
+    /// Answers to native calls of other nodes whose acceptance this batch carries: the
+    /// journal publishes them to their origins in the same write, ahead of it.
+    public var answers: [PassedAnswer] = []
 
     /// The marks this batch moves once it is durable.
     let throughSeq: Int64
@@ -157,6 +160,7 @@ public struct JournalBatch: Sendable {
     public var isEmpty: Bool {
         created == nil && messages.isEmpty && lastCall == nil && acked == nil && accepted.isEmpty && nativeCalls.isEmpty
             && held.isEmpty && ready == nil && nextCallbackId == nil && tags == nil && !isSnapshot && lateConsumed == 0
+            && answers.isEmpty
     }
 }
 

@@ -95,6 +95,8 @@ struct SessionJournalState: Sendable {
     private(set) var openCalls: [Int64: OpenCall] = [:]
     /// Late messages appended since the last batch (their list entries leave with it).
     private var lateConsumed = 0
+    /// Answers to native calls of other nodes, passed to them with the next write.
+    private var answers: [PassedAnswer] = []
     /// Origins of native-initiated calls waiting for the page (kept for snapshots).
     private(set) var nativeOrigins: [Int64: String] = [:]
 
@@ -123,7 +125,7 @@ struct SessionJournalState: Sendable {
     /// Whether records wait to be taken.
     private var hasRecords: Bool {
         !createdWritten || snapshotDue || lateConsumed > 0 || !messages.isEmpty || !accepted.isEmpty || lastCall != nil || ackDue
-            || !nativeCalls.isEmpty || !held.isEmpty || ready != nil || nextCallbackId != nil || tags != nil
+            || !nativeCalls.isEmpty || !held.isEmpty || ready != nil || nextCallbackId != nil || tags != nil || !answers.isEmpty
     }
 
     /// After recording: whether the caller must tell the journal (the session went dirty).
@@ -196,30 +198,46 @@ struct SessionJournalState: Sendable {
     /// `localLastCall`). New ones are recorded as accepted; they may run once that is
     /// durable, or at once with `runAhead` (``RunAheadCalls``) when no earlier call waits.
     /// `resume` is kept when the answer is ``CallGate/wait``.
-    mutating func acceptCalls(_ ids: [Int64], localLastCall: Int64, runAhead: Bool = false, resume: @escaping CallWaiter) -> CallGate {
+    ///
+    /// `answers`: the page's answers to native calls among them (`_dsb.returnValue`, by
+    /// call id); those of calls made on another node than `localNode` are recorded with
+    /// their acceptance, so the write that makes the acceptance durable passes them on.
+    /// - Returns: the gate, and the ids of the calls whose answers the journal passes on
+    ///   (their run must not pass them again).
+    mutating func acceptCalls(
+        _ ids: [Int64], localLastCall: Int64, runAhead: Bool = false, answers: [Int64: ReturnValueAnswer] = [:],
+        localNode: String? = nil, resume: @escaping CallWaiter
+    ) -> (gate: CallGate, passed: [Int64]) {
         switch mode {
-        case .moved: return .moved
+        case .moved: return (.moved, [])
         case .unjournaled:
             for id in ids where id > localLastCall { openCalls[id] = OpenCall(entry: .needsReturn) }
-            return .open
+            return (.open, [])
         case .journaled: break
         }
         var through = localLastCall
+        var passed: [Int64] = []
         for id in ids where id > max(requestedCall, localLastCall, through) {
             accepted.append(id)
             openCalls[id] = OpenCall(entry: .needsReturn)
             through = id
+            if let localNode, let answer = answers[id], let origin = nativeOrigins[answer.callbackId],
+                CallOrigin(parsing: origin)?.node != localNode
+            {
+                self.answers.append(PassedAnswer(origin: origin, event: answer.event, pageCall: id))
+                passed.append(id)
+            }
         }
         if through > requestedCall {
             requestedCall = through
             lastCall = through
         }
         let highest = ids.max() ?? 0
-        if highest <= durableCall || highest <= localLastCall { return .open }
+        if highest <= durableCall || highest <= localLastCall { return (.open, passed) }
         // Recorded above, so the next batch writes their acceptance all the same.
-        if runAhead, callWaiters.isEmpty { return .open }
+        if runAhead, callWaiters.isEmpty { return (.open, passed) }
         callWaiters.append((highest, resume))
-        return .wait
+        return (.wait, passed)
     }
 
     // MARK: writing
@@ -247,6 +265,8 @@ struct SessionJournalState: Sendable {
         batch.tags = tags
         batch.isSnapshot = snapshotDue
         batch.lateConsumed = lateConsumed
+        batch.answers = answers
+        answers.removeAll()
         lateConsumed = 0
         messages.removeAll()
         accepted.removeAll()

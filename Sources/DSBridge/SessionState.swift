@@ -65,6 +65,9 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
     private(set) var nextCallbackId: Int64 = 1
     /// The native calls waiting for the page's answers, by callbackId.
     private var nativeCalls: [Int64: NativeCallReceiver] = [:]
+    /// Page calls (`_dsb.returnValue`) whose answer the journal passes to its origin with
+    /// their acceptance: their run must not pass it again.
+    private var answersPassedByJournal: Set<Int64> = []
     /// Page answers whose handlers wait to run off the network thread, in order.
     private var answersToDeliver = Deque<(handler: NativeCallHandler, event: NativeCallEvent)>()
     /// A worker is running `answersToDeliver`.
@@ -395,11 +398,16 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
     /// `.wait`; `runAhead`: they may run before that (``RunAheadCalls``); `marksReady`: one
     /// of them is `_dsb.dsinit`, so the page's readiness is written with their acceptance.
     /// - Returns: the gate, and whether to tell the journal.
+    /// `answers`, `localNode`: see ``SessionJournalState/acceptCalls(_:localLastCall:runAhead:answers:localNode:resume:)``.
     mutating func gateCalls(
-        _ ids: [Int64], runAhead: Bool = false, marksReady: Bool = false, resume: @escaping SessionJournalState.CallWaiter
+        _ ids: [Int64], runAhead: Bool = false, marksReady: Bool = false, answers: [Int64: ReturnValueAnswer] = [:],
+        localNode: String? = nil, resume: @escaping SessionJournalState.CallWaiter
     ) -> (gate: SessionJournalState.CallGate, register: Bool) {
         guard journal != nil, !ended else { return (.open, false) }
-        let gate = journal?.acceptCalls(ids, localLastCall: lastCall, runAhead: runAhead, resume: resume) ?? .open
+        let accepted = journal?.acceptCalls(
+            ids, localLastCall: lastCall, runAhead: runAhead, answers: answers, localNode: localNode, resume: resume)
+        let gate = accepted?.gate ?? .open
+        answersPassedByJournal.formUnion(accepted?.passed ?? [])
         if marksReady, gate != .moved {
             readyAccepted = true
             journal?.recordReady()
@@ -635,6 +643,12 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
 
     /// Who receives the answers of native call `callbackId`; `final`: the call is over (it
     /// leaves, and the journal is told).
+    /// Whether the journal passes the answer that page call `callID` brings (and forgets it).
+    mutating func takeAnswerPassedByJournal(_ callID: Int64?) -> Bool {
+        guard let callID else { return false }
+        return answersPassedByJournal.remove(callID) != nil
+    }
+
     mutating func nativeCallReceiver(_ callbackId: Int64, final: Bool) -> NativeCallReceiver? {
         guard final else { return nativeCalls[callbackId] }
         let receiver = nativeCalls.removeValue(forKey: callbackId)

@@ -13,6 +13,10 @@ public enum ClusterCallError: Error, Sendable, Equatable, CustomStringConvertibl
     case awaitingPage(String)
     /// The session's node is draining and its page has gone (PROTOCOL.md 6: 503).
     case draining
+    /// The session's node was lost (killed, or started again) after the call reached it and
+    /// before it recorded the call in the journal: the page never got it, and no node will
+    /// make it (PROTOCOL.md 10.2, text revision 1.15).
+    case lostBeforeDelivery(String)
     /// Redis cannot be reached: only this node's own sessions can be called.
     case clusterUnavailable(String)
     /// The page's side: it answered with an error, the session ended, the call timed out
@@ -26,6 +30,8 @@ public enum ClusterCallError: Error, Sendable, Equatable, CustomStringConvertibl
         case .awaitingPage(let node):
             return "node \(node) was started again since it held the session; the session waits for its page to reconnect"
         case .draining: return "draining"
+        case .lostBeforeDelivery(let node):
+            return "node \(node) was lost before the call reached the page; the call was not made"
         case .clusterUnavailable(let why): return "cluster unavailable: \(why)"
         case .call(let e): return e.description
         }

@@ -77,7 +77,8 @@ extension ClusterNode {
         switch error {
         case .unknownSession: return AdminReply(status: 404, body: ["error": "unknown session"])
         case .draining: return AdminReply(status: 503, body: ["error": "draining"])
-        case .nodeDown, .awaitingPage, .clusterUnavailable: return AdminReply(status: 503, body: ["error": .string(error.description)])
+        case .nodeDown, .awaitingPage, .clusterUnavailable, .lostBeforeDelivery:
+            return AdminReply(status: 503, body: ["error": .string(error.description)])
         case .call(let e): return AdminReply(status: 500, body: ["error": .string(e.description)])
         }
     }

@@ -98,11 +98,14 @@ extension ClusterNode {
             callOff(ref)
             bridge.deliverForwardedAnswer(ref: ref, .failed(.timeout))
         }
+        let incarnation = liveIncarnations.withLock { $0[owner] }
         pending.withLock {
             $0.refusals[ref] = { error in
                 if case .awaitingPage = error { refused(.awaitingPage(owner)) } else { refused(error) }
             }
             $0.deadlines[ref] = deadline
+            $0.remoteOwners[ref] = RemoteCallOwner(
+                session: id, node: owner, incarnation: incarnation, since: DispatchTime.now().uptimeNanoseconds)
         }
         let message = NodeMessage.call(
             session: id, method: method, args: RawJSON(.array(args)), timeoutMs: timeoutMs, origin: "\(nodeID)|\(ref)")

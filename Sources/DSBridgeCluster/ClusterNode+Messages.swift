@@ -24,9 +24,9 @@ extension ClusterNode {
         switch message {
         case .call(let id, let method, let args, let timeoutMs, let origin):
             runCall(session: id, method: method, args: args, timeoutMs: timeoutMs, origin: origin)
-        case .answer(let ref, let event):
+        case .answer(let ref, let event, let call):
             if case .progress = event {} else { callOff(ref) }
-            bridge.deliverForwardedAnswer(ref: ref, event)
+            bridge.deliverForwardedAnswer(ref: ref, event, pageCall: call)
         case .refused(let ref, let status):
             guard let refused = callOff(ref) else {
                 // A call of this node's own that its session passed on as it moved
@@ -119,7 +119,10 @@ extension ClusterNode {
     /// more and its deadline is called off. - Returns: its refusal handler, if it still had one.
     @discardableResult
     func callOff(_ ref: Int64) -> (@Sendable (ClusterCallError) -> Void)? {
-        let (refused, deadline) = pending.withLock { ($0.refusals.removeValue(forKey: ref), $0.deadlines.removeValue(forKey: ref)) }
+        let (refused, deadline) = pending.withLock {
+            $0.remoteOwners.removeValue(forKey: ref)
+            return ($0.refusals.removeValue(forKey: ref), $0.deadlines.removeValue(forKey: ref))
+        }
         if let deadline { DelayedWork.shared.cancel(deadline) }
         return refused
     }

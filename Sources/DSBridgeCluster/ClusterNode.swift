@@ -103,6 +103,10 @@ public final class ClusterNode: ClusterRouter {
         /// The node (and its incarnation) each forwarded sync call went to, and when (uptime
         /// ns), by request: one that dies fails them.
         var syncOwners: [Int64: (node: String, incarnation: String, since: UInt64)] = [:]
+        /// The node each remote native call went to (and its incarnation, when known), until
+        /// its invoke is known to be journaled, by the ref of its handler: one that dies
+        /// before it journaled the invoke fails the call (``failRemoteCallsOfLostNodes(readFrom:)``).
+        var remoteOwners: [Int64: RemoteCallOwner] = [:]
         var traces: [Int64: @Sendable (JSONValue?) -> Void] = [:]
         var metrics: [Int64: @Sendable (String?) -> Void] = [:]
     }
@@ -304,6 +308,7 @@ public final class ClusterNode: ClusterRouter {
             guard let live else { return }
             liveOthers.withLock { $0 = live }
             failSyncCallsOfLostNodes(readFrom: readFrom)
+            failRemoteCallsOfLostNodes(readFrom: readFrom)
         }
     }
 

@@ -7,8 +7,9 @@ enum NodeMessage: Sendable, Equatable {
     /// Run a native-initiated call in session `session`; answers go to `origin` (`NODE|REF`).
     /// `args`: the text of a JSON array, passed to the page as it is.
     case call(session: String, method: String, args: RawJSON, timeoutMs: Int, origin: String)
-    /// An answer for the call `ref` of the receiving node.
-    case answer(ref: Int64, event: NativeCallEvent)
+    /// An answer for the call `ref` of the receiving node; `call`: the page's
+    /// `_dsb.returnValue` call that brought it (an answer passed twice is dropped by it).
+    case answer(ref: Int64, event: NativeCallEvent, call: Int64? = nil)
     /// The call `ref` was not started: the session is not on the sending node (`status`:
     /// 404 unknown, 503 draining, ``awaitingPageStatus``: a session of the node's former
     /// process, waiting for its page).
@@ -51,8 +52,8 @@ enum NodeMessage: Sendable, Equatable {
     func encoded() -> [UInt8] {
         var o: JSONObject
         switch self {
-        case .answer(let ref, let event):
-            return Self.encodedAnswer(ref: ref, event)
+        case .answer(let ref, let event, let call):
+            return Self.encodedAnswer(ref: ref, event, call: call)
         case .call(let session, let method, let args, let timeoutMs, let origin):
             return Self.encodedCall(session: session, method: method, args: args, timeoutMs: timeoutMs, origin: origin)
         case .refused(let ref, let status):
@@ -99,10 +100,14 @@ enum NodeMessage: Sendable, Equatable {
 
     /// An `answer`, written straight out (one per native call across nodes): the same text
     /// as the object form, `{"t":"answer","ref":N,KIND:VALUE}`.
-    private static func encodedAnswer(ref: Int64, _ event: NativeCallEvent) -> [UInt8] {
+    private static func encodedAnswer(ref: Int64, _ event: NativeCallEvent, call: Int64?) -> [UInt8] {
         var w = JSONWriter(capacity: 64)
         w.raw(#"{"t":"answer","ref":"#)
         w.write(integer: ref)
+        if let call {
+            w.raw(#","call":"#)
+            w.write(integer: call)
+        }
         switch event {
         case .progress(let v):
             w.raw(#","progress":"#)
@@ -183,13 +188,14 @@ enum NodeMessage: Sendable, Equatable {
             return .call(session: s, method: m, args: JSONObjectReader.raw(a, in: text), timeoutMs: Int(ms), origin: origin)
         case "answer"?:
             guard let ref = int("ref") else { return nil }
-            if let v = value("progress") { return .answer(ref: ref, event: .progress(v)) }
-            if let v = value("completed") { return .answer(ref: ref, event: .completed(v)) }
-            if let text = string("javaScript") { return .answer(ref: ref, event: .failed(.javaScript(text))) }
-            if let bytes = int("tooLarge") { return .answer(ref: ref, event: .failed(.tooLarge(bytes: Int(bytes)))) }
+            let call = int("call")
+            if let v = value("progress") { return .answer(ref: ref, event: .progress(v), call: call) }
+            if let v = value("completed") { return .answer(ref: ref, event: .completed(v), call: call) }
+            if let text = string("javaScript") { return .answer(ref: ref, event: .failed(.javaScript(text)), call: call) }
+            if let bytes = int("tooLarge") { return .answer(ref: ref, event: .failed(.tooLarge(bytes: Int(bytes))), call: call) }
             switch string("failed") {
-            case "sessionEnded"?: return .answer(ref: ref, event: .failed(.sessionEnded))
-            case "timeout"?: return .answer(ref: ref, event: .failed(.timeout))
+            case "sessionEnded"?: return .answer(ref: ref, event: .failed(.sessionEnded), call: call)
+            case "timeout"?: return .answer(ref: ref, event: .failed(.timeout), call: call)
             default: return nil
             }
         case nil:

@@ -11,6 +11,9 @@ extension RedisJournal {
         let batches = Mutex<[(session: BridgeSession, batch: JournalBatch)]>([])
         /// The sessions whose late lists the round reads (one command each, after the script).
         let lateReads = Mutex<[String]>([])
+        /// The answers to other nodes' native calls the round publishes (one command each,
+        /// before the script).
+        let answers = Mutex<[PassedAnswer]>([])
         /// Whether the client built it (a send that fails at once never does).
         let built = Atomic<Bool>(false)
     }
@@ -31,13 +34,14 @@ extension RedisJournal {
     /// and the late lists to read.
     private func build(_ round: Round) -> [RedisCommand]? {
         round.built.store(true, ordering: .releasing)
-        let (sessions, lateDue) = state.withLock { s -> ([BridgeSession], Set<String>) in
+        let (sessions, lateDue, retried) = state.withLock { s -> ([BridgeSession], Set<String>, [PassedAnswer]) in
             s.roundQueued = false
             defer {
                 s.dirty.removeAll(keepingCapacity: true)
                 s.lateDue.removeAll()
+                s.answersToRetry.removeAll()
             }
-            return (s.dirty, s.lateDue)
+            return (s.dirty, s.lateDue, s.answersToRetry)
         }
         var batches: [(session: BridgeSession, batch: JournalBatch)] = []
         var withEpochs: [(batch: JournalBatch, epoch: Int)] = []
@@ -54,7 +58,11 @@ extension RedisJournal {
             batches.append((session, batch))
             withEpochs.append((batch, epoch))
         }
-        var commands: [RedisCommand] = []
+        // Answers go ahead of the script that makes their acceptance durable, in the same
+        // write: if the script runs, they were published (docs/CLUSTER.md, rule 1's exception).
+        let answers = retried + batches.flatMap(\.batch.answers)
+        var commands = answers.compactMap(Self.publishCommand)
+        round.answers.withLock { $0 = answers }
         if !withEpochs.isEmpty {
             commands.append(JournalArguments.command(node: nodeID, runner: runnerID, ttlMs: ttlMs, batches: withEpochs))
         }
@@ -69,6 +77,18 @@ extension RedisJournal {
         return commands
     }
 
+    /// Answers kept for the next round while Redis cannot be reached (the oldest go first:
+    /// their callers time out meanwhile).
+    static let maxAnswersToRetry = 10_000
+
+    /// The command that passes `answer` to the node that made its call (`nil`: an origin
+    /// that cannot be read).
+    static func publishCommand(_ answer: PassedAnswer) -> RedisCommand? {
+        guard let origin = CallOrigin(parsing: answer.origin) else { return nil }
+        let message = NodeMessage.answer(ref: origin.ref, event: answer.event, call: answer.pageCall)
+        return RedisCommand("PUBLISH", ClusterKeys.channel(origin.node), message.encoded())
+    }
+
     /// Client thread: the round's replies (or why there are none).
     private func finish(_ round: Round, _ result: Result<[RedisValue], RedisClientError>) {
         // A send that failed at once (Redis down) was never built: its sessions are still
@@ -76,11 +96,18 @@ extension RedisJournal {
         if case .failure = result, !round.built.load(ordering: .acquiring) { _ = build(round) }
         let batches = round.batches.withLock { $0 }
         let reads = round.lateReads.withLock { $0 }
+        let answers = round.answers.withLock { $0 }
         var replies: [RedisValue] = []
         switch result {
-        case .success(let r): replies = r
+        case .success(let r): replies = Array(r.dropFirst(answers.compactMap(Self.publishCommand).count))
         case .failure(let error):
             if !batches.isEmpty { logger.warning("journal write failed: \(error); sessions go on unjournaled until Redis is back") }
+            // Published or not: sent again with the next round (their origins drop doubles).
+            if !answers.isEmpty {
+                state.withLock { s in
+                    s.answersToRetry = Array((answers + s.answersToRetry).suffix(Self.maxAnswersToRetry))
+                }
+            }
         }
         var next = 0
         if !batches.isEmpty {

@@ -49,6 +49,9 @@ public final class RedisJournal: SessionJournal {
         var watched: [String: [String: [(id: Int64, entry: RunEntry)]]] = [:]
         /// Late messages that could not be passed on yet (Redis unreachable), retried.
         var latePending: [(session: String, items: [[UInt8]])] = []
+        /// Answers to other nodes' native calls whose round failed (Redis unreachable):
+        /// published again with the next round (their origins drop one they had).
+        var answersToRetry: [PassedAnswer] = []
         /// Pushes of late messages sent and not answered yet.
         var pushesInFlight = 0
         /// Sessions that moved away with calls still running here.

@@ -112,7 +112,7 @@ struct NodeMessagePublisherTests {
         #expect(try await Self.waitFor { inbox.reported.count == 100 && inbox.messageCount == 100 })
         let decoded = inbox.received.flatMap { NodeMessage.messages(in: $0) ?? [] }
         // Compared by their refs first (a failure names them, not a megabyte of text).
-        let refs = decoded.map { m -> Int64? in if case .answer(let ref, _)? = m { ref } else { nil } }
+        let refs = decoded.map { m -> Int64? in if case .answer(let ref, _, _)? = m { ref } else { nil } }
         let perPublish = inbox.received.map { NodeMessage.messages(in: $0)?.count ?? -1 }
         #expect(refs == (1...100).map { Int64($0) }, "all of them, in the order published (by PUBLISH: \(perPublish))")
         #expect(decoded == messages.map { Optional($0) }, "and unchanged")

@@ -160,6 +160,14 @@ final class MemoryJournal: SessionJournal {
                     session.journalWritten(batch, outcome: .unavailable)
                     continue
                 }
+                // Answers to other nodes' calls go out ahead of the write, as the Redis
+                // journal publishes them (also when the write turns out fenced).
+                for answer in batch.answers {
+                    guard let origin = CallOrigin(parsing: answer.origin),
+                        let b = store.journals.withLock({ $0[origin.node] })?.bridge
+                    else { continue }
+                    b.deliverForwardedAnswer(ref: origin.ref, answer.event, pageCall: answer.pageCall)
+                }
                 let epoch = state.withLock { $0.epochs[session.id] ?? 1 }
                 session.journalWritten(batch, outcome: store.apply(batch, node: nodeID, epoch: epoch))
             }

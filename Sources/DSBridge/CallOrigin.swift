@@ -2,17 +2,22 @@
 
 /// Where the answers of a native call made for another node go: the text `NODE|REF` of a
 /// `call` message's `origin` (docs/CLUSTER.md, "Node messages"), read once.
-struct CallOrigin: Sendable, Equatable {
+package struct CallOrigin: Sendable, Equatable {
     /// The node that made the call.
-    let node: String
+    package let node: String
     /// The call's number on that node.
-    let ref: Int64
+    package let ref: Int64
+
+    package init(node: String, ref: Int64) {
+        self.node = node
+        self.ref = ref
+    }
 }
 
 extension CallOrigin {
     /// Reads `NODE|REF` (the node is what comes before the first `|`); `nil` when `text`
     /// has no `|`, nothing before it or no number after it.
-    init?(parsing text: String) {
+    package init?(parsing text: String) {
         let utf8 = text.utf8
         guard let bar = utf8.firstIndex(of: UInt8(ascii: "|")), bar != utf8.startIndex,
             let ref = Int64(text[utf8.index(after: bar)...])
