@@ -13,26 +13,13 @@ struct DaemonDescriptorLimitTests {
 
     /// Runs `dsbridged arguments` under `prlimit --nofile=H:H` (which execs it).
     private func launch(_ arguments: [String]) throws -> (process: Process, out: Pipe, err: Pipe) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
-        p.arguments = ["--nofile=\(Self.hardLimit):\(Self.hardLimit)", "--", DaemonProcessTests.binary.path] + arguments
-        p.currentDirectoryURL = DaemonProcessTests.repositoryRoot
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        return (p, out, err)
+        let prlimit = URL(fileURLWithPath: "/usr/bin/prlimit")
+        return try DaemonLauncher.launch(
+            prlimit, ["--nofile=\(Self.hardLimit):\(Self.hardLimit)", "--", DaemonProcessTests.binary.path] + arguments)
     }
 
     private func waitForExit(_ process: Process, seconds: Double = 15) {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning {
-            Issue.record("dsbridged did not exit within \(seconds) s")
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        DaemonLauncher.waitForExit(process, seconds: seconds)
     }
 
     private func text(_ pipe: Pipe) -> String {

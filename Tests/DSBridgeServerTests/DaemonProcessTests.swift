@@ -24,28 +24,11 @@ struct DaemonProcessTests {
     }()
 
     private func launch(_ arguments: [String], environment: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
-        let p = Process()
-        p.executableURL = Self.binary
-        p.arguments = arguments
-        p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        p.currentDirectoryURL = Self.repositoryRoot
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        return (p, out, err)
+        try DaemonLauncher.launch(Self.binary, arguments, environment: environment)
     }
 
-    /// Waits for the process to exit, killing it (and failing) after `seconds`.
     private func waitForExit(_ process: Process, seconds: Double = 15) {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning {
-            Issue.record("dsbridged did not exit within \(seconds) s")
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        DaemonLauncher.waitForExit(process, seconds: seconds)
     }
 
     private func firstLine(_ pipe: Pipe) -> String {

@@ -412,10 +412,7 @@ struct SessionJournalTests {
     func nativeCallAnswerFollowsTheMove() async throws {
         let c = Cluster()
         let (token, _, answers) = try await pageWithNativeCall(c)
-        c.a.connection.socketClosed()
-        c.b.send(["t": "hello", "v": 1, "token": .string(token), "ack": 1])
-        let resumed = try await c.b.messages(2)
-        #expect(resumed[1]["t"] == "invoke", "the unacknowledged invoke is replayed")
+        _ = try await resumeOnB(c, token)
         c.b.call(2, "_dsb.returnValue", ["id": 1, "data": "ok", "complete": true])
         c.journalB.flush()
         c.b.executor.runUntilIdle()
@@ -469,6 +466,16 @@ struct SessionJournalTests {
     }
 
     /// A ready page on node A with native call `f` sent to it (callbackId 1).
+    /// The page of ``pageWithNativeCall(_:)`` leaves A and resumes on B with `ack` 1.
+    /// - Returns: the welcome and the replayed invoke (checked to be one).
+    private func resumeOnB(_ c: Cluster, _ token: String) async throws -> [JSONValue] {
+        c.a.connection.socketClosed()
+        c.b.send(["t": "hello", "v": 1, "token": .string(token), "ack": 1])
+        let resumed = try await c.b.messages(2)
+        #expect(resumed[1]["t"] == "invoke", "the unacknowledged invoke is replayed")
+        return resumed
+    }
+
     private func pageWithNativeCall(_ c: Cluster) async throws -> (token: String, session: BridgeSession, answers: Answers) {
         let token = try #require(try await hello(c.a, c.journalA)["token"]?.stringValue)
         c.a.call(1, "_dsb.dsinit", nil)
@@ -593,11 +600,8 @@ struct SessionJournalTests {
         #expect(await c.a.eventually { answers.withLock { $0 } == [.completed("ok")] })
         // The page moves to B before A wrote the answer's acceptance: the journal's lastCall
         // is 1, so the page resends call 2 there; B passes the answer to its origin on A.
-        c.a.connection.socketClosed()
-        c.b.send(["t": "hello", "v": 1, "token": .string(token), "ack": 1])
-        let resumed = try await c.b.messages(2)
+        let resumed = try await resumeOnB(c, token)
         #expect(resumed[0]["resumed"] == true && resumed[0]["lastCall"] == 1)
-        #expect(resumed[1]["t"] == "invoke", "the unacknowledged invoke is replayed")
         c.journalA.flush()
         c.a.executor.runUntilIdle()
         c.b.call(2, "_dsb.returnValue", ["id": 1, "data": "ok", "complete": true])
@@ -615,10 +619,7 @@ struct SessionJournalTests {
     func answersForAnotherNodeGoWithTheirAcceptance() async throws {
         let c = Cluster()
         let (token, _, answers) = try await pageWithNativeCall(c)
-        c.a.connection.socketClosed()
-        c.b.send(["t": "hello", "v": 1, "token": .string(token), "ack": 1])
-        let resumed = try await c.b.messages(2)
-        #expect(resumed[1]["t"] == "invoke", "the unacknowledged invoke is replayed")
+        let resumed = try await resumeOnB(c, token)
         c.b.call(2, "_dsb.returnValue", ["id": 1, "data": "p1", "complete": false])
         c.b.call(3, "_dsb.returnValue", ["id": 1, "data": "p2", "complete": false])
         c.b.executor.runUntilIdle()
@@ -642,9 +643,7 @@ struct SessionJournalTests {
         c.a.call(2, "_dsb.returnValue", ["id": 1, "data": "p", "complete": false])
         c.a.executor.runUntilIdle()
         #expect(await c.a.eventually { answers.withLock { $0 } == [.progress("p")] }, "a call of this node: delivered at once")
-        c.a.connection.socketClosed()
-        c.b.send(["t": "hello", "v": 1, "token": .string(token), "ack": 1])
-        let resumed = try await c.b.messages(2)
+        let resumed = try await resumeOnB(c, token)
         #expect(resumed[0]["lastCall"] == 1, "A never wrote the answer's acceptance")
         c.journalA.flush()
         c.b.call(2, "_dsb.returnValue", ["id": 1, "data": "p", "complete": false])
