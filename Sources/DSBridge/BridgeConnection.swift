@@ -127,6 +127,9 @@ public final class BridgeConnection: Sendable {
     /// processed, and a frame waiting for the call rate (counted in ``Bridge/memory``).
     var unprocessedBytes: Int { state.withLock { $0.unprocessedBytes } }
 
+    /// Whether the bridge asked for this socket to be closed (taken or not yet).
+    public var closeRequested: Bool { state.withLock { $0.closeRequested } }
+
     /// Whether the bridge wants the transport to stop reading this socket (backpressure).
     public var wantsReadsPaused: Bool { state.withLock { $0.readsPaused } }
 

@@ -217,6 +217,9 @@ struct ConnectionState<Session: AnyObject & Sendable>: Sendable {
         return close
     }
 
+    /// A close was asked for (``requestClose(code:reason:)``).
+    var closeRequested: Bool { close != nil }
+
     /// Asks for a close with `code`; frames not yet processed are dropped.
     /// - Returns: whether this was the first close asked for (wake the transport).
     mutating func requestClose(code: Int, reason: String) -> Bool {

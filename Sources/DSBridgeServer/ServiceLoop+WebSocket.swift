@@ -207,7 +207,19 @@ extension ServiceLoop {
     /// page flooded with messages still gets pinged), the queued frames, then a due `hb`.
     /// What the kernel does not take waits for the socket to be writable.
     func pump(_ socket: WebSocketState) {
-        guard !socket.isClosed, !socket.lingering, socket.channel.isFlushed else { return }
+        guard !socket.isClosed, !socket.lingering else { return }
+        guard socket.channel.isFlushed else {
+            // A close decided while a frame is only partly written (a page that does not
+            // read, as one the memory budget ends): the close frame can only follow that
+            // frame, so it waits for it at most lingerMs; then the socket is dropped, and
+            // with it the frame's buffer, which the memory budget does not count (an
+            // attacker holding such sockets open kept up to a frame each, without bound).
+            if socket.forcedClose != nil || socket.connection.closeRequested, !socket.forcedCloseDeadlineArmed {
+                socket.forcedCloseDeadlineArmed = true
+                deadlines.schedule(.lingerEnd(socket.id), at: loopNow + Self.lingerMs)
+            }
+            return
+        }
         if let close = socket.forcedClose { return self.close(socket, close.code, close.reason) }
         if let payload = socket.pongDue {
             socket.pongDue = nil

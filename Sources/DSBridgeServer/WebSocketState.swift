@@ -16,6 +16,9 @@ final class WebSocketState {
     var readsPaused = false
     /// A close decided by the transport or the session; written before anything else queued.
     var forcedClose: (code: Int, reason: String)?
+    /// The forced close waits for a frame the kernel has taken only in part (the page does
+    /// not read): the socket is dropped at ``ServiceLoop/lingerMs`` unless it goes out first.
+    var forcedCloseDeadlineArmed = false
     var liveness: SocketLiveness
     /// A WebSocket ping is to be written.
     var pingDue = false
