@@ -326,7 +326,9 @@ public final class BridgeConnection: Sendable {
         let marksReady = hasReadyCall(rest) || hasReadyCall(more[...])
         // Answers to native calls run ahead: those for other nodes go out with the write of
         // their acceptance (docs/CLUSTER.md, rule 1's exception), read here from the frame.
-        let answers = runAhead ? returnValueAnswers(rest) : [:]
+        // (Parsed only when a call of another node waits: answers to this node's own calls
+        // are delivered by their run.)
+        let answers = runAhead && session.waitsForCallsOfOtherNodes ? returnValueAnswers(rest) : [:]
         let gate = session.gateCalls(all, runAhead: runAhead, marksReady: marksReady, answers: answers) { [self] gate in
             bridge.executor.execute { [self] in continueAfterGate(gate, rest, more, session: session) }
         }

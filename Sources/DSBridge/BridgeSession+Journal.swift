@@ -90,6 +90,13 @@ extension BridgeSession {
         if !kept { body() }
     }
 
+    /// Cluster mode: whether a native call made on another node waits for this page (its
+    /// answers are then read from the page's frames before they run).
+    var waitsForCallsOfOtherNodes: Bool {
+        guard let node = bridge.journal?.nodeID else { return false }
+        return state.withLock { $0.journal?.waitsForCallsOfOtherNodes(than: node) ?? false }
+    }
+
     /// Cluster mode: where the answers of native call `callbackId` go (`NODE|REF`), when the
     /// journal recorded it; a session that moved keeps this for the invokes it passes on.
     package func nativeCallOrigin(_ callbackId: Int64) -> String? {

@@ -194,6 +194,12 @@ struct SessionJournalState: Sendable {
 
     // MARK: calls
 
+    /// Whether a native call made on another node than `node` waits for the page (then its
+    /// answers go with the journal's writes: ``acceptCalls(_:localLastCall:runAhead:answers:localNode:resume:)``).
+    func waitsForCallsOfOtherNodes(than node: String) -> Bool {
+        nativeOrigins.values.contains { CallOrigin(parsing: $0)?.node != node }
+    }
+
     /// A frame brings calls `ids` (in order; the session's highest accepted id is
     /// `localLastCall`). New ones are recorded as accepted; they may run once that is
     /// durable, or at once with `runAhead` (``RunAheadCalls``) when no earlier call waits.

@@ -83,14 +83,13 @@ public final class BridgeServer: Sendable {
     }
 
     /// What `GET /metrics` answers (`nil` without a metrics backend): the backend's registry
-    /// with `# HELP` lines, after the sessions' gauges are recorded, the memory budget's
-    /// families, and the lines of every family without a sample yet (``MetricFamilies``).
+    /// and the memory budget's families, after the sessions' gauges are recorded, with
+    /// `# HELP` lines and the lines of every family without a sample yet (``MetricFamilies``).
     /// Walks every session: call it off the network thread.
     public func metricsText() -> [UInt8]? {
         guard let render = metricsRenderer else { return nil }
         TransportMetrics.recordSessionGauges(bridge.sessions)
-        return MetricFamilies.completing(
-            MetricHelp.annotate(render()) + MemoryBudgetMetrics.render(bridge.memory), clusterMode: cluster != nil)
+        return MetricFamilies.completing(render() + MemoryBudgetMetrics.render(bridge.memory), clusterMode: cluster != nil)
     }
 
     /// Opens both listeners and starts the service thread, blocking the calling thread

@@ -96,34 +96,17 @@ public enum MetricFamilies {
     /// The family called `name`, if the daemon exports one.
     public static func named(_ name: String) -> MetricFamily? { byName[name] }
 
-    /// `text` (a Prometheus exposition) followed by the `# HELP` and `# TYPE` lines of every
-    /// family the daemon exports that has no `# TYPE` line in it yet (the cluster-only ones
-    /// only when `clusterMode`).
+    /// `text` (a Prometheus exposition) with a `# HELP` line before each `# TYPE` line that
+    /// has none (``MetricHelp/annotate(_:)``), followed by the `# HELP` and `# TYPE` lines of
+    /// every family the daemon exports that has no `# TYPE` line in it (the cluster-only ones
+    /// only when `clusterMode`). One pass over `text`.
     public static func completing(_ text: [UInt8], clusterMode: Bool) -> [UInt8] {
-        let present = typedFamilies(in: text)
-        var out = text
+        var present = Set<String>()
+        var out = MetricHelp.annotate(text, typed: &present)
         if let last = out.last, last != UInt8(ascii: "\n") { out.append(UInt8(ascii: "\n")) }
         for family in all where (clusterMode || !family.clusterOnly) && !present.contains(family.name) {
             out += Array("# HELP \(family.name) \(family.help)\n# TYPE \(family.name) \(family.kind.rawValue)\n".utf8)
         }
         return out
-    }
-
-    /// The names on the `# TYPE` lines of `text`.
-    static func typedFamilies(in text: [UInt8]) -> Set<String> {
-        let typePrefix = Array("# TYPE ".utf8)
-        var names = Set<String>()
-        var start = 0
-        while start < text.count {
-            var end = start
-            while end < text.count, text[end] != UInt8(ascii: "\n") { end += 1 }
-            let line = text[start..<end]
-            if line.starts(with: typePrefix) {
-                let rest = line.dropFirst(typePrefix.count)
-                names.insert(String(decoding: rest.prefix { $0 != UInt8(ascii: " ") }, as: UTF8.self))
-            }
-            start = end + 1
-        }
-        return names
     }
 }

@@ -11,6 +11,12 @@ public enum MetricHelp {
     /// `text` (the Prometheus exposition) with a `# HELP` line before each `# TYPE` line
     /// that has none and whose family is in ``texts``.
     public static func annotate(_ text: [UInt8]) -> [UInt8] {
+        var typed = Set<String>()
+        return annotate(text, typed: &typed)
+    }
+
+    /// ``annotate(_:)``, also collecting the names on the `# TYPE` lines into `typed`.
+    static func annotate(_ text: [UInt8], typed: inout Set<String>) -> [UInt8] {
         let typePrefix = Array("# TYPE ".utf8)
         let helpPrefix = Array("# HELP ".utf8)
         var out: [UInt8] = []
@@ -21,10 +27,11 @@ public enum MetricHelp {
             var end = start
             while end < text.count, text[end] != UInt8(ascii: "\n") { end += 1 }
             let line = text[start..<end]
-            if !previousWasHelp, line.starts(with: typePrefix) {
+            if line.starts(with: typePrefix) {
                 let rest = line.dropFirst(typePrefix.count)
                 let name = String(decoding: rest.prefix { $0 != UInt8(ascii: " ") }, as: UTF8.self)
-                if let help = texts[name] {
+                typed.insert(name)
+                if !previousWasHelp, let help = texts[name] {
                     out += helpPrefix
                     out += Array(name.utf8)
                     out.append(UInt8(ascii: " "))
