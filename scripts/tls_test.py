@@ -35,6 +35,60 @@ def wss_session(port, context, origin=None):
         return None, (e.head or "").split("\r\n", 1)[0] or str(e)
 
 
+def open_descriptors(pid):
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def descriptors_per_connection(daemon, port, context, count=50):
+    """Opens `count` wss:// sessions (each says hello and has a call answered): how many
+    descriptors the daemon holds for each, and how many it holds once they have closed."""
+    import time
+    before = open_descriptors(daemon.pid)
+    pages = []
+    try:
+        for i in range(count):
+            ws, status = wss_session(port, context, origin=f"https://127.0.0.1:{port}")
+            if not ws or not ws.hello() or not ws.call(1, "testSyn", str(i)) or not ws.expect_ret(1):
+                return None, f"page {i}: {status}"
+            pages.append(ws)
+        during = open_descriptors(daemon.pid)
+    finally:
+        for ws in pages:
+            ws.close()
+    deadline = time.monotonic() + 5
+    while open_descriptors(daemon.pid) > before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return (during - before) / count, open_descriptors(daemon.pid) - before
+
+
+def large_answers_to_a_slow_reader(port, context, calls=40, size=150_000):
+    """A wss:// page sends `calls` calls of `size` bytes each from a thread of its own and
+    reads nothing for a second (the daemon's answers back up behind TLS, its reads of the
+    page pause), then reads: every answer arrives, whole and in order. `None` or what went
+    wrong."""
+    import threading
+    import time
+    ws, status = wss_session(port, context, origin=f"https://127.0.0.1:{port}")
+    if not ws or not ws.hello():
+        return f"no session: {status}"
+    # A small receive window, so that most of the 6 MB waits on the daemon's side.
+    ws.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 16384)
+    payloads = [(chr(ord("a") + i % 26) * size) for i in range(calls)]
+    sent = []
+    sender = threading.Thread(target=lambda: sent.extend(ws.call(i + 1, "testSyn", p) for i, p in enumerate(payloads)))
+    try:
+        sender.start()
+        time.sleep(1.0)
+        for i, p in enumerate(payloads):
+            ret = ws.expect_ret(i + 1, timeout=10)
+            if not ret or ret.get("data") != p + "[ syn call]":
+                return f"call {i + 1}: {str(ret)[:80] if ret else ws.ended_summary()}"
+        sender.join(10)
+        return None if len(sent) == calls and all(sent) else f"{sum(map(bool, sent))} of {calls} calls sent"
+    finally:
+        ws.close()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--daemon", default=os.environ.get("DSBRIDGED", ".build/debug/dsbridged"))
@@ -75,6 +129,12 @@ def main():
         check("a call is answered over wss://", bool(ret) and ret.get("data") == "wss[ syn call]", ret)
         if ws:
             ws.close()
+        problem = large_answers_to_a_slow_reader(port, context)
+        check("40 answers of 150 KB to a wss:// page that reads late arrive whole, in order", problem is None, problem)
+        # TLS is terminated in-process: one descriptor per connection, no socket pair.
+        per_page, left = descriptors_per_connection(daemon, port, context)
+        check("one descriptor per wss:// page (50 pages open)", per_page == 1, f"{per_page} per page")
+        check("their descriptors are closed after them", left == 0, f"{left} left open")
         _, status = wss_session(port, context, origin=f"http://127.0.0.1:{port}")
         check("the plain-http origin is not an own origin under TLS (403)", " 403" in status, status)
         try:

@@ -6,7 +6,7 @@ import Dispatch
 /// answer once it is known.
 final class HTTPExchange {
     let id: UInt64
-    /// The connection carrying it (either listener; under TLS a tunnel's inner end). Strong: the
+    /// The connection carrying it (either listener; under TLS fed by libwebsockets). Strong: the
     /// connection lets go of its exchange when the exchange is done or the connection
     /// closes (``PlainHTTPConnection/exchange``), which ends the cycle. (A weak reference
     /// here gave every connection a side table: each retain and release of it took the

@@ -19,7 +19,7 @@ import Glibc
 final class PlainHTTPConnection {
     /// Which listener a connection came from: it decides the routes (PROTOCOL.md 1 or 6).
     enum Listener: Equatable {
-        /// The page port (under TLS, a tunnel's inner end).
+        /// The page port (plain, or TLS through libwebsockets).
         case page
         /// The admin listener: no WebSocket, no static files, its own body bound.
         case admin
@@ -44,8 +44,12 @@ final class PlainHTTPConnection {
     // memory lines (stored properties are laid out in declaration order): with thousands
     // of connections each active now and then, every other line touched is a cache miss.
     private(set) var closed = false
-    /// Its socket's poll handle, inline (reports to ``socketEvent(readable:writable:)``).
-    private var poll: PollHandle
+    /// Its socket's poll handle, inline (reports to ``socketEvent(readable:writable:)``);
+    /// `nil` under TLS, where libwebsockets watches the socket (``tls``).
+    private var poll: PollHandle?
+    /// Under `--tls-cert`: the libwebsockets connection that carries it (TLS in-process,
+    /// on this one descriptor; ServiceLoop+TLS). `nil` for a plain socket.
+    let tls: TLSLink?
     /// Drives this connection (unowned(unsafe): the loop outlives every connection).
     private unowned(unsafe) let owner: ServiceLoop
     /// The WebSocket this connection carries since its upgrade (unowned(unsafe): the socket
@@ -54,11 +58,8 @@ final class PlainHTTPConnection {
     /// Bytes handed to ``write(_:)`` that the kernel has not taken yet.
     private var unsent: [UInt8] = []
     private var unsentOffset = 0
-    /// The client's address (IPv4-mapped IPv6 as IPv4): the TCP peer's, or the TLS
-    /// client's for a tunnel's inner end.
+    /// The client's address (IPv4-mapped IPv6 as IPv4).
     let peer: String
-    /// The inner end of a ``TLSTunnel``'s pair (a Unix socket carrying plaintext).
-    let tunneled: Bool
     /// The listener it came from.
     let listener: Listener
     var phase: Phase = .head
@@ -89,13 +90,12 @@ final class PlainHTTPConnection {
     /// requests pipelined behind the one just read.
     var buffered: [UInt8] = []
 
-    /// Takes `fd` (an accepted socket of `listener`, or a tunnel's inner end with its
-    /// client's `peer`);
-    /// `nil` when libuv cannot watch it (the socket is closed then). `owner` gets the
-    /// socket's events (ServiceLoop+PlainHTTP, then ServiceLoop+WebSocket after an upgrade).
+    /// Takes `fd` (an accepted socket of `listener`); `nil` when libuv cannot watch it (the
+    /// socket is closed then). `owner` gets the socket's events (ServiceLoop+PlainHTTP, then
+    /// ServiceLoop+WebSocket after an upgrade).
     init?(
-        id: UInt64, fd: Int32, peer: String? = nil, listener: Listener = .page, loop: UnsafeMutablePointer<uv_loop_t>,
-        deadline: UInt64, owner: ServiceLoop
+        id: UInt64, fd: Int32, listener: Listener = .page, loop: UnsafeMutablePointer<uv_loop_t>, deadline: UInt64,
+        owner: ServiceLoop
     ) {
         guard let poll = PollHandle(loop: loop, fd: fd) else {
             Glibc.close(fd)
@@ -104,17 +104,30 @@ final class PlainHTTPConnection {
         self.id = id
         self.fd = fd
         self.poll = poll
+        self.tls = nil
         self.deadline = deadline
-        self.peer = peer ?? Self.peerAddress(fd)
-        self.tunneled = peer != nil
+        self.peer = Self.peerAddress(fd)
         self.listener = listener
         self.owner = owner
         poll.attach(self)
     }
 
+    /// Takes a TLS connection of the page port that libwebsockets adopted (`link`); its
+    /// events come from lws' callbacks (ServiceLoop+TLS).
+    init(id: UInt64, tls link: TLSLink, peer: String, deadline: UInt64, owner: ServiceLoop) {
+        self.id = id
+        self.fd = link.socket
+        self.poll = nil
+        self.tls = link
+        self.deadline = deadline
+        self.peer = peer
+        self.listener = .page
+        self.owner = owner
+    }
+
     deinit {
         // (Closed before it goes, normally: this only keeps libuv from reporting to it.)
-        poll.close()
+        poll?.close()
     }
 
     // MARK: Polling
@@ -131,7 +144,13 @@ final class PlainHTTPConnection {
     /// already read (pipelined input waits), output while bytes are unsent.
     func updatePolling(readable: Bool) {
         guard !closed else { return }
-        poll.poll(readable: readable, writable: unsentOffset < unsent.count) { handle, status, events in
+        if let tls {
+            // lws sends what it kept on its own, and reports when it is out.
+            tls.want(input: readable)
+            if readable, tls.hasInput { owner.tlsInputWaiting(self) }
+            return
+        }
+        poll?.poll(readable: readable, writable: unsentOffset < unsent.count) { handle, status, events in
             guard let event = PollHandle.event(handle, status, events) else { return }
             Unmanaged<PlainHTTPConnection>.fromOpaque(event.owner).takeUnretainedValue()
                 .socketEvent(readable: event.readable, writable: event.writable)
@@ -160,6 +179,7 @@ final class PlainHTTPConnection {
     }
 
     private func read(into buffer: UnsafeMutableRawBufferPointer, flags: Int32) -> ReadResult {
+        if let tls { return tls.read(into: buffer, peek: flags != 0) }
         while true {
             let n = recv(fd, buffer.baseAddress, buffer.count, flags)
             if n > 0 { return .bytes(n) }
@@ -182,6 +202,7 @@ final class PlainHTTPConnection {
     /// `false` when the socket failed.
     func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return true }
+        if let tls { return tls.write(bytes) }
         if unsentOffset < unsent.count {
             unsent.append(contentsOf: bytes)
             return true
@@ -225,10 +246,12 @@ final class PlainHTTPConnection {
     }
 
     /// Everything handed to ``write(_:)`` has gone to the kernel.
-    var isFlushed: Bool { unsentOffset >= unsent.count }
+    var isFlushed: Bool { unsentOffset >= unsent.count && !(tls?.outputBuffered ?? false) }
 
     /// No more output: the peer reads what was sent, then end of stream.
     func shutdownOutput() {
+        // (Under TLS without a close_notify: the client sees the end of the stream, as
+        // after a plain connection's shutdown.)
         shutdown(fd, Int32(SHUT_WR))
     }
 
@@ -238,7 +261,12 @@ final class PlainHTTPConnection {
     func close() {
         guard !closed else { return }
         closed = true
-        poll.close()
+        if let tls {
+            // lws owns the descriptor: it closes it, and reports the end (ServiceLoop+TLS).
+            tls.close()
+            return
+        }
+        poll?.close()
         Glibc.close(fd)
     }
 

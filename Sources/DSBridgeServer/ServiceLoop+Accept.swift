@@ -5,7 +5,7 @@ import Glibc
 
 /// Accepting on the page port and the admin listener (service thread): connections are
 /// taken from dsbridged's own listening sockets and served (ServiceLoop+PlainHTTP; on the
-/// page port under TLS through libwebsockets' TLS, ServiceLoop+TLSTunnel). The page port's
+/// page port under TLS through libwebsockets' TLS, ServiceLoop+TLS). The page port's
 /// ``AcceptGate`` pauses accepting when descriptors run short (PROTOCOL.md 2.6); the admin
 /// listener keeps accepting from the reserve and pauses only while `accept` fails, so that
 /// a failing `accept` never spins.

@@ -11,7 +11,7 @@ import Glibc
 /// (PROTOCOL.md 1.2: the path as sent, on every request of a kept-alive connection) and
 /// routed (``routeMain(_:)``, on the admin listener ``routeAdmin(_:)``); on the page port a
 /// WebSocket upgrade turns the connection into a WebSocket (ServiceLoop+WebSocket). Under
-/// TLS the same, on a tunnel's plaintext end.
+/// TLS the same, on the plaintext libwebsockets decrypted (ServiceLoop+TLS).
 extension ServiceLoop {
     /// How long a new connection may take to send its first request head.
     static let firstHeadMs: UInt64 = 10_000
@@ -20,23 +20,27 @@ extension ServiceLoop {
     /// How long a request head may take once its first byte has arrived.
     static let headMs: UInt64 = 10_000
 
-    /// Takes an accepted socket of `listener`, or the inner end of a ``TLSTunnel``'s pair
-    /// (`peer`: the TLS client's address; a Unix socket has none of its own).
-    func servePlainHTTP(_ fd: Int32, peer: String? = nil, listener: PlainHTTPConnection.Listener) {
+    /// Takes an accepted socket of `listener`.
+    func servePlainHTTP(_ fd: Int32, listener: PlainHTTPConnection.Listener) {
         guard let events = eventLoop else {
             Glibc.close(fd)
             return
         }
-        let id = makeID()
         guard
             let connection = PlainHTTPConnection(
-                id: id, fd: fd, peer: peer, listener: listener, loop: events.loop, deadline: loopNow + Self.firstHeadMs,
+                id: makeID(), fd: fd, listener: listener, loop: events.loop, deadline: loopNow + Self.firstHeadMs,
                 owner: self)
         else {
             if listener == .page { pageConnectionClosed() }
             return
         }
-        plainConnections[id] = connection
+        servePlainHTTP(connection)
+    }
+
+    /// Serves `connection` (a plain socket, or a TLS connection fed by lws) from its first
+    /// request on.
+    func servePlainHTTP(_ connection: PlainHTTPConnection) {
+        plainConnections[connection.id] = connection
         connection.updatePolling(readable: true)
         armPlainTimer(connection)
     }
@@ -357,6 +361,11 @@ extension ServiceLoop {
         exchanges[exchange.id] = exchange
         respond(exchange, answer)
         if !c.closed { c.updatePolling(readable: wantsInput(c)) }
+    }
+
+    /// Closes `c` now, whatever it carries (HTTP or, since an upgrade, a WebSocket).
+    func closeConnection(_ c: PlainHTTPConnection) {
+        if let socket = c.webSocket { closeSocket(socket) } else { closePlain(c) }
     }
 
     /// Closes `c` now; a request still in it is dropped (its late answer finds nothing).

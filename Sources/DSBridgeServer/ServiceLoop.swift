@@ -24,14 +24,14 @@ final class ServiceLoop {
     /// Sockets that received frames this loop pass (ServiceLoop+WebSocket).
     var flushSoon: [WebSocketState] = []
     var exchanges: [UInt64: HTTPExchange] = [:]
-    /// The HTTP connections dsbridged serves itself: the page port's (under TLS, a tunnel's
-    /// inner end) and the admin listener's.
+    /// The HTTP connections dsbridged serves itself: the page port's (under TLS, fed by
+    /// libwebsockets) and the admin listener's.
     var plainConnections: [UInt64: PlainHTTPConnection] = [:]
-    /// Under `--tls-cert`: lws terminates TLS on each page connection and the plaintext
-    /// comes through a ``TLSTunnel`` (ServiceLoop+TLSTunnel).
+    /// Under `--tls-cert`: lws terminates TLS on each page connection, in-process
+    /// (``TLSLink``, ServiceLoop+TLS).
     var terminatesTLS = false
-    /// The TLS connections of the page port, by id.
-    var tunnels: [UInt64: TLSTunnel] = [:]
+    /// TLS connections with plaintext waiting that they want read this loop pass.
+    var tlsReadsDue: [PlainHTTPConnection] = []
     /// Where plain-HTTP requests are read into (service thread only; larger than the
     /// largest request head allowed).
     let plainScratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 17, alignment: 16)
@@ -150,10 +150,10 @@ final class ServiceLoop {
         }
         context = ctx
 
+        // The page vhost's one protocol: raw TLS connections under --tls-cert (their lws user
+        // data: a pointer to the connection they feed). lws serves no HTTP.
         mainProtocols = makeProtocols([
-            ("http", mainHTTPCallback, 16, 0),
-            // Raw TLS connections under --tls-cert (plaintext through a TLSTunnel).
-            (Self.tlsTunnelProtocol, tlsTunnelCallback, 16, 0),
+            (Self.tlsProtocol, pageTLSCallback, MemoryLayout<UnsafeMutableRawPointer?>.size, 0)
         ])
 
         // The page vhost does not listen: dsbridged owns that socket (ListeningSocket) so it can
@@ -176,8 +176,8 @@ final class ServiceLoop {
             return .failure(.listenFailed(host: config.host, port: config.port))
         }
         pageListener = listener
-        // HTTP is served here (ServiceLoop+PlainHTTP), under TLS through a tunnel
-        // (ServiceLoop+TLSTunnel), WebSockets too (ServiceLoop+WebSocket).
+        // HTTP is served here (ServiceLoop+PlainHTTP), under TLS fed by lws in-process
+        // (ServiceLoop+TLS), WebSockets too (ServiceLoop+WebSocket).
         terminatesTLS = tls != nil
         // The admin listener: the same HTTP/1.1 server, its own routes (ServiceLoop+Admin).
         let admin: ListeningSocket
@@ -270,6 +270,8 @@ final class ServiceLoop {
     /// wakes the loop for it, and other threads skip the wake while it is queued); then
     /// the bridge's deferred work; then the timer is moved to the earliest deadline.
     private func beforeWait() {
+        // TLS plaintext a connection wants again (lws does not report it twice).
+        readWaitingTLSInput()
         // First what inline calls answered (their wakes then find nothing left to write).
         flushInlineAnswers()
         repeat {
@@ -289,7 +291,6 @@ final class ServiceLoop {
     /// Destroys the lws context (with a foreign loop its teardown is asynchronous: the
     /// loop runs until lws' handles have closed) and closes the loop.
     private func closeContextAndLoop() {
-        closeTunnels()
         closePlainConnections()
         closeWebSockets()
         pageListener?.close()

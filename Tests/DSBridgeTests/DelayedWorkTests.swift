@@ -62,8 +62,10 @@ struct DelayedWorkTests {
         }
         #expect(await eventually { timers.pendingCount == 0 }, "the last one ran")
         // The first schedule, the first deadline (all before it cancelled), the last one's:
-        // a few wake-ups, not one per cancelled deadline (20 before).
-        #expect(timers.wakeUps <= 8, "\(timers.wakeUps) wake-ups")
+        // a few wake-ups, not one per cancelled deadline (20 before). (Up to 12: on a loaded
+        // machine the sleeps stretch past the first 100 ms deadline, and each such deadline
+        // wakes the thread once; 9 was seen with two builds running beside the tests.)
+        #expect(timers.wakeUps <= 12, "\(timers.wakeUps) wake-ups")
     }
 
     @Test("cancelled work never runs, and its closure (with what it holds) is let go at once")

@@ -70,35 +70,3 @@ struct PollHandle {
         return (owner, readable, writable)
     }
 }
-
-/// A ``PollHandle`` reporting to a closure (service thread only): for sockets with few
-/// events, where a closure is simpler than a type of their own (the TLS tunnel's pair).
-final class SocketPoll {
-    private var handle: PollHandle
-    /// Called when the socket is readable (an error counts as readable: the read fails)
-    /// or writable. Set once by the owner right after creation.
-    var onEvent: (_ readable: Bool, _ writable: Bool) -> Void = { _, _ in }
-
-    /// `nil` when libuv cannot watch `fd` (the caller still owns the descriptor then).
-    init?(loop: UnsafeMutablePointer<uv_loop_t>, fd: Int32) {
-        guard let handle = PollHandle(loop: loop, fd: fd) else { return nil }
-        self.handle = handle
-        handle.attach(self)
-    }
-
-    deinit { handle.close() }
-
-    /// Polls for input and/or output; nothing asked stops polling.
-    func poll(readable: Bool, writable: Bool) {
-        handle.poll(readable: readable, writable: writable) { handle, status, events in
-            guard let event = PollHandle.event(handle, status, events) else { return }
-            Unmanaged<SocketPoll>.fromOpaque(event.owner).takeUnretainedValue().onEvent(event.readable, event.writable)
-        }
-    }
-
-    /// Stops polling for good (the socket stays open).
-    func close() {
-        handle.close()
-        onEvent = { _, _ in }
-    }
-}
