@@ -216,7 +216,8 @@ if Context.environment["DSBRIDGE_FUZZ"] == "1" {
     package.targets.append(
         .executableTarget(
             name: "dsbridge-fuzz",
-            dependencies: ["DSBridge"],
+            // DSBridgeServer: the WebSocket frame reader lives with the connection code.
+            dependencies: ["DSBridge", "DSBridgeServer"],
             path: "Fuzz/Sources/dsbridge-fuzz",
             swiftSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])],
             linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address", "-use-ld=lld"])]

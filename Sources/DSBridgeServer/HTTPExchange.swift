@@ -16,10 +16,8 @@ final class HTTPExchange {
     let path: String
     /// What to do with the body once it is complete.
     var onBody: ((HTTPExchange) -> Void)?
-    /// When the whole body must have arrived (`bodyTimeoutMs` after the headers).
-    var bodyDeadline: UInt64?
+    /// The request body, while its handler (``onBody``) runs.
     var body: [UInt8] = []
-    var bodyTooLarge = false
     /// The largest body accepted (`maxMessageBytes`; the admin listener: `replayMaxBytes`).
     var bodyLimit = 0
     var answer: HTTPAnswer?

@@ -22,7 +22,7 @@ extension ServiceLoop {
             let decision: AcceptGate.Decision
             switch listener.acceptOne() {
             case .success(let fd):
-                if terminatesTLS {
+                if terminatesTLS || lwsPlainSockets {
                     adoptTLS(fd)
                 } else {
                     servePlainHTTP(fd, listener: .page)

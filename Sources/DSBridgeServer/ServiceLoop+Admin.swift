@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import CLibWebSockets
 import DSBridge
 import Foundation
 

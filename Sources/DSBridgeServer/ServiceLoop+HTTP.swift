@@ -56,27 +56,8 @@ extension ServiceLoop {
             handler(exchange)
             return
         }
+        // The connection's machine reads the body (within `bodyTimeoutMs`, 408 after) and
+        // hands it over (ServiceLoop+PlainHTTP).
         exchange.onBody = handler
-        // The body usually came with its head: the reader queues the deadline only if it
-        // did not (ServiceLoop+PlainHTTP), not once per request for 10 s.
-        exchange.bodyDeadline = loopNow + UInt64(max(0, config.bodyTimeoutMs))
-    }
-
-    /// Queues `exchange`'s 408 deadline (``expectBody(_:then:)``) while its body is awaited.
-    func queueBodyDeadline(_ exchange: HTTPExchange) {
-        guard exchange.onBody != nil, let deadline = exchange.bodyDeadline else { return }
-        deadlines.schedule(.exchange(exchange.id), at: deadline)
-    }
-
-    /// A request whose body is still incomplete at its deadline gets 408 and is closed, so
-    /// a body dribbled byte by byte cannot hold a connection and its buffer.
-    func bodyDeadlinePassed(_ exchange: HTTPExchange, now: UInt64) {
-        guard exchange.onBody != nil, let deadline = exchange.bodyDeadline, now >= deadline else { return }
-        exchange.onBody = nil
-        exchange.body = []
-        exchange.bodyDeadline = nil
-        var a = HTTPAnswer.text(408, "request body not received within \(config.bodyTimeoutMs) ms")
-        a.closeAfter = true
-        respond(exchange, a)
     }
 }

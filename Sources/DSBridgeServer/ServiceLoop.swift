@@ -30,6 +30,10 @@ final class ServiceLoop {
     /// Under `--tls-cert`: lws terminates TLS on each page connection, in-process
     /// (``TLSLink``, ServiceLoop+TLS).
     var terminatesTLS = false
+    /// For measurement only (docs/PERFORMANCE.md, "plain sockets as libwebsockets
+    /// connections"): `DSBRIDGED_MEASURE_LWS_PLAIN=1` makes lws adopt plain page sockets too,
+    /// as raw connections fed to the same ``PlainHTTPConnection`` as TLS ones.
+    let lwsPlainSockets = ProcessInfo.processInfo.environment["DSBRIDGED_MEASURE_LWS_PLAIN"] == "1"
     /// TLS connections with plaintext waiting that they want read this loop pass.
     var tlsReadsDue: [PlainHTTPConnection] = []
     /// Where plain-HTTP requests are read into (service thread only; larger than the
@@ -315,11 +319,11 @@ final class ServiceLoop {
             case .connection(let id):
                 guard let socket = sockets[id] else { continue }
                 socket.waker.taken()
-                if stopping, socket.forcedClose == nil, socket.connection.isSettled { closeDraining(socket) }
+                if stopping, socket.machine.takesFrames, socket.connection.isSettled { closeDraining(socket) }
                 applyReadPause(socket)
                 // What a worker queued goes out before this pass waits, like the answers of
                 // frames run here (``flushInlineAnswers()``).
-                if socket.forcedClose != nil || socket.pingDue || socket.heartbeatDue || stopping
+                if socket.machine.hasWriteDue || stopping
                     || socket.connection.hasPendingOutput
                 {
                     flushBeforeWait(socket)
@@ -380,7 +384,7 @@ final class ServiceLoop {
 
     /// Closes `socket` with 1001 (drain).
     func closeDraining(_ socket: WebSocketState) {
-        guard socket.forcedClose == nil else { return }
+        guard socket.machine.takesFrames else { return }
         if let id = socket.connection.session?.id { drainClosedSessions.insert(id) }
         // In a cluster the admin calls waiting on the session keep waiting: their invokes go
         // with the session to the node its page resumes on, whose answers come back here

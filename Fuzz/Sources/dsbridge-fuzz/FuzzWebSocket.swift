@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import DSBridge
+import DSBridgeServer
 
 /// What a reader made of a byte stream: its inputs in order, then the failure that stopped it.
 private struct ReadOutcome: Equatable {

@@ -18,10 +18,10 @@ extension ServiceLoop {
     /// The bytes of a WebSocket's socket are read into this many at a time.
     static let webSocketReadBytes = 64 << 10
 
-    /// `head` (read from `c` in full, along with `early`: bytes the page sent behind it) is
-    /// a WebSocket upgrade whose origin is allowed: answers it, and `c` carries the session
-    /// channel from now on; or refuses it (``WebSocketHandshake/Refusal``) and closes.
-    func upgrade(_ c: PlainHTTPConnection, head: HTTPRequestHead, early: [UInt8]) {
+    /// `head` (read from `c` in full) is a WebSocket upgrade whose origin is allowed:
+    /// answers it, and `c` carries the session channel from now on, starting with the bytes
+    /// the page sent behind the head; or refuses it (``WebSocketHandshake/Refusal``) and closes.
+    func upgrade(_ c: PlainHTTPConnection, head: HTTPRequestHead) {
         let accepted: [UInt8]
         switch WebSocketHandshake.answer(to: head) {
         case .failure(let refusal):
@@ -40,7 +40,7 @@ extension ServiceLoop {
         }
         plainConnections.removeValue(forKey: c.id)
         c.exchange = nil
-        c.buffered = []
+        let early = c.http.upgraded()
         guard c.write(accepted) else {
             c.close()
             pageConnectionClosed()
@@ -55,15 +55,14 @@ extension ServiceLoop {
             if let value = head.header(name) { headers[name.description] = value }
         }
         let connection = bridge.connect(peerAddress: peer, origin: origin, headers: headers, waker: waker)
-        let liveness = SocketLiveness(
-            openedAt: loopNow, heartbeatMs: bridge.configuration.heartbeatMs,
-            helloTimeoutMs: bridge.configuration.helloTimeoutMs)
+        let machine = WebSocketConnectionMachine(
+            now: loopNow, heartbeatMs: bridge.configuration.heartbeatMs, helloTimeoutMs: bridge.configuration.helloTimeoutMs)
         let socket = WebSocketState(
-            id: id, channel: c, connection: connection, waker: waker, liveness: liveness,
+            id: id, channel: c, connection: connection, waker: waker, machine: machine,
             maxMessageBytes: bridge.configuration.maxMessageBytes)
         sockets[id] = socket
         c.webSocket = socket
-        armLiveness(socket)
+        armSocketTimer(socket)
         if !early.isEmpty {
             var bytes = early
             bytes.withUnsafeMutableBytes { received(socket, $0) }
@@ -83,7 +82,7 @@ extension ServiceLoop {
         if writable {
             guard socket.channel.flush() else { return closeSocket(socket) }
             if socket.channel.isFlushed {
-                if socket.lingering {
+                if socket.machine.isLingering {
                     socket.channel.shutdownOutput()
                 } else {
                     pump(socket)
@@ -94,10 +93,10 @@ extension ServiceLoop {
         if !socket.isClosed { updateWebSocketPolling(socket) }
     }
 
-    /// Polls for input unless reads are paused (backpressure; a lingering socket always
-    /// reads), and for output while the kernel has not taken everything.
+    /// Polls for what the machine wants (input unless reads are paused; a lingering socket
+    /// always reads), and for output while the kernel has not taken everything.
     func updateWebSocketPolling(_ socket: WebSocketState) {
-        socket.channel.updatePolling(readable: socket.lingering || !socket.readsPaused)
+        socket.channel.updatePolling(readable: socket.machine.wantsInput)
     }
 
     /// One read of the socket, its frames handed on; a lingering socket's input is dropped.
@@ -109,7 +108,7 @@ extension ServiceLoop {
         case .wouldBlock:
             return
         case .bytes(let n):
-            if socket.lingering { return }
+            if socket.machine.isLingering { return }
             received(socket, UnsafeMutableRawBufferPointer(rebasing: scratch[..<n]))
         }
     }
@@ -118,12 +117,12 @@ extension ServiceLoop {
     /// are absorbed meanwhile (its answers to calls run here would each post to the inbox):
     /// the socket is served at the end of this pass instead (``serve(_:)``).
     private func received(_ socket: WebSocketState, _ bytes: UnsafeMutableRawBufferPointer) {
-        socket.liveness.received(at: loopNow)
+        socket.machine.trafficArrived(now: loopNow)
         socket.waker.absorb()
         flushBeforeWait(socket)
         do {
             try socket.reader.read(bytes) { input in
-                guard socket.forcedClose == nil, !socket.lingering, !socket.isClosed else { return }
+                guard socket.machine.takesFrames, !socket.isClosed else { return }
                 handle(input, on: socket)
             }
         } catch {
@@ -140,7 +139,7 @@ extension ServiceLoop {
             bytesInThisPass += message.count
             socket.connection.receive(message)
         case .ping(let payload):
-            socket.pongDue = payload
+            socket.machine.pinged(payload)
         case .pong:
             break
         case .close(let code, _):
@@ -187,12 +186,9 @@ extension ServiceLoop {
 
     /// Pauses or resumes reading as the connection wants (backpressure of its calls).
     func applyReadPause(_ socket: WebSocketState) {
-        let paused = socket.connection.wantsReadsPaused
-        guard paused != socket.readsPaused else { return }
-        socket.readsPaused = paused
+        guard socket.machine.setReadsPaused(socket.connection.wantsReadsPaused, now: loopNow) else { return }
         updateWebSocketPolling(socket)
-        socket.liveness.setReadsPaused(paused, at: loopNow)
-        armLiveness(socket)
+        armSocketTimer(socket)
     }
 
     /// Lists `socket` for ``flushInlineAnswers()`` at the end of this loop pass.
@@ -202,51 +198,49 @@ extension ServiceLoop {
         flushSoon.append(socket)
     }
 
-    /// Writes what is due, in this order, until nothing is left or the kernel stops taking
-    /// bytes: a close the transport or the session decided, a pong owed, a due ping (so a
-    /// page flooded with messages still gets pinged), the queued frames, then a due `hb`.
-    /// What the kernel does not take waits for the socket to be writable.
+    /// Writes what is due, in the machine's order, until nothing is left or the kernel stops
+    /// taking bytes: a decided close, a pong owed, a due ping (so a page flooded with
+    /// messages still gets pinged), the session's queued frames, then a due `hb`. What the
+    /// kernel does not take waits for the socket to be writable.
     func pump(_ socket: WebSocketState) {
-        guard !socket.isClosed, !socket.lingering else { return }
+        guard !socket.isClosed, !socket.machine.isLingering else { return }
         guard socket.channel.isFlushed else {
             // A close decided while a frame is only partly written (a page that does not
             // read, as one the memory budget ends): the close frame can only follow that
             // frame, so it waits for it at most lingerMs; then the socket is dropped, and
             // with it the frame's buffer, which the memory budget does not count (an
             // attacker holding such sockets open kept up to a frame each, without bound).
-            if socket.forcedClose != nil || socket.connection.closeRequested, !socket.forcedCloseDeadlineArmed {
-                socket.forcedCloseDeadlineArmed = true
-                deadlines.schedule(.lingerEnd(socket.id), at: loopNow + Self.lingerMs)
+            if socket.machine.blockedBehindPartialFrame(now: loopNow, sessionCloses: socket.connection.closeRequested) {
+                armSocketTimer(socket)
             }
             return
         }
-        if let close = socket.forcedClose { return self.close(socket, close.code, close.reason) }
-        if let payload = socket.pongDue {
-            socket.pongDue = nil
-            guard writeFrame(socket, .pong, payload) else { return }
-        }
-        if socket.pingDue {
-            socket.pingDue = false
-            guard writeFrame(socket, .ping, Self.pingPayload) else { return }
+        while let write = socket.machine.nextControlWrite() {
+            switch write {
+            case .close(let code, let reason):
+                return close(socket, code, reason)
+            case .pong(let payload):
+                guard writeFrame(socket, .pong, payload) else { return }
+            case .ping:
+                guard writeFrame(socket, .ping, Self.pingPayload) else { return }
+            }
         }
         while socket.channel.isFlushed {
             switch socket.connection.nextAction() {
             case .write(let frame)?:
                 guard writeFrame(socket, .text, frame) else { return }
-                socket.liveness.wrote(at: loopNow)
-                socket.heartbeatDue = false
+                socket.machine.wroteMessage(now: loopNow)
             case .close(let code, let reason)?:
                 return close(socket, code, reason)
             case nil:
                 if stopping, socket.connection.isSettled {
                     closeDraining(socket)
-                    if let close = socket.forcedClose { self.close(socket, close.code, close.reason) }
+                    if case .close(let code, let reason)? = socket.machine.nextControlWrite() { close(socket, code, reason) }
                     return
                 }
-                if socket.heartbeatDue {
-                    socket.heartbeatDue = false
+                if socket.machine.takeHeartbeat() {
                     guard writeFrame(socket, .text, ServerMessage.heartbeat.encoded(seq: 0)) else { return }
-                    socket.liveness.wrote(at: loopNow)
+                    socket.machine.wroteMessage(now: loopNow)
                 }
                 return
             }
@@ -281,29 +275,26 @@ extension ServiceLoop {
 
     // MARK: Closing
 
-    /// How long a closed socket waits for the page to close its side.
-    static let lingerMs: UInt64 = 2_000
-
     /// Closes `socket` with `code`: the close frame goes out (before anything still
     /// queued), then the sending side is shut down and the socket lingers (input read and
-    /// dropped) until the page closes its side or ``lingerMs`` passes: closing at once would
-    /// reset the connection if the page sent anything meanwhile (an `ack`, a call), and a
-    /// reset discards the close frame the page has not read yet (it would see 1006).
+    /// dropped) until the page closes its side or ``WebSocketConnectionMachine/lingerMs``
+    /// passes: closing at once would reset the connection if the page sent anything
+    /// meanwhile (an `ack`, a call), and a reset discards the close frame the page has not
+    /// read yet (it would see 1006).
     func close(_ socket: WebSocketState, _ code: Int, _ reason: String) {
-        guard !socket.isClosed, !socket.lingering else { return }
-        if socket.forcedClose == nil { socket.forcedClose = (code, reason) }
-        socket.lingering = true
+        guard !socket.isClosed, !socket.machine.isLingering else { return }
+        _ = socket.machine.decideClose(code: code, reason: reason)
         guard writeFrame(socket, .close, WebSocketFrameWriter.closePayload(code: code, reason: reason)) else { return }
+        socket.machine.closeFrameWritten(now: loopNow)
         if socket.channel.isFlushed { socket.channel.shutdownOutput() }
-        deadlines.schedule(.lingerEnd(socket.id), at: loopNow + Self.lingerMs)
+        armSocketTimer(socket)
         updateWebSocketPolling(socket)
     }
 
     /// Closes `socket` at the end of this loop pass (from anywhere: the close frame goes out
     /// first, ahead of what is queued).
     func closeSoon(_ socket: WebSocketState, _ code: Int, _ reason: String) {
-        guard socket.forcedClose == nil else { return }
-        socket.forcedClose = (code, reason)
+        guard socket.machine.decideClose(code: code, reason: reason) else { return }
         flushBeforeWait(socket)
     }
 
@@ -312,9 +303,38 @@ extension ServiceLoop {
     func closeSocket(_ socket: WebSocketState) {
         guard !socket.isClosed else { return }
         socket.isClosed = true
+        socket.machine.closed()
         socket.channel.close()
         if sockets.removeValue(forKey: socket.id) != nil { socket.connection.socketClosed() }
         pageConnectionClosed()
         trimHeapAfterBursts()
+    }
+
+    // MARK: Deadlines
+
+    /// Queues `socket`'s deadline if it is earlier than the one already queued. (A later
+    /// one is picked up when the earlier entry comes due.)
+    func armSocketTimer(_ socket: WebSocketState) {
+        armConnectionDeadline(.socket(socket.id), at: socket.machine.deadline, armed: &socket.armedDeadline)
+    }
+
+    /// A deadline of socket `id` came (stale entries are ignored).
+    func socketDeadlineDue(_ id: UInt64, deadline: UInt64, now: UInt64) {
+        guard let socket = sockets[id], socket.armedDeadline == deadline else { return }
+        socket.armedDeadline = nil
+        switch socket.machine.deadlinePassed(now: now, awaitsHello: socket.connection.awaitsHello) {
+        case .none:
+            break
+        case .write, .helloTimedOut:
+            flushBeforeWait(socket)
+        case .drop(let why):
+            if why == .silent {
+                logger.info(
+                    "WebSocket silent for 2 × heartbeat: hanging up",
+                    metadata: ["bridge.session": "\(socket.connection.session?.id ?? "-")"])
+            }
+            return closeSocket(socket)
+        }
+        armSocketTimer(socket)
     }
 }

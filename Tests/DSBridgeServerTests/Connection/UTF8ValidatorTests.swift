@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Testing
 
-@testable import DSBridge
+@testable import DSBridgeServer
 
 /// The incremental UTF-8 check, against Swift's own decoder.
 @Suite("UTF8Validator: RFC 3629 UTF-8, across buffers")

@@ -91,7 +91,7 @@ extension ServiceLoop {
     /// A TLS connection was adopted: it becomes a page connection fed by lws.
     private func openTLSConnection(_ wsi: OpaquePointer, slot: UnsafeMutableRawPointer) -> Int32 {
         let c = PlainHTTPConnection(
-            id: makeID(), tls: TLSLink(wsi: wsi), peer: peerAddress(wsi), deadline: loopNow + Self.firstHeadMs, owner: self)
+            id: makeID(), tls: TLSLink(wsi: wsi), peer: peerAddress(wsi), http: newHTTPMachine(), owner: self)
         slot.storeBytes(of: Unmanaged.passUnretained(c).toOpaque(), as: UnsafeMutableRawPointer?.self)
         servePlainHTTP(c)
         return 0

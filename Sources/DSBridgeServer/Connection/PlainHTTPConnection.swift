@@ -25,19 +25,6 @@ final class PlainHTTPConnection {
         case admin
     }
 
-    /// Where the connection is in its request cycle.
-    enum Phase: Equatable {
-        /// Waiting for (the rest of) a request head.
-        case head
-        /// Reading the current request's body (``bodyRemaining`` bytes to go).
-        case body
-        /// The request is read; its answer is being decided or written.
-        case answering
-        /// A closing answer went out before the body was read: reading and dropping the
-        /// rest until the peer closes (``Lingering``).
-        case lingering
-    }
-
     let id: UInt64
     let fd: Int32
     // What every socket event reads comes first, so that it shares the object's first
@@ -62,40 +49,21 @@ final class PlainHTTPConnection {
     let peer: String
     /// The listener it came from.
     let listener: Listener
-    var phase: Phase = .head
-    /// Requests completed on this connection.
-    var completedRequests = 0
-    /// The request being served.
+    /// Its HTTP/1.1 request cycle (ServiceLoop+PlainHTTP drives it).
+    var http: HTTPConnectionMachine
+    /// The request being served (its exchange), until the next one or the close.
     var exchange: HTTPExchange?
-    /// Body bytes of the current request not read yet.
-    var bodyRemaining = 0
-    /// Another request may follow the current one.
-    var keepAlive = true
-    /// The current request's answer has been handed to ``write(_:)`` in full.
-    var answerWritten = false
-    /// Close (lingering if needed) once the answer is written.
-    var closeAfterAnswer = false
-    /// When the connection is closed unless it makes progress (loop clock, ms).
-    var deadline: UInt64
     /// The deadline entry queued for it, if any (older entries are stale).
     var armedDeadline: UInt64?
-    var lingering: Lingering?
-    /// When the first bytes of the current head were seen (it must be complete
-    /// ``ServiceLoop/headMs`` later).
-    var headStartedAt: UInt64?
-    /// Input arrived while an answer was pending (a pipelined request): not polled for
-    /// until the answer is out.
-    var inputHeld = false
-    /// Input read from the socket but not used yet: the start of a head sent in pieces, or
-    /// requests pipelined behind the one just read.
-    var buffered: [UInt8] = []
+    /// ServiceLoop+PlainHTTP's loop over the machine's actions runs for it now.
+    var driving = false
 
     /// Takes `fd` (an accepted socket of `listener`); `nil` when libuv cannot watch it (the
     /// socket is closed then). `owner` gets the socket's events (ServiceLoop+PlainHTTP, then
     /// ServiceLoop+WebSocket after an upgrade).
     init?(
-        id: UInt64, fd: Int32, listener: Listener = .page, loop: UnsafeMutablePointer<uv_loop_t>, deadline: UInt64,
-        owner: ServiceLoop
+        id: UInt64, fd: Int32, listener: Listener = .page, loop: UnsafeMutablePointer<uv_loop_t>,
+        http: HTTPConnectionMachine, owner: ServiceLoop
     ) {
         guard let poll = PollHandle(loop: loop, fd: fd) else {
             Glibc.close(fd)
@@ -105,7 +73,7 @@ final class PlainHTTPConnection {
         self.fd = fd
         self.poll = poll
         self.tls = nil
-        self.deadline = deadline
+        self.http = http
         self.peer = Self.peerAddress(fd)
         self.listener = listener
         self.owner = owner
@@ -114,12 +82,12 @@ final class PlainHTTPConnection {
 
     /// Takes a TLS connection of the page port that libwebsockets adopted (`link`); its
     /// events come from lws' callbacks (ServiceLoop+TLS).
-    init(id: UInt64, tls link: TLSLink, peer: String, deadline: UInt64, owner: ServiceLoop) {
+    init(id: UInt64, tls link: TLSLink, peer: String, http: HTTPConnectionMachine, owner: ServiceLoop) {
         self.id = id
         self.fd = link.socket
         self.poll = nil
         self.tls = link
-        self.deadline = deadline
+        self.http = http
         self.peer = peer
         self.listener = .page
         self.owner = owner
@@ -140,8 +108,8 @@ final class PlainHTTPConnection {
         }
     }
 
-    /// Polls for what the phase needs: input unless an answer is pending with a request
-    /// already read (pipelined input waits), output while bytes are unsent.
+    /// Polls for input when `readable` (what its machine wants), and for output while bytes
+    /// are unsent.
     func updatePolling(readable: Bool) {
         guard !closed else { return }
         if let tls {

@@ -49,7 +49,7 @@ struct HTTPEdgeTests {
         #expect(head.body.isEmpty)
     }
 
-    @Test("the gate hands every other request to lws untouched: files, keep-alive, upgrades, a request line sent in pieces")
+    @Test("every other request is served as sent: files, keep-alive, upgrades, a request line sent in pieces")
     func gatePassesTheRest() throws {
         let server = try RunningServer()
         defer { server.stop() }
@@ -279,7 +279,7 @@ struct KeptAliveRequestTests {
         let page = try TestWebSocket(socket: first, port: server.port)
         #expect(try page.hello()["t"] == "welcome")
         // Pipelined: the request and the upgrade in one write (the upgrade's head is read
-        // with the request's and handed to libwebsockets with its bytes).
+        // with the request's and served once the request is answered).
         let second = try TestSocket(port: server.port)
         try second.write(Array((get("/sub/site.css") + get("/app.js")).utf8))
         #expect(try second.readAnswer().body == "body{}")

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Testing
 
-@testable import DSBridge
+@testable import DSBridgeServer
 
 /// Reading a client's frames: what is delivered, and what is refused with which code.
 @Suite("WebSocketFrameReader: a client's frames, from bytes in any split")

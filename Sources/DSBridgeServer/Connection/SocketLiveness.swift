@@ -25,7 +25,8 @@ struct SocketLiveness: Equatable {
     }
 
     let heartbeatMs: UInt64
-    /// When the hello timeout fires; `nil` once it has fired or the hello is known to have come.
+    /// When the hello timeout fires; `nil` once it has fired. (Whether the hello came is the
+    /// connection's to say, ``BridgeConnection/awaitsHello``: the loop asks it then.)
     private(set) var helloDeadline: UInt64?
     /// Last frame from the page (data, ping or pong), or the end of a read pause.
     private(set) var lastTraffic: UInt64
@@ -35,9 +36,6 @@ struct SocketLiveness: Equatable {
     private(set) var nextPing: UInt64
     /// Reads are paused (backpressure): silence is not the page's fault.
     private(set) var readsPaused = false
-    /// The deadline of the socket's live entry in the loop's queue (`nil`: none queued).
-    /// Entries at other times are stale and ignored when they come due.
-    var armedDeadline: UInt64?
 
     init(openedAt now: UInt64, heartbeatMs: Int, helloTimeoutMs: Int) {
         self.heartbeatMs = UInt64(max(1, heartbeatMs))
@@ -56,9 +54,6 @@ struct SocketLiveness: Equatable {
     mutating func wrote(at now: UInt64) {
         if now > lastWrite { lastWrite = now }
     }
-
-    /// The hello has arrived: no hello timeout any more.
-    mutating func helloArrived() { helloDeadline = nil }
 
     /// Reads were paused or resumed. Resuming counts as traffic: the silence while paused
     /// was ours.
