@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+
+/// The internal methods `_hotwire.receive` and `_hotwire.components` (PROTOCOL.md 9.4): one
+/// instance per page session (made on its first such call, dropped when it ends), holding
+/// that session's component instances.
+final class SessionComponents: ExposedInterface {
+    /// The per-session factory id of this interface (registered factories count up from 1).
+    static let factoryID = -46
+    static let receiveMethod = "receive"
+    static let componentsMethod = "components"
+    static var exposedMethods: [String: ExposedMethodKind] { [receiveMethod: .synchronous, componentsMethod: .synchronous] }
+
+    /// The route of the `_hotwire` methods.
+    static func source(_ registry: BridgeComponentRegistry) -> InterfaceSource {
+        .perSession(id: factoryID, make: { SessionComponents(session: $0, registry: registry) })
+    }
+
+    let registry: BridgeComponentRegistry
+    let host: ComponentHost
+
+    init(session: BridgeSession, registry: BridgeComponentRegistry) {
+        self.registry = registry
+        host = ComponentHost(destination: BridgeDestination(session: session), delegate: PageReplies(session: session))
+    }
+
+    /// `receive`: the component named by the message gets it (its instance made first);
+    /// `components`: the registered names.
+    /// - Throws: ``ExposedCallError`` `badArgument` for a malformed message,
+    ///   `methodNotFound` for a component name nothing is registered under.
+    func callSynchronousMethod(named method: String, with data: JSONValue) async throws -> JSONValue {
+        switch method {
+        case Self.componentsMethod:
+            return .array(registry.names.map(JSONValue.string))
+        case Self.receiveMethod:
+            let message = try Message(wire: data)
+            guard let type = registry.type(named: message.component) else {
+                throw ExposedCallError(
+                    kind: .methodNotFound, message: "no bridge component \"\(message.component.prefix(200))\" is registered")
+            }
+            await host.deliver(message, to: type)
+            return .null
+        default:
+            throw ExposedCallError.methodNotFound(method)
+        }
+    }
+
+    func callAsynchronousMethod(named name: String, with argument: JSONValue, completion: ExposedCompletion) async throws {
+        throw ExposedCallError.methodNotFound(name)
+    }
+}
+
+/// A page session's component instances, by name, on the components' actor.
+@BridgeComponentActor
+final class ComponentHost {
+    let destination: BridgeDestination
+    /// Held here; the components hold it weakly, as the app's components hold theirs.
+    let delegate: PageReplies
+    private(set) var instances: [String: BridgeComponent] = [:]
+
+    nonisolated init(destination: BridgeDestination, delegate: PageReplies) {
+        self.destination = destination
+        self.delegate = delegate
+    }
+
+    /// Hands `message` to the instance of `type` (made now when it is the first message).
+    func deliver(_ message: Message, to type: BridgeComponent.Type) {
+        let component: BridgeComponent
+        if let existing = instances[message.component], Swift.type(of: existing) == type {
+            component = existing
+        } else {
+            component = type.init(destination: destination, delegate: delegate)
+            instances[message.component] = component
+        }
+        component.didReceive(message: message)
+    }
+}
+
+extension BridgeSession {
+    /// This session's bridge component instances by name: those that have received a
+    /// message (none before the page sent one).
+    @BridgeComponentActor
+    public var bridgeComponents: [String: BridgeComponent] {
+        let existing = state.withLock { $0.instance(SessionComponents.factoryID) }
+        return (existing as? SessionComponents)?.host.instances ?? [:]
+    }
+}
