@@ -95,6 +95,10 @@ for view, title in pages.items():
         first = page.replace('<script src="/hotwire.js"></script>',
                              '<script src="bridge-first.js"></script>\n    <script src="/hotwire.js"></script>')
         open("%s/bridge-form-bridge-first.html" % out, "w").write(first)
+        # A page that also uses the DSBridge API: dsbridge.js first, both on one session.
+        both = page.replace('<script src="/hotwire.js"></script>',
+                            '<script src="/dsbridge.js"></script>\n    <script src="/hotwire.js"></script>')
+        open("%s/bridge-form-with-dsbridge.html" % out, "w").write(both)
         # No script tag of ours: the test adds hotwire.js once the page has loaded (too late).
         late = page.replace('<script src="/hotwire.js"></script>\n    ', "")
         open("%s/bridge-form-late.html" % out, "w").write(late)

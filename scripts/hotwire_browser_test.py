@@ -14,7 +14,8 @@ the native side (the app's buttons and menus) is the admin API
 - menu: the trigger sends `display` with the title and the items; {"selectedIndex": 1} clicks item 1.
 - overflow-menu: `connect` with the label; a reply clicks the element (which opens the menu).
 - the library's bridge object created before hotwire.js ran (bridge-form-bridge-first.html)
-  and after it (the other pages);
+  and after it (the other pages); dsbridge.js and hotwire.js on one page (one session);
+- a reply to a message whose controller disconnected: taken, acknowledged, clicks nothing;
 - a reply made while the page's socket is cut (through scripts/dsbtest/fault_proxy.py, the
   reply held in flight) arrives once after the resume;
 - hotwire.js added after the bundle ran: it says components cannot load;
@@ -31,7 +32,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from dsbtest.browser import ADMIN_TOKEN, session_ready, wait_for  # noqa: E402
+from dsbtest.browser import ADMIN_TOKEN, session_ready, sessions, wait_for  # noqa: E402
 from dsbtest.daemon import Daemon, binary_path, demo_args  # noqa: E402
 from dsbtest.proxied import run_proxied  # noqa: E402
 
@@ -186,6 +187,43 @@ def overflow_menu(run):
         run.checks.check(result == "Option Three was selected", "%s: then the menu's reply selects item 2 (%r)" % (page, result))
 
 
+def with_dsbridge(run):
+    """A page that also uses the DSBridge API (dsbridge.js before hotwire.js): one session."""
+    page = "bridge-form-with-dsbridge.html"
+    before = {s["session"] for s in sessions(run.daemon)}
+    session = run.open_page(page)
+    if not session:
+        return
+    opened = {s["session"] for s in sessions(run.daemon)} - before
+    run.checks.check(opened == {session} and run.js("dsBridge.session") == session,
+                     "%s: one session for both APIs (new sessions %s)" % (page, sorted(opened)))
+    run.checks.check(run.js("dsBridge.call('testSyn', 'x')") == "x[ syn call]", "%s: dsBridge.call works" % page)
+    connect = run.received(session, "form", "connect")
+    run.checks.check(bool(connect) and connect["data"].get("submitTitle") == "Submit", "%s: the form's connect arrives" % page)
+
+
+def disconnected(run):
+    """A reply to a message whose controller has disconnected reaches the page and does
+    nothing (the library dropped the callback); nothing is left pending on either side."""
+    page = "bridge-overflow.html"
+    session = run.open_page(page)
+    if not session or not run.checks.check(bool(run.received(session, "overflow-menu", "connect")), "%s: connect arrived" % page):
+        return
+    run.driver.execute_script("""
+        window.__clicks = 0;
+        var button = document.querySelector('[data-controller="bridge--overflow-menu"]');
+        window.addEventListener('click', function (e) { if (e.target === button) window.__clicks++; }, true);
+        button.removeAttribute('data-controller');   // Stimulus disconnects the bridge controller
+    """)
+    status, _ = run.reply(session, "overflow-menu", "connect")
+    settled = wait_for(lambda: any(s.get("session") == session and s.get("queued") == 0 for s in sessions(run.daemon)), 10)
+    time.sleep(0.5)
+    run.checks.check(status == 200 and bool(settled) and run.js("window.__clicks") == 0,
+                     "%s: after the controller disconnected a reply is taken and acknowledged, and clicks nothing (clicks %s)"
+                     % (page, run.js("window.__clicks")))
+    run.checks.check(run.received(session, "menu", "display", timeout=0.5) is None, "%s: no display followed" % page)
+
+
 def across_cut(run):
     """A reply made while it cannot reach the page (held in the proxy, then the socket cut)
     arrives once, after the resume."""
@@ -262,7 +300,8 @@ def main():
     def no_registered_component(run):
         no_components(run, binary)
 
-    scenarios = [form, form_bridge_first, menu, overflow_menu, across_cut, late, no_registered_component]
+    scenarios = [form, form_bridge_first, menu, overflow_menu, with_dsbridge, disconnected, across_cut, late,
+                 no_registered_component]
     return run_proxied(binary, "hotwire", scenarios, Run, max_seconds=o.max_seconds)
 
 

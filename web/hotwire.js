@@ -171,7 +171,8 @@
   function start(found) {
     channel = found;
     components = askComponents();
-    var tooLate = webBridges().length > 0 && !parsing;
+    // The library's bridge object exists and the document is parsed: its module has run.
+    var tooLate = webBridges().length > 0 && document.readyState !== 'loading';
     if (components.length > 0) {
       var userAgent = (navigator.userAgent || '') + ' bridge-components: [' + components.join(' ') + ']';
       Object.defineProperty(navigator, 'userAgent', { value: userAgent, configurable: true });
