@@ -40,6 +40,8 @@ open class BridgeComponent {
     /// Events with a remembered message, least recently received first.
     private var eventOrder: [String] = []
 
+    /// Made by the server on the page's first message to ``name``: `destination` is the page
+    /// session, `delegate` its channel (held weakly here). Subclasses that override it call it.
     public required init(destination: BridgeDestination, delegate: any BridgingDelegate) {
         self.destination = destination
         self.delegate = delegate

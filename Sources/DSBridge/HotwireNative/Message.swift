@@ -15,6 +15,7 @@ public struct Message: Sendable, Equatable, CustomStringConvertible {
     /// The message's data as the text of a JSON object (`metadata` included, as sent).
     public let jsonData: String
 
+    /// A message with these fields (the server reads the page's; tests and replies make them).
     public init(id: String, component: String, event: String, metadata: Metadata?, jsonData: String) {
         self.id = id
         self.component = component
@@ -28,11 +29,13 @@ public struct Message: Sendable, Equatable, CustomStringConvertible {
         /// `window.location.href` of the page when it sent the message.
         public let url: String
 
+        /// Metadata naming the page at `url`.
         public init(url: String) {
             self.url = url
         }
     }
 
+    /// `component#event (message id): data`, for logs.
     public var description: String { "\(component)#\(event) (message \(id)): \(jsonData)" }
 
     /// A copy with `event` and/or `jsonData` replaced (omitted: kept); the id stays, so the

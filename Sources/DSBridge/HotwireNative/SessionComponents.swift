@@ -48,39 +48,3 @@ final class SessionComponents: ExposedInterface {
         throw ExposedCallError.methodNotFound(name)
     }
 }
-
-/// A page session's component instances, by name, on the components' actor.
-@BridgeComponentActor
-final class ComponentHost {
-    let destination: BridgeDestination
-    /// Held here; the components hold it weakly, as the app's components hold theirs.
-    let delegate: PageReplies
-    private(set) var instances: [String: BridgeComponent] = [:]
-
-    nonisolated init(destination: BridgeDestination, delegate: PageReplies) {
-        self.destination = destination
-        self.delegate = delegate
-    }
-
-    /// Hands `message` to the instance of `type` (made now when it is the first message).
-    func deliver(_ message: Message, to type: BridgeComponent.Type) {
-        let component: BridgeComponent
-        if let existing = instances[message.component], Swift.type(of: existing) == type {
-            component = existing
-        } else {
-            component = type.init(destination: destination, delegate: delegate)
-            instances[message.component] = component
-        }
-        component.didReceive(message: message)
-    }
-}
-
-extension BridgeSession {
-    /// This session's bridge component instances by name: those that have received a
-    /// message (none before the page sent one).
-    @BridgeComponentActor
-    public var bridgeComponents: [String: BridgeComponent] {
-        let existing = state.withLock { $0.instance(SessionComponents.factoryID) }
-        return (existing as? SessionComponents)?.host.instances ?? [:]
-    }
-}
