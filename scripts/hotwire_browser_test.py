@@ -18,7 +18,8 @@ the native side (the app's buttons and menus) is the admin API
 - a reply to a message whose controller disconnected: taken, acknowledged, clicks nothing;
 - a reply made while the page's socket is cut (through scripts/dsbtest/fault_proxy.py, the
   reply held in flight) arrives once after the resume;
-- hotwire.js added after the bundle ran: it says components cannot load;
+- hotwire.js added after the bundle ran, or its written scripts refused: it says components
+  cannot load;
 - a daemon with no registered component: no bridge component loads (the library's rule).
 Prints one line per check, then `N passed, M failed`.
 
@@ -269,6 +270,26 @@ def late(run):
                      "%s: nothing reached the server's components (the controllers never loaded)" % page)
 
 
+def write_refused(run):
+    """A browser that refuses the scripts hotwire.js writes (as Chrome may for other sites'
+    scripts on slow connections; simulated with a document.write that does nothing): the
+    channel is loaded once the document is parsed, too late for components, and it says so."""
+    page = "bridge-form.html"
+    added = run.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
+                                       {"source": "document.write = function () {};"})
+    try:
+        run.driver.get_log("browser")  # drop earlier lines
+        run.driver.get(run.url(page))
+        session = wait_for(lambda: run.js("window.hotwireBridge && window.hotwireBridge.session"), 15)
+    finally:
+        run.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
+    lines = wait_for(lambda: [e["message"] for e in run.driver.get_log("browser") if "will not load" in e["message"]], 5)
+    run.checks.check(bool(session) and bool(lines),
+                     "%s with document.write refused: a session all the same, and the warning that components will not load" % page)
+    time.sleep(0.5)
+    run.checks.check(bool(session) and run.components(session) == {}, "%s with document.write refused: no component loaded" % page)
+
+
 def no_components(run, binary):
     """A server without registered components: the user agent is left alone and, by the
     library's own rule, no bridge component loads (the form works as a web form)."""
@@ -301,7 +322,7 @@ def main():
         no_components(run, binary)
 
     scenarios = [form, form_bridge_first, menu, overflow_menu, with_dsbridge, disconnected, across_cut, late,
-                 no_registered_component]
+                 write_refused, no_registered_component]
     return run_proxied(binary, "hotwire", scenarios, Run, max_seconds=o.max_seconds)
 
 

@@ -29,7 +29,8 @@
 // The channel: window._dsbridge (web/dsbridge.js). When the page did not load dsbridge.js
 // before this script, this script writes dsbridge.js (channel only, from its own directory or
 // data-dsbridge; data-server and data-auth passed on) into the document, followed by itself
-// again, so both run before the parser reaches the bundle.
+// again, so both run before the parser reaches the bundle (a browser that refuses written
+// scripts gets the channel once the document is parsed: too late for components, as it says).
 // Plain ES2017, no dependencies.
 (function () {
   'use strict';
@@ -102,133 +103,143 @@
       '<script src="' + escapeAttribute(dsbridge) + '" data-channel-only' + passed + '><\/script>' +
       '<script src="' + escapeAttribute(script.src) + '" data-hotwire-late' + again + '><\/script>'
     );
+    // A browser may refuse scripts written into the document (Chrome does for other sites'
+    // scripts on slow connections): then the channel is loaded once the document is parsed.
+    document.addEventListener('DOMContentLoaded', function () {
+      if (!window.hotwireBridge) setUp();
+    }, { once: true });
     return;
   }
+  setUp();
 
-  var platform = attr('data-platform') || 'web';
-  var components = [];
-  var adapted = [];
+  /** The adapter, the user agent and the channel's handlers; the channel loaded first if needed. */
+  function setUp() {
+    if (!channel) channel = findChannel();
+    var platform = attr('data-platform') || 'web';
+    var components = [];
+    var adapted = [];
 
-  var adapter = {
-    get platform() {
-      return platform;
-    },
-    get supportedComponents() {
-      return components.slice();
-    },
-    supportsComponent: function (component) {
-      return components.indexOf(component) !== -1;
-    },
-    /** A message from the library: to the server's component of that name. */
-    receive: function (message) {
-      if (!channel) return;
-      channel.request(RECEIVE_METHOD, message).catch(function (error) {
-        warn('message ' + message.id + ' to component "' + message.component + '" (' + message.event + ') failed:',
-          error.message);
+    var adapter = {
+      get platform() {
+        return platform;
+      },
+      get supportedComponents() {
+        return components.slice();
+      },
+      supportsComponent: function (component) {
+        return components.indexOf(component) !== -1;
+      },
+      /** A message from the library: to the server's component of that name. */
+      receive: function (message) {
+        if (!channel) return;
+        channel.request(RECEIVE_METHOD, message).catch(function (error) {
+          warn('message ' + message.id + ' to component "' + message.component + '" (' + message.event + ') failed:',
+            error.message);
+        });
+      }
+    };
+
+    /** Installs the adapter on every bridge object of the library not adapted yet. */
+    function install() {
+      webBridges().forEach(function (web) {
+        if (adapted.indexOf(web) !== -1) return;
+        adapted.push(web);
+        web.setAdapter(adapter);
       });
     }
-  };
 
-  /** Installs the adapter on every bridge object of the library not adapted yet. */
-  function install() {
-    webBridges().forEach(function (web) {
-      if (adapted.indexOf(web) !== -1) return;
-      adapted.push(web);
-      web.setAdapter(adapter);
-    });
-  }
-
-  /** A reply from a server component: to the library, which runs the message's callback. */
-  function reply(args) {
-    var message = args && args[0];
-    if (!message || typeof message !== 'object' || typeof message.id !== 'string') {
-      throw new Error('_hotwire.reply needs [{id, component, event, data}]');
+    /** A reply from a server component: to the library, which runs the message's callback. */
+    function reply(args) {
+      var message = args && args[0];
+      if (!message || typeof message !== 'object' || typeof message.id !== 'string') {
+        throw new Error('_hotwire.reply needs [{id, component, event, data}]');
+      }
+      webBridges().forEach(function (web) {
+        web.receive(message);
+      });
+      return null;
     }
-    webBridges().forEach(function (web) {
-      web.receive(message);
-    });
-    return null;
-  }
 
-  /** The server's component names, asked synchronously ([] when it cannot answer). */
-  function askComponents() {
-    var text = channel.call(COMPONENTS_METHOD, '{"data":null}');
-    var answer = null;
-    try {
-      answer = JSON.parse(text || 'null');
-    } catch (e) {
-      answer = null;
+    /** The server's component names, asked synchronously ([] when it cannot answer). */
+    function askComponents() {
+      var text = channel.call(COMPONENTS_METHOD, '{"data":null}');
+      var answer = null;
+      try {
+        answer = JSON.parse(text || 'null');
+      } catch (e) {
+        answer = null;
+      }
+      if (!answer || answer.code !== 0 || !Array.isArray(answer.data)) {
+        warn('the server did not name its bridge components; none will load (' + text + ')');
+        return [];
+      }
+      return answer.data.filter(function (name) {
+        return typeof name === 'string';
+      });
     }
-    if (!answer || answer.code !== 0 || !Array.isArray(answer.data)) {
-      warn('the server did not name its bridge components; none will load (' + text + ')');
-      return [];
-    }
-    return answer.data.filter(function (name) {
-      return typeof name === 'string';
-    });
-  }
 
-  function start(found) {
-    channel = found;
-    components = askComponents();
-    // The library's bridge object exists and the document is parsed: its module has run.
-    var tooLate = webBridges().length > 0 && document.readyState !== 'loading';
-    if (components.length > 0) {
-      var userAgent = (navigator.userAgent || '') + ' bridge-components: [' + components.join(' ') + ']';
-      Object.defineProperty(navigator, 'userAgent', { value: userAgent, configurable: true });
-      if (tooLate) {
-        warn('hotwire.js ran after the bridge library was evaluated: its bridge components will not load ' +
-          '(BridgeComponent.shouldLoad reads the user agent once). Place <script src=".../hotwire.js"> ' +
-          'before the app\'s bundle.');
+    function start(found) {
+      channel = found;
+      components = askComponents();
+      // The library's bridge object exists and the document is parsed: its module has run.
+      var tooLate = webBridges().length > 0 && document.readyState !== 'loading';
+      if (components.length > 0) {
+        var userAgent = (navigator.userAgent || '') + ' bridge-components: [' + components.join(' ') + ']';
+        Object.defineProperty(navigator, 'userAgent', { value: userAgent, configurable: true });
+        if (tooLate) {
+          warn('hotwire.js ran after the bridge library was evaluated: its bridge components will not load ' +
+            '(BridgeComponent.shouldLoad reads the user agent once). Place <script src=".../hotwire.js"> ' +
+            'before the app\'s bundle.');
+        }
+      }
+      channel.serve(REPLY_METHOD, reply);
+      install();
+      document.addEventListener('web-bridge:ready', install);
+      if (document.readyState === 'loading') {
+        document.addEventListener('DOMContentLoaded', function () {
+          channel.ready();
+        }, { once: true });
+      } else {
+        channel.ready();
       }
     }
-    channel.serve(REPLY_METHOD, reply);
-    install();
-    document.addEventListener('web-bridge:ready', install);
-    if (document.readyState === 'loading') {
-      document.addEventListener('DOMContentLoaded', function () {
-        channel.ready();
-      }, { once: true });
-    } else {
-      channel.ready();
+
+    var api = { inApp: false };
+    Object.defineProperty(api, 'platform', { get: function () { return platform; }, enumerable: true });
+    Object.defineProperty(api, 'components', { get: function () { return components.slice(); }, enumerable: true });
+    Object.defineProperty(api, 'session', {
+      get: function () {
+        return channel ? channel.session : null;
+      },
+      enumerable: true
+    });
+    window.hotwireBridge = api;
+
+    if (channel) {
+      start(channel);
+      return;
     }
+    // Not placed before the bundle (async, injected, or after the document was parsed): the
+    // channel is loaded now, and components load only if the library has not been evaluated yet.
+    var tag = document.createElement('script');
+    try {
+      tag.src = new URL(attr('data-dsbridge') || 'dsbridge.js', (script && script.src) || window.location.href).href;
+    } catch (e) {
+      warn('cannot tell where dsbridge.js is:', e.message);
+      return;
+    }
+    tag.setAttribute('data-channel-only', '');
+    ['data-server', 'data-auth'].forEach(function (name) {
+      if (attr(name) !== null) tag.setAttribute(name, attr(name));
+    });
+    tag.onload = function () {
+      var found = findChannel();
+      if (found) start(found);
+      else warn('dsbridge.js from ' + tag.src + ' did not start a dsbridged channel');
+    };
+    tag.onerror = function () {
+      warn('cannot load ' + tag.src + ': bridge components need it');
+    };
+    (document.head || document.documentElement).appendChild(tag);
   }
-
-  var api = { inApp: false };
-  Object.defineProperty(api, 'platform', { get: function () { return platform; }, enumerable: true });
-  Object.defineProperty(api, 'components', { get: function () { return components.slice(); }, enumerable: true });
-  Object.defineProperty(api, 'session', {
-    get: function () {
-      return channel ? channel.session : null;
-    },
-    enumerable: true
-  });
-  window.hotwireBridge = api;
-
-  if (channel) {
-    start(channel);
-    return;
-  }
-  // Not placed before the bundle (async, injected, or after the document was parsed): the
-  // channel is loaded now, and components load only if the library has not been evaluated yet.
-  var tag = document.createElement('script');
-  try {
-    tag.src = new URL(attr('data-dsbridge') || 'dsbridge.js', (script && script.src) || window.location.href).href;
-  } catch (e) {
-    warn('cannot tell where dsbridge.js is:', e.message);
-    return;
-  }
-  tag.setAttribute('data-channel-only', '');
-  ['data-server', 'data-auth'].forEach(function (name) {
-    if (attr(name) !== null) tag.setAttribute(name, attr(name));
-  });
-  tag.onload = function () {
-    var found = findChannel();
-    if (found) start(found);
-    else warn('dsbridge.js from ' + tag.src + ' did not start a dsbridged channel');
-  };
-  tag.onerror = function () {
-    warn('cannot load ' + tag.src + ': bridge components need it');
-  };
-  (document.head || document.documentElement).appendChild(tag);
 })();
