@@ -45,7 +45,7 @@ done
 # protocol and are replaced on every run. Dependencies first
 # (dsbridge.mjs imports dsbridge-module.mjs and dsbridge.js), so a page loading the module
 # during an upgrade does not get a new dsbridge.mjs over an old dsbridge.js.
-client_files=(dsbridge.js dsbridge-module.mjs dsbridge.mjs dsbridge.d.ts package.json wvjb.js wvjb.d.ts webkit.js webkit.d.ts)
+client_files=(dsbridge.js dsbridge-module.mjs dsbridge.mjs dsbridge.d.ts package.json wvjb.js wvjb.d.ts webkit.js webkit.d.ts hotwire.js hotwire.d.ts)
 for f in "${client_files[@]}"; do
     [ -f "$web_source/$f" ] || die "$web_source has no $f (the page client: ${client_files[*]})"
 done

@@ -73,7 +73,7 @@ check "install.sh parses (bash -n)" bash -n deploy/install.sh
 check "install.sh is executable" test -x deploy/install.sh
 # The page client a deployment serves, which install.sh must install and refresh: the npm
 # package dsbridged-client (web/package.json: its "files" and package.json itself).
-client_files=(dsbridge.js dsbridge-module.mjs dsbridge.mjs dsbridge.d.ts package.json wvjb.js wvjb.d.ts webkit.js webkit.d.ts)
+client_files=(dsbridge.js dsbridge-module.mjs dsbridge.mjs dsbridge.d.ts package.json wvjb.js wvjb.d.ts webkit.js webkit.d.ts hotwire.js hotwire.d.ts)
 package_files="$(awk '/"files": *\[/ { on = 1; next } on && /\]/ { exit } on' web/package.json | tr -d ' ",' | grep -v '^$')"
 unlisted=""
 for f in $package_files package.json; do

@@ -5,7 +5,9 @@
 # and Redis: scripts/cluster_test.py), the fault-injection run (random cuts
 # during a mixed workload), the browser end-to-end tests in headless Chromium (also over
 # https/wss, WebViewJavascriptBridge's own pages through wvjb.js: wvjb_browser_test.py, and the
-# WKWebView message-handler pages: webkit_browser_test.py; the page client as an ES module,
+# WKWebView message-handler pages: webkit_browser_test.py, and hotwire-native-demo's bridge
+# component pages with the real Hotwire Native bridge, Stimulus and Turbo through hotwire.js:
+# hotwire_browser_test.py; the page client as an ES module,
 # alone and next to the original npm library, under node's test runner with a fake socket
 # (web/tests/node/) and imported through an import map in Chromium: esm_browser_test.py), the
 # admin web page (its pure parts under node's test runner: admin-ui/tests/, and the page in
@@ -60,6 +62,7 @@ run "$python_bin" scripts/browser_test.py --daemon "$daemon"
 run "$python_bin" scripts/browser_test.py --daemon "$daemon" --tls --page /index.html
 run "$python_bin" scripts/wvjb_browser_test.py --daemon "$daemon"
 run "$python_bin" scripts/webkit_browser_test.py --daemon "$daemon"
+run "$python_bin" scripts/hotwire_browser_test.py --daemon "$daemon"
 run node --test web/tests/node/*.test.mjs
 run "$python_bin" scripts/esm_browser_test.py --daemon "$daemon"
 run node --test admin-ui/tests/*.test.mjs

@@ -56,6 +56,9 @@ public enum CallRoute: Sendable {
             if name.isWebViewJavascriptBridge, name.name.utf8.elementsEqual(WVJBCallInterface.methodName.utf8) {
                 return ResolvedMethod(route: .asynchronous(.shared(registry.webViewJavascriptBridgeCall), name: WVJBCallInterface.methodName))
             }
+            if name.isHotwire, SessionComponents.exposedMethods[name.name] != nil {
+                return ResolvedMethod(route: .synchronous(SessionComponents.source(registry.bridgeComponents), name: name.name))
+            }
             throw CallFailure(.methodNotFound, "no internal method \"\(name)\"")
         }
         // Bound apart, so the interface moves into the route (no extra retain per call).

@@ -67,6 +67,8 @@ public final class InterfaceRegistry: Sendable {
     public let webViewJavascriptBridgeHandlers: WVJBHandlerRegistry
     /// The internal method `_wvjb.call`, over ``webViewJavascriptBridgeHandlers``.
     let webViewJavascriptBridgeCall: WVJBCallInterface
+    /// The bridge component classes pages reach through web/hotwire.js (PROTOCOL.md 9.4).
+    public let bridgeComponents = BridgeComponentRegistry()
 
     public init() {
         let handlers = WVJBHandlerRegistry()
@@ -86,7 +88,7 @@ public final class InterfaceRegistry: Sendable {
 
     /// Registers `interface` under `namespace` (`nil` or `""` = no namespace; multi-level
     /// names such as `"a.b"` are allowed). Re-adding a namespace replaces its interface.
-    /// - Precondition: `namespace` is not reserved (`_dsb`, `_wvjb`, `_webkit`, `_page`,
+    /// - Precondition: `namespace` is not reserved (`_dsb`, `_wvjb`, `_webkit`, `_page`, `_hotwire`,
     ///   or a name inside one of them); registering there stops the program with a message.
     public func addInterface(_ interface: any ExposedInterface, by namespace: String? = nil) {
         let key = namespace ?? ""

@@ -11,10 +11,15 @@ package struct MethodName: Sendable, Hashable, CustomStringConvertible {
     /// The namespace of the internal API (`_dsb.dsinit`, ...).
     package static let internalNamespace = "_dsb"
 
-    /// Namespaces the bridge owns (PROTOCOL.md 5, 9): `_dsb`, `_wvjb`, `_webkit` and
-    /// `_page`. Interfaces cannot be registered under them or under names inside them
+    /// Namespaces the bridge owns (PROTOCOL.md 5, 9): `_dsb`, `_wvjb`, `_webkit`, `_page` and
+    /// `_hotwire`. Interfaces cannot be registered under them or under names inside them
     /// (`_page.x`); page calls into them reach only the internal methods.
-    package static let reservedNamespaces: Set<String> = [internalNamespace, webViewJavascriptBridgeNamespace, "_webkit", "_page"]
+    package static let reservedNamespaces: Set<String> = [
+        internalNamespace, webViewJavascriptBridgeNamespace, "_webkit", "_page", hotwireNamespace,
+    ]
+
+    /// The namespace of the Hotwire Native bridge's internal methods (PROTOCOL.md 9.4).
+    package static let hotwireNamespace = "_hotwire"
 
     /// The namespace of WebViewJavascriptBridge's internal methods: `_wvjb.call` (page to
     /// native) and `_wvjb.handle` (native to page), PROTOCOL.md 9.1.
@@ -72,6 +77,9 @@ package struct MethodName: Sendable, Hashable, CustomStringConvertible {
 
     /// True when the namespace is `_wvjb` (byte for byte): `_wvjb.call`.
     var isWebViewJavascriptBridge: Bool { namespace.utf8.elementsEqual(Self.webViewJavascriptBridgeNamespace.utf8) }
+
+    /// True when the namespace is `_hotwire` (byte for byte).
+    var isHotwire: Bool { namespace.utf8.elementsEqual(Self.hotwireNamespace.utf8) }
 
     /// True for every name in a reserved namespace (``reservedNamespaces``).
     var isReserved: Bool { Self.isReserved(namespace: namespace) }

@@ -3,7 +3,7 @@ import DSBridge
 
 /// The interfaces of DSBridge's own demo (PROTOCOL.md 8), so its demo pages run unchanged,
 /// plus two test helpers, the WebViewJavascriptBridge handlers and the script message
-/// handlers of PROTOCOL.md 9.3.
+/// handlers of PROTOCOL.md 9.3, and the bridge components of PROTOCOL.md 9.4.
 /// `register(on:)` adds them all.
 public enum DemoInterfaces {
     /// Registers every demo interface and handler on `bridge`; `tickMs` paces `callProgress`.
@@ -14,6 +14,7 @@ public enum DemoInterfaces {
         bridge.addInterface(TestAPI(), by: "test")
         WVJBDemoHandlers.register(on: bridge)
         DemoScriptMessageHandlers.register(on: bridge)
+        DemoBridgeComponents.register(on: bridge)
     }
 }
 

@@ -24,6 +24,7 @@ extension ServiceLoop {
             return respond(exchange, a)
         }
         let parts = exchange.path.split(separator: "/", omittingEmptySubsequences: true)
+        if let route = ComponentAdminRoute(segments: parts) { return routeComponents(exchange, route) }
         guard let route = AdminRoute(segments: parts) else {
             var a = HTTPAnswer.json(404, ["error": "not found"])
             a.closeAfter = exchange.method == .post

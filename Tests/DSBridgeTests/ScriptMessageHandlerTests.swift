@@ -135,12 +135,12 @@ struct ScriptMessageHandlerTests {
         #expect(try await h.messages(1)[0]["error"]?["kind"] == "methodNotFound")
     }
 
-    @Test("_dsb, _wvjb, _webkit, _page and names inside them are reserved; look-alikes are not")
+    @Test("_dsb, _wvjb, _webkit, _page, _hotwire and names inside them are reserved; look-alikes are not")
     func reservedNamespaces() {
-        for reserved in ["_dsb", "_wvjb", "_webkit", "_page", "_webkit.x", "_page.a.b"] {
+        for reserved in ["_dsb", "_wvjb", "_webkit", "_page", "_hotwire", "_webkit.x", "_page.a.b", "_hotwire.receive"] {
             #expect(MethodName.isReserved(namespace: reserved), "\(reserved)")
         }
-        for free in ["", "webkit", "page", "_webkitx", "_pages", "x._page", "_Page"] {
+        for free in ["", "webkit", "page", "_webkitx", "_pages", "x._page", "_Page", "hotwire", "_hotwired"] {
             #expect(!MethodName.isReserved(namespace: free), "\(free)")
         }
     }

@@ -9,6 +9,7 @@ browser.py).
 - checks.py   recording pass/fail with a name, the summary line and the exit code
 - demo.py     DSBridge's demo rows (web/demo-rows.json) and the demo page's answers
 - fault_proxy.py  a loopback proxy that cuts, resets and stalls connections (seeded)
+- proxied.py  a browser test's proxy, daemon and Chromium under a watchdog, and its scenarios
 
 A script puts scripts/ on sys.path and imports `from dsbtest import ...`.
 """
