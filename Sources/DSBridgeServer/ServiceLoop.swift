@@ -75,9 +75,6 @@ final class ServiceLoop {
     }()
     /// Most sockets and exchanges open at once since the heap was last trimmed.
     var connectionsPeakSinceTrim = 0
-    /// Scratch buffer for frames with LWS_PRE headroom.
-    var writeBuffer: [UInt8] = []
-    let pre = Int(CLibWebSockets_pre())
 
     // C data lws keeps pointers to for the context's life.
     private var allocations: [UnsafeMutableRawPointer] = []
@@ -249,9 +246,7 @@ final class ServiceLoop {
         info.keepalive_timeout = 60
         info.timeout_secs = 30
         guard let ctx = context else { return nil }
-        guard let vh = lws_create_vhost(ctx, &info) else { return nil }
-        if port != 0 || lws_get_vhost_listen_port(vh) > 0 { return vh }
-        return vh
+        return lws_create_vhost(ctx, &info)
     }
 
     /// Runs the loop until a stop completes, then destroys the context and the loop.

@@ -22,8 +22,8 @@ func pageTLSCallback(
 /// frame is judged exactly as a plain one.
 ///
 /// The connection's lws user data holds the ``PlainHTTPConnection`` (unretained: the loop's
-/// tables keep it; its ``PlainHTTPConnection/close()`` runs before it goes, and lws' report
-/// of the end clears the slot).
+/// tables keep it; its ``PlainHTTPConnection/close()``, which runs before it goes, clears
+/// the slot, as does lws' report of the end), so lws never reports to a connection gone.
 extension ServiceLoop {
     /// The name of the raw-TLS protocol on the page vhost.
     static let tlsProtocol = "dsbridge-tls"

@@ -108,10 +108,12 @@ final class TLSLink {
     func drained() { outputBuffered = false }
 
     /// Asks lws to close the connection (at its next service of it: this may run inside one
-    /// of its callbacks for the connection).
+    /// of its callbacks for the connection). Its user data no longer points at the
+    /// connection, which may be gone before lws reports anything more about it.
     func close() {
         guard !ended else { return }
         ended = true
+        lws_wsi_user(wsi)?.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
         lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
     }
 
