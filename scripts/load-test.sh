@@ -66,6 +66,9 @@
 #                                     https://; a self-signed certificate made here) beside plain;
 #                                     and dsb-load's rate on the echo against bench/ws-min.c's
 #                                     (a minimal epoll client). Best of 2 rounds in a full run
+#   --saturation-rounds N
+#                       rounds of the saturation group (default: 2 in a full run, else 1);
+#                       each row keeps its best round, so more rounds help on a shared machine
 #   --plot DIR          also draw the run's charts as PNG files in DIR (scripts/plot_load.py,
 #                       matplotlib; installs Debian's python3-matplotlib when missing):
 #                       latency per scenario, latency against sessions held
@@ -90,6 +93,7 @@ uws_bin=""
 only="main budget idle held paced efficiency saturation cluster otel"
 build=1
 plot_dir=""
+sat_rounds_given=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) mode=quick ;;
@@ -108,6 +112,7 @@ while [ $# -gt 0 ]; do
     --only) only="$2"; shift ;;
     --no-build) build=0 ;;
     --plot) plot_dir="$2"; shift ;;
+    --saturation-rounds) sat_rounds_given="$2"; shift ;;
     -h|--help) sed -n '3,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "load-test: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -552,6 +557,7 @@ sat_rounds=0
 if wants saturation; then
   pin_apart
   if [ "$mode" = full ]; then sat_rounds=2; else sat_rounds=1; fi
+  if [ -n "$sat_rounds_given" ]; then sat_rounds=$sat_rounds_given; fi
   if [ "$mode" = smoke ]; then dur=0.5; warm=0.25; fi
   openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=127.0.0.1 \
     -keyout "$results/sat-key.pem" -out "$results/sat-cert.pem" 2>"$results/sat-openssl.log"
@@ -857,14 +863,19 @@ if eff_rounds > 0 or get("paced") is not None or get("echo-paced") is not None:
 # servers alternating in one run; the best round of each (lowest CPU per call).
 sat_runs = {f"sat-{kind}-{i}": load(f"sat-{kind}-{i}") for i in range(1, sat_rounds + 1)
             for kind in ("ws-dsb", "ws-echo", "min", "wss-dsb", "http-dsb", "http-echo", "https-dsb")}
+def sat_shared(j):
+    """Server and generator both below 90% of their cores: neither set the rate, so other
+    processes had the cores (a shared machine)."""
+    return j["serverCpuPercent"] < 90 and j["clientCpuPercent"] < 90
 def sat_best(kind):
+    """The round with the lowest CPU per call, among the rounds not marked shared if any."""
     runs = [j for j in (sat_runs.get(f"sat-{kind}-{i}") for i in range(1, sat_rounds + 1)) if j]
-    if kind == "min": return max(runs, key=lambda j: j["rate"]) if runs else None
-    return min(runs, key=lambda j: j.get("serverCpuMicrosPerCall", float("inf"))) if runs else None
+    runs = [j for j in runs if not sat_shared(j)] or runs
+    return min(runs, key=lambda j: j["serverCpuMicrosPerCall"]) if runs else None
 if sat_rounds > 0:
     echo_name = "uWebSockets" if uws_measured else "C lws echo"
     print()
-    rounds_text = f"best of {sat_rounds} rounds" if sat_rounds > 1 else "one round"
+    rounds_text = f"of {sat_rounds} rounds the one with the lowest CPU per call" if sat_rounds > 1 else "one round"
     print(f"Issue 45: at saturation, each server at the highest rate it sustains (bench/dsb-load, C, closed loop; "
           f"{'server on core 0, generator on core 1' if pinned else 'NOT pinned apart'}; {rounds_text})")
     print(f"  {'load / server':<44} {'calls/s':>10} {'µs CPU/call':>12} {'server core':>12} {'generator core':>15}")
@@ -872,8 +883,9 @@ if sat_rounds > 0:
         if j is None:
             print(f"    {name:<42} {'(no result)':>10}")
             return
+        shared = sat_shared(j)
         print(f"    {name:<42} {j['rate']:>10,.0f} {j['serverCpuMicrosPerCall']:>12.2f} {j['serverCpuPercent']:>11.0f}% "
-              f"{j['clientCpuPercent']:>14.0f}%")
+              f"{j['clientCpuPercent']:>14.0f}%" + ("  (*)" if shared else ""))
     def sat_block(title, a_name, a, b_name, b, goal_text, limit):
         print(f"  {title}")
         sat_line(a_name, a)
@@ -889,15 +901,19 @@ if sat_rounds > 0:
     sat_block("dsbridged, 64 x 8, TLS beside plain", "wss://", sat_best("wss-dsb"), "ws://", sat_best("ws-dsb"), "<= 1.3x, issue 44", 1.3)
     sat_block("dsbridged, 64 sync HTTP, TLS beside plain", "https://", sat_best("https-dsb"), "http://", sat_best("http-dsb"),
               "reported", None)
-    gen, ref = sat_best("ws-echo"), sat_best("min")
-    rg = ratio(gen and gen["rate"], ref and ref["rate"])
+    # The highest rate each client reached on the echo, whichever round.
+    def sat_top(kind):
+        return max([j["rate"] for j in (sat_runs.get(f"sat-{kind}-{i}") for i in range(1, sat_rounds + 1)) if j], default=None)
+    gen, ref = sat_top("ws-echo"), sat_top("min")
+    rg = ratio(gen, ref)
     verdict = "-" if rg is None else ("PASS" if rg >= 0.8 else "MISS")
     if verdict == "MISS": misses.append("issue 45 generator saturation")
-    print(f"generator: dsb-load {fmt(gen and gen['rate'])} calls/s against bench/ws-min.c (minimal epoll client, no checks) "
-          f"{fmt(ref and ref['rate'])} frames/s on the {echo_name} at 64 x 8: "
+    print(f"generator: dsb-load {fmt(gen)} calls/s against bench/ws-min.c (minimal epoll client, no checks) "
+          f"{fmt(ref)} frames/s on the {echo_name} at 64 x 8 (the highest of each): "
           + (f"{rg:.2f}x (goal >= 0.80x): {verdict}" if rg is not None else "-"))
     print("  the same echo.syn call (a 128-byte message, data 64 bytes) to every server; every answer checked against its call by id;")
-    print("  a server is saturated when it is near 100% of its core while the generator is below 100% of its own")
+    print("  a server is saturated when it is near 100% of its core while the generator is below 100% of its own;")
+    print("  (*): both below 90% of their cores: other processes had them (check `top`), the rate is not the server's ceiling")
 
 # Issue 16: cluster mode on vs off (one node, same run, best of the alternating rounds), and
 # the cluster's latency figures.
