@@ -259,6 +259,9 @@ int main(int argc, char **argv)
 	atomic_store(&load_stop, 1);
 	for (int i = 0; i < o.threads; i++)
 		pthread_join(threads[i], NULL);
+	/* What TLS the connections got (all alike: one context, one server). */
+	const char *tls_version = o.tls ? SSL_get_version(conns[0]->ssl) : "none";
+	const char *tls_cipher = o.tls ? SSL_get_cipher_name(conns[0]->ssl) : "none";
 	for (int i = 0; i < o.conns; i++)
 		conn_close(conns[i]);
 	if (o.server_pid && (s0.server_cpu < 0 || s1.server_cpu < 0))
@@ -278,9 +281,10 @@ int main(int argc, char **argv)
 	if (o.json) {
 		printf("{\"mode\":\"%s\",\"server\":\"%s\",\"conns\":%d,\"inflight\":%d,\"threads\":%d,\"payload\":%d,"
 		       "\"seconds\":%.3f,\"calls\":%.0f,\"rate\":%.1f,\"acks\":%llu,\"pings\":%llu,"
-		       "\"clientCpuPercent\":%.1f",
+		       "\"clientCpuPercent\":%.1f,\"tls\":\"%s %s\"",
 		       mode, server, o.conns, o.inflight, o.threads, o.payload, seconds, calls, rate,
-		       (unsigned long long)(s1.acks - s0.acks), (unsigned long long)(s1.pings - s0.pings), own_percent);
+		       (unsigned long long)(s1.acks - s0.acks), (unsigned long long)(s1.pings - s0.pings), own_percent,
+		       tls_version, tls_cipher);
 		if (o.server_pid)
 			printf(",\"serverCpuSeconds\":%.3f,\"serverCpuPercent\":%.1f,\"serverCpuMicrosPerCall\":%.3f", srv_cpu,
 			       srv_percent, us_per_call);
@@ -290,6 +294,8 @@ int main(int argc, char **argv)
 		       o.conns, o.inflight, o.threads, o.threads == 1 ? "" : "s", rate, seconds, own_percent);
 		if (o.server_pid)
 			printf("; server %.0f%% of a core, %.2f µs CPU per call", srv_percent, us_per_call);
+		if (o.tls)
+			printf("; %s %s", tls_version, tls_cipher);
 		printf("\n");
 	}
 	return 0;
