@@ -9,7 +9,7 @@
 # pinned to cores of their own, the bridge against uWebSockets), then issue 45's rows at
 # saturation (each server at the highest rate it sustains, driven by dsb-load).
 #
-#   scripts/load-test.sh            full run (about 10 minutes)
+#   scripts/load-test.sh            full run (about 13 minutes)
 #   scripts/load-test.sh --quick    shorter runs (about 5 minutes; opening the 10,000-session
 #                                   idle, held and paced runs takes most of it)
 #   scripts/load-test.sh --smoke    seconds, small numbers, debug binaries (for CI):
@@ -911,6 +911,10 @@ if sat_rounds > 0:
     print(f"generator: dsb-load {fmt(gen)} calls/s against bench/ws-min.c (minimal epoll client, no checks) "
           f"{fmt(ref)} frames/s on the {echo_name} at 64 x 8 (the highest of each): "
           + (f"{rg:.2f}x (goal >= 0.80x): {verdict}" if rg is not None else "-"))
+    per_round = [ratio(g["rate"], m["rate"]) for g, m in ((sat_runs.get(f"sat-ws-echo-{i}"), sat_runs.get(f"sat-min-{i}"))
+                                                          for i in range(1, sat_rounds + 1)) if g and m]
+    if len(per_round) > 1:
+        print("  round by round (the two clients' runs next to each other): " + ", ".join(f"{x:.2f}x" for x in per_round))
     print("  the same echo.syn call (a 128-byte message, data 64 bytes) to every server; every answer checked against its call by id;")
     print("  a server is saturated when it is near 100% of its core while the generator is below 100% of its own;")
     print("  (*): both below 90% of their cores: other processes had them (check `top`), the rate is not the server's ceiling")
