@@ -13,7 +13,7 @@
 # page client's and the admin page's tests under node's test runner (web/tests/node/,
 # admin-ui/tests/): Debian's nodejs when no node
 # is on PATH (Debian 12's 18 has `node --test`). And gcc with libssl-dev: scripts/load-test.sh
-# builds the C load generator bench/dsb-load (its TLS mode is OpenSSL's) and bench/ws-min.c.
+# builds the C load generator bench/dsb-load (its TLS mode is OpenSSL's) and bench/min-load.c.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Load test (issues 6, 21 and 45) in one command: builds release binaries (dsbridged,
 # dsbridge-bench, the C echo server bench/lws-echo.c, and the C load generators
-# bench/dsb-load and bench/ws-min.c), starts the daemon (--demo) and the echo server on
+# bench/dsb-load and bench/min-load.c), starts the daemon (--demo) and the echo server on
 # loopback, runs dsbridge-bench's scenarios against both in the same run, and prints each
 # bridge figure next to the echo server's as a ratio, with the targets of issue 6, then
 # the server CPU per call of issue 21 at the rates dsbridge-bench drives (server and bench
@@ -64,7 +64,7 @@
 #                                     connections, dsbridged and uWebSockets (--uws-echo; without
 #                                     it the C lws echo) alternating; dsbridged over TLS (wss://,
 #                                     https://; a self-signed certificate made here) beside plain;
-#                                     and dsb-load's rate on the echo against bench/ws-min.c's
+#                                     and dsb-load's rate on the echo against bench/min-load.c's
 #                                     (a minimal epoll client). Best of 2 rounds in a full run
 #   --saturation-rounds N
 #                       rounds of the saturation group (default: 2 in a full run, else 1);
@@ -150,7 +150,7 @@ daemon_bin="$bin/dsbridged"
 if [ -n "$daemon_override" ]; then daemon_bin="$daemon_override"; fi
 wants() { case " $only " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 load_bin="$scratch/dsb-load"
-min_bin="$scratch/ws-min"
+min_bin="$scratch/min-load"
 for f in "$daemon_bin" "$bin/dsbridge-bench" "$echo_bin" "$load_bin" "$min_bin" ${uws_bin:+"$uws_bin"}; do
   [ -x "$f" ] || { echo "load-test: $f is missing (build first, or drop --no-build)" >&2; exit 1; }
 done
@@ -550,7 +550,7 @@ fi
 # the rate; it checks every answer against its call and exits 1 on any mismatch or close.
 # Server on core 0, generator on core 1, as in the efficiency group; the servers stay up
 # and the runs alternate between them. dsbridged is also started with TLS (a self-signed
-# certificate made here), measured beside plain (issue 44's wss:// row). ws-min, the
+# certificate made here), measured beside plain (issue 44's wss:// row). min-load, the
 # smallest epoll client, drives the echo the same way: dsb-load must reach 80% of its rate
 # (else it, not the server, would set the rate).
 sat_rounds=0
@@ -574,22 +574,28 @@ if wants saturation; then
     measure "$name" "$pid" "$(awk -v d="$dur" -v w="$warm" 'BEGIN { printf "%d", d + w + 60 }')" "$load_bin" \
       --port "$port" --pid "$pid" --threads "$threads" --warmup "$warm" --duration "$dur" --json "$@"
   }
+  # sat_min NAME INFLIGHT ws|http: min-load on the echo (64 connections), its rate as NAME.json.
+  sat_min() {
+    local name=$1 inflight=$2 kind=$3
+    echo "== $name: min-load 64 x $inflight $kind"
+    if timeout "$(awk -v d="$dur" -v w="$warm" 'BEGIN { printf "%d", d + w + 60 }')" "${bench_pin[@]}" "$min_bin" \
+        "$sat_e_port" 64 "$inflight" "$dur" "$warm" "$kind" >"$results/$name.txt" 2>&1; then
+      awk '{ printf "{\"rate\":%s}\n", $2 }' "$results/$name.txt" >"$results/$name.json"
+    else
+      echo "load-test: FAILED: $name" >&2; cat "$results/$name.txt" >&2
+      failures=$((failures + 1))
+    fi
+  }
   ws_load=(--mode ws --conns 64 --inflight 8 --payload 64)
   http_load=(--mode http --conns 64 --inflight 1 --payload 64)
   for round in $(seq 1 "$sat_rounds"); do
     sat "sat-ws-dsb-$round" "$sat_d_port" "$sat_d_pid" "${ws_load[@]}"
     sat "sat-ws-echo-$round" "$sat_e_port" "$sat_e_pid" "${ws_load[@]}" --server echo
-    echo "== sat-min-$round: ws-min 64 x 8"
-    if timeout "$(awk -v d="$dur" -v w="$warm" 'BEGIN { printf "%d", d + w + 60 }')" "${bench_pin[@]}" "$min_bin" \
-        "$sat_e_port" 64 8 "$dur" "$warm" >"$results/sat-min-$round.txt" 2>&1; then
-      awk '{ printf "{\"rate\":%s}\n", $2 }' "$results/sat-min-$round.txt" >"$results/sat-min-$round.json"
-    else
-      echo "load-test: FAILED: sat-min-$round" >&2; cat "$results/sat-min-$round.txt" >&2
-      failures=$((failures + 1))
-    fi
+    sat_min "sat-min-$round" 8 ws
     sat "sat-wss-dsb-$round" "$sat_t_port" "$sat_t_pid" "${ws_load[@]}" --tls
     sat "sat-http-dsb-$round" "$sat_d_port" "$sat_d_pid" "${http_load[@]}"
     sat "sat-http-echo-$round" "$sat_e_port" "$sat_e_pid" "${http_load[@]}" --server echo
+    sat_min "sat-min-http-$round" 1 http
     sat "sat-https-dsb-$round" "$sat_t_port" "$sat_t_pid" "${http_load[@]}" --tls
   done
   stop_server "$sat_d_pid"
@@ -862,7 +868,7 @@ if eff_rounds > 0 or get("paced") is not None or get("echo-paced") is not None:
 # Issue 45: each server at the highest rate it sustains (bench/dsb-load, closed loop), the
 # servers alternating in one run; the best round of each (lowest CPU per call).
 sat_runs = {f"sat-{kind}-{i}": load(f"sat-{kind}-{i}") for i in range(1, sat_rounds + 1)
-            for kind in ("ws-dsb", "ws-echo", "min", "wss-dsb", "http-dsb", "http-echo", "https-dsb")}
+            for kind in ("ws-dsb", "ws-echo", "min", "wss-dsb", "http-dsb", "http-echo", "min-http", "https-dsb")}
 def sat_shared(j):
     """Server and generator both below 90% of their cores: neither set the rate, so other
     processes had the cores (a shared machine)."""
@@ -901,21 +907,23 @@ if sat_rounds > 0:
     sat_block("dsbridged, 64 x 8, TLS beside plain", "wss://", sat_best("wss-dsb"), "ws://", sat_best("ws-dsb"), "<= 1.3x, issue 44", 1.3)
     sat_block("dsbridged, 64 sync HTTP, TLS beside plain", "https://", sat_best("https-dsb"), "http://", sat_best("http-dsb"),
               "reported", None)
-    # The highest rate each client reached on the echo, whichever round.
+    # The highest rate each client reached on the echo, whichever round; and round by round.
     def sat_top(kind):
         return max([j["rate"] for j in (sat_runs.get(f"sat-{kind}-{i}") for i in range(1, sat_rounds + 1)) if j], default=None)
-    gen, ref = sat_top("ws-echo"), sat_top("min")
-    rg = ratio(gen, ref)
-    verdict = "-" if rg is None else ("PASS" if rg >= 0.8 else "MISS")
-    if verdict == "MISS": misses.append("issue 45 generator saturation")
-    print(f"generator: dsb-load {fmt(gen)} calls/s against bench/ws-min.c (minimal epoll client, no checks) "
-          f"{fmt(ref)} frames/s on the {echo_name} at 64 x 8 (the highest of each): "
-          + (f"{rg:.2f}x (goal >= 0.80x): {verdict}" if rg is not None else "-"))
-    per_round = [ratio(g["rate"], m["rate"]) for g, m in ((sat_runs.get(f"sat-ws-echo-{i}"), sat_runs.get(f"sat-min-{i}"))
-                                                          for i in range(1, sat_rounds + 1)) if g and m]
-    if len(per_round) > 1:
-        print("  round by round (the two clients' runs next to each other): " + ", ".join(f"{x:.2f}x" for x in per_round))
-    print("  the same echo.syn call (a 128-byte message, data 64 bytes) to every server; every answer checked against its call by id;")
+    for label, gen_kind, min_kind in (("64 x 8 WebSocket", "ws-echo", "min"), ("64 keep-alive HTTP", "http-echo", "min-http")):
+        gen, ref = sat_top(gen_kind), sat_top(min_kind)
+        rg = ratio(gen, ref)
+        verdict = "-" if rg is None else ("PASS" if rg >= 0.8 else "MISS")
+        if verdict == "MISS": misses.append(f"issue 45 generator saturation, {label}")
+        print(f"generator, {label}: dsb-load {fmt(gen)} calls/s against bench/min-load.c (minimal epoll client, no checks) "
+              f"{fmt(ref)}/s on the {echo_name} (the highest of each): "
+              + (f"{rg:.2f}x (goal >= 0.80x): {verdict}" if rg is not None else "-"))
+        per_round = [ratio(g["rate"], m["rate"]) for g, m in ((sat_runs.get(f"sat-{gen_kind}-{i}"), sat_runs.get(f"sat-{min_kind}-{i}"))
+                                                              for i in range(1, sat_rounds + 1)) if g and m]
+        if len(per_round) > 1:
+            print("  round by round (the two clients' runs next to each other): " + ", ".join(f"{x:.2f}x" for x in per_round))
+    print("  the same echo.syn call to every server (a 128-byte WebSocket message, a 101-byte HTTP body; data 64 bytes);")
+    print("  dsb-load checks every answer against its call by id")
     print("  a server is saturated when it is near 100% of its core while the generator is below 100% of its own;")
     print("  (*): both below 90% of their cores: other processes had them (check `top`), the rate is not the server's ceiling")
 
