@@ -559,6 +559,7 @@ if wants saturation; then
   if [ "$mode" = full ]; then sat_rounds=2; else sat_rounds=1; fi
   if [ -n "$sat_rounds_given" ]; then sat_rounds=$sat_rounds_given; fi
   if [ "$mode" = smoke ]; then dur=0.5; warm=0.25; fi
+  sat_limit=$(awk -v d="$dur" -v w="$warm" 'BEGIN { printf "%d", d + w + 60 }')   # seconds a run may take
   openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=127.0.0.1 \
     -keyout "$results/sat-key.pem" -out "$results/sat-cert.pem" 2>"$results/sat-openssl.log"
   start_daemon daemon-saturation
@@ -571,14 +572,14 @@ if wants saturation; then
   sat() {
     local name=$1 port=$2 pid=$3; shift 3
     echo "== $name: dsb-load $*"
-    measure "$name" "$pid" "$(awk -v d="$dur" -v w="$warm" 'BEGIN { printf "%d", d + w + 60 }')" "$load_bin" \
+    measure "$name" "$pid" "$sat_limit" "$load_bin" \
       --port "$port" --pid "$pid" --threads "$threads" --warmup "$warm" --duration "$dur" --json "$@"
   }
   # sat_min NAME INFLIGHT ws|http: min-load on the echo (64 connections), its rate as NAME.json.
   sat_min() {
     local name=$1 inflight=$2 kind=$3
     echo "== $name: min-load 64 x $inflight $kind"
-    if timeout "$(awk -v d="$dur" -v w="$warm" 'BEGIN { printf "%d", d + w + 60 }')" "${bench_pin[@]}" "$min_bin" \
+    if timeout "$sat_limit" "${bench_pin[@]}" "$min_bin" \
         "$sat_e_port" 64 "$inflight" "$dur" "$warm" "$kind" >"$results/$name.txt" 2>&1; then
       awk '{ printf "{\"rate\":%s}\n", $2 }' "$results/$name.txt" >"$results/$name.json"
     else
