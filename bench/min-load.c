@@ -14,7 +14,7 @@
 //
 //   cc -O2 -o min-load bench/min-load.c
 //   min-load PORT [CONNS 64] [INFLIGHT 8] [SECONDS 5] [WARMUP 2] [ws|http]   (127.0.0.1)
-// Prints "min-load: R answers/s".
+// Prints "min-load: R answers/s, C% of a core" (its own CPU time over the window).
 #define _GNU_SOURCE /* memmem */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -50,6 +51,15 @@ static double now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* This process's CPU time, seconds. */
+static double cpu(void)
+{
+	struct rusage u;
+	getrusage(RUSAGE_SELF, &u);
+	return (double)u.ru_utime.tv_sec + (double)u.ru_utime.tv_usec / 1e6 + (double)u.ru_stime.tv_sec +
+	       (double)u.ru_stime.tv_usec / 1e6;
 }
 
 static void die(const char *what)
@@ -208,7 +218,7 @@ int main(int argc, char **argv)
 	}
 
 	uint64_t answered = 0, at_start = 0;
-	double start = now(), window = 0;
+	double start = now(), window = 0, cpu_start = 0;
 	int measuring = 0;
 	uint8_t buf[65536];
 	struct epoll_event evs[256];
@@ -228,8 +238,10 @@ int main(int argc, char **argv)
 			measuring = 1;
 			at_start = answered;
 			window = t;
+			cpu_start = cpu();
 		} else if (measuring && t - window >= seconds) {
-			printf("min-load: %.0f answers/s\n", (double)(answered - at_start) / (t - window));
+			printf("min-load: %.0f answers/s, %.1f%% of a core\n", (double)(answered - at_start) / (t - window),
+			       100 * (cpu() - cpu_start) / (t - window));
 			return 0;
 		}
 	}

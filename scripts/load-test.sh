@@ -581,7 +581,7 @@ if wants saturation; then
     echo "== $name: min-load 64 x $inflight $kind"
     if timeout "$sat_limit" "${bench_pin[@]}" "$min_bin" \
         "$sat_e_port" 64 "$inflight" "$dur" "$warm" "$kind" >"$results/$name.txt" 2>&1; then
-      awk '{ printf "{\"rate\":%s}\n", $2 }' "$results/$name.txt" >"$results/$name.json"
+      awk '{ printf "{\"rate\":%s,\"clientCpuPercent\":%s}\n", $2, $4 + 0 }' "$results/$name.txt" >"$results/$name.json"
     else
       echo "load-test: FAILED: $name" >&2; cat "$results/$name.txt" >&2
       failures=$((failures + 1))
@@ -923,6 +923,14 @@ if sat_rounds > 0:
                                                               for i in range(1, sat_rounds + 1)) if g and m]
         if len(per_round) > 1:
             print("  round by round (the two clients' runs next to each other): " + ", ".join(f"{x:.2f}x" for x in per_round))
+        # Answers per second of the client's own CPU: what each would reach with a whole core,
+        # which holds still when other processes share the cores (the rates do not).
+        def per_core(kind):
+            runs = [j for j in (sat_runs.get(f"sat-{kind}-{i}") for i in range(1, sat_rounds + 1)) if j and j.get("clientCpuPercent")]
+            return max([j["rate"] * 100 / j["clientCpuPercent"] for j in runs], default=None)
+        pg, pm = per_core(gen_kind), per_core(min_kind)
+        if pg is not None and pm is not None:
+            print(f"  answers per second of the client's own CPU (best round): dsb-load {fmt(pg)}, min-load {fmt(pm)}: {pg / pm:.2f}x")
     print("  the same echo.syn call to every server (a 128-byte WebSocket message, a 101-byte HTTP body; data 64 bytes);")
     print("  dsb-load checks every answer against its call by id")
     print("  a server is saturated when it is near 100% of its core while the generator is below 100% of its own;")

@@ -2,9 +2,10 @@
 //
 // Calls in flight on one connection. Ids go out in increasing order from FIRST_ID, always
 // ten digits, so queueing a call is a copy of the connection's prebuilt call and ten bytes
-// patched (masked for a WebSocket frame). An answer must name a call that was sent and not
-// yet answered: ids base .. next_id - 1 are in flight, bit k of `answered` says base + k
-// has its answer (answers may come in any order; base moves past the answered prefix).
+// patched (masked for a WebSocket frame), from the next id's digits kept ready in ASCII.
+// An answer must name a call that was sent and not yet answered: ids base .. next_id - 1
+// are in flight, bit k of `answered` says base + k has its answer (answers may come in any
+// order; base moves past the answered prefix).
 #include "load.h"
 
 #include <string.h>
@@ -14,10 +15,12 @@
  * has no proxy to poison, and a fixed key lets every frame be built once). */
 const uint8_t mask_key[4] = { 0x37, 0xfa, 0x21, 0x3d };
 
-void id_format(uint8_t out[ID_DIGITS], uint64_t id)
+void calls_init(struct conn *c)
 {
+	c->next_id = c->base = FIRST_ID;
+	uint64_t id = FIRST_ID;
 	for (int i = ID_DIGITS - 1; i >= 0; i--) {
-		out[i] = (uint8_t)('0' + id % 10);
+		c->next_digits[i] = (uint8_t)('0' + id % 10);
 		id /= 10;
 	}
 }
@@ -41,13 +44,14 @@ void call_queue(struct conn *c)
 		fail(c, "the output buffer is full (the server does not read?)");
 	uint8_t *out = c->tx + c->tx_len;
 	memcpy(out, t->bytes, t->len);
-	uint8_t digits[ID_DIGITS];
-	id_format(digits, c->next_id);
 	for (size_t i = 0; i < ID_DIGITS; i++) {
 		/* The masking key repeats every four bytes from the payload's first byte. */
 		uint8_t m = t->masked ? mask_key[(t->id_at - t->payload_at + i) & 3] : 0;
-		out[t->id_at + i] = digits[i] ^ m;
+		out[t->id_at + i] = c->next_digits[i] ^ m;
 	}
+	/* The next id's digits: the last one up by one, carrying as on paper. */
+	for (int i = ID_DIGITS - 1; i >= 0 && ++c->next_digits[i] > '9'; i--)
+		c->next_digits[i] = '0';
 	c->tx_len += t->len;
 	c->next_id++;
 }

@@ -121,7 +121,7 @@ void http_setup(struct conn *c, const struct options *o)
 		snprintf(token, sizeof token, "%s", placeholder_token);
 	}
 	build_request(c, o, token);
-	c->next_id = c->base = FIRST_ID;
+	calls_init(c);
 }
 
 void http_start_calls(struct conn *c)

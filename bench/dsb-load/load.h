@@ -73,6 +73,7 @@ struct conn {
 	struct call_template call; /* this connection's call (HTTP to dsbridged: its token) */
 	/* Calls: ids next_id - 1 down to base were sent; bit k of answered is base + k. */
 	uint64_t next_id, base, answered;
+	uint8_t next_digits[ID_DIGITS]; /* next_id in ASCII, unmasked */
 	/* dsbridged pages: the highest seq seen and the highest acknowledged. */
 	uint64_t highest_seq, acked_seq;
 	int want_out;   /* EPOLLOUT armed */
@@ -127,7 +128,7 @@ void http_start_calls(struct conn *c);
 void call_queue(struct conn *c);
 void call_answered(struct conn *c, uint64_t id);
 extern const uint8_t mask_key[4];
-void id_format(uint8_t out[ID_DIGITS], uint64_t id);
+void calls_init(struct conn *c); /* ids from FIRST_ID, none in flight */
 int id_parse(const uint8_t *p, uint64_t *id);
 
 /* scan.c: one message of dsbridged's (an object), its fields dsb-load reads. */

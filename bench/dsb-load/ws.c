@@ -136,7 +136,7 @@ void ws_setup(struct conn *c, const struct options *o)
 		consume(c, whole);
 	}
 	build_call(c, o);
-	c->next_id = c->base = FIRST_ID;
+	calls_init(c);
 }
 
 void ws_start_calls(struct conn *c)
