@@ -12,7 +12,8 @@
 # free loopback ports (the package's own service, if it runs, is not used). And node, for the
 # page client's and the admin page's tests under node's test runner (web/tests/node/,
 # admin-ui/tests/): Debian's nodejs when no node
-# is on PATH (Debian 12's 18 has `node --test`).
+# is on PATH (Debian 12's 18 has `node --test`). And gcc with libssl-dev: scripts/load-test.sh
+# builds the C load generator bench/dsb-load (its TLS mode is OpenSSL's) and bench/min-load.c.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,7 +21,7 @@ SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
 # 1. System packages (skip apt entirely when everything is already there).
-packages=(chromium chromium-driver python3 python3-venv python3-pip openssl redis-server haproxy)
+packages=(chromium chromium-driver python3 python3-venv python3-pip openssl redis-server haproxy gcc libssl-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Load test (issues 6 and 21) in one command: builds release binaries (dsbridged,
-# dsbridge-bench, and the C echo server bench/lws-echo.c), starts the daemon (--demo) and
-# the echo server on loopback, runs dsbridge-bench's scenarios against both in the same
-# run, and prints each bridge figure next to the echo server's as a ratio, with the
-# targets of issue 6, then the server CPU per call of issue 21 (bridge vs C echo on the
-# same three loads, server and bench pinned to cores of their own, and the bridge against
-# the issue's uWebSockets figures).
+# Load test (issues 6, 21 and 45) in one command: builds release binaries (dsbridged,
+# dsbridge-bench, the C echo server bench/lws-echo.c, and the C load generators
+# bench/dsb-load and bench/min-load.c), starts the daemon (--demo) and the echo server on
+# loopback, runs dsbridge-bench's scenarios against both in the same run, and prints each
+# bridge figure next to the echo server's as a ratio, with the targets of issue 6, then
+# the server CPU per call of issue 21 at the rates dsbridge-bench drives (server and bench
+# pinned to cores of their own, the bridge against uWebSockets), then issue 45's rows at
+# saturation (each server at the highest rate it sustains, driven by dsb-load).
 #
-#   scripts/load-test.sh            full run (about 10 minutes)
+#   scripts/load-test.sh            full run (about 13 minutes)
 #   scripts/load-test.sh --quick    shorter runs (about 5 minutes; opening the 10,000-session
 #                                   idle, held and paced runs takes most of it)
 #   scripts/load-test.sh --smoke    seconds, small numbers, debug binaries (for CI):
@@ -18,7 +19,7 @@
 #                       (at most 2x uWebSockets' server CPU per call) misses
 #   --results DIR       keep each run's JSON report in DIR (default: a temporary folder)
 #   --scratch-path DIR  Swift build folder (default .build-release; --smoke: .build)
-#   --threads N         client threads of the bench (default 1)
+#   --threads N         client threads of the bench and of dsb-load (default 1)
 #   --idle-sessions N   sessions of the idle scenario (default 10000; capped by ulimit -n)
 #   --held LIST         held-session counts of the held runs (default "0 1000 10000 max";
 #                       max: the fd limit allows; --smoke: "0 2000")
@@ -57,6 +58,17 @@
 #                         otel        issue 17: 64 x 8 echo.syn with tracing on (--otel-endpoint
 #                                     to scripts/otlp_sink.py, a receiver that only counts) and
 #                                     off, alternating twice: round trips/s and server CPU per call
+#                         saturation  issue 45: each server at the highest rate it sustains, driven
+#                                     by bench/dsb-load (C; server on core 0, generator on core 1):
+#                                     64 pages x 8 echo.syn in flight and 64 keep-alive sync HTTP
+#                                     connections, dsbridged and uWebSockets (--uws-echo; without
+#                                     it the C lws echo) alternating; dsbridged over TLS (wss://,
+#                                     https://; a self-signed certificate made here) beside plain;
+#                                     and dsb-load's rate on the echo against bench/min-load.c's
+#                                     (a minimal epoll client). Best of 2 rounds in a full run
+#   --saturation-rounds N
+#                       rounds of the saturation group (default: 2 in a full run, else 1);
+#                       each row keeps its best round, so more rounds help on a shared machine
 #   --plot DIR          also draw the run's charts as PNG files in DIR (scripts/plot_load.py,
 #                       matplotlib; installs Debian's python3-matplotlib when missing):
 #                       latency per scenario, latency against sessions held
@@ -78,9 +90,10 @@ paced_sessions=""
 daemon_override=""
 baseline_daemon=""
 uws_bin=""
-only="main budget idle held paced efficiency cluster otel"
+only="main budget idle held paced efficiency saturation cluster otel"
 build=1
 plot_dir=""
+sat_rounds_given=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) mode=quick ;;
@@ -99,6 +112,7 @@ while [ $# -gt 0 ]; do
     --only) only="$2"; shift ;;
     --no-build) build=0 ;;
     --plot) plot_dir="$2"; shift ;;
+    --saturation-rounds) sat_rounds_given="$2"; shift ;;
     -h|--help) sed -n '3,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "load-test: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -124,6 +138,7 @@ if [ "$build" = 1 ]; then
   mkdir -p "$scratch"
   # shellcheck disable=SC2046
   gcc -O2 -Wall -o "$echo_bin" bench/lws-echo.c $(pkg-config --cflags --libs libwebsockets)
+  scripts/build-load.sh "$scratch"
 fi
 if [ -z "$held_list" ]; then
   if [ "$mode" = smoke ]; then held_list="0 2000"; else held_list="0 1000 10000 max"; fi
@@ -134,7 +149,9 @@ fi
 daemon_bin="$bin/dsbridged"
 if [ -n "$daemon_override" ]; then daemon_bin="$daemon_override"; fi
 wants() { case " $only " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
-for f in "$daemon_bin" "$bin/dsbridge-bench" "$echo_bin" ${uws_bin:+"$uws_bin"}; do
+load_bin="$scratch/dsb-load"
+min_bin="$scratch/min-load"
+for f in "$daemon_bin" "$bin/dsbridge-bench" "$echo_bin" "$load_bin" "$min_bin" ${uws_bin:+"$uws_bin"}; do
   [ -x "$f" ] || { echo "load-test: $f is missing (build first, or drop --no-build)" >&2; exit 1; }
 done
 
@@ -205,16 +222,11 @@ start_daemon() {
   daemon_port=$server_port
 }
 
-# run NAME PORT PID SCENARIO [bench options...]: one bench run, its JSON kept as NAME.json.
-run() {
-  local name=$1 port=$2 pid=$3 scenario=$4; shift 4
-  local limit
-  limit=$(awk -v d="$dur" -v w="$warm" -v n="$idle_sessions" 'BEGIN { printf "%d", d + w + 120 + n / 40 }')
-  echo "== $name: $scenario $*"
-  local quiet=()
-  if [ "$mode" = smoke ]; then quiet=(--quiet); fi
-  if timeout "$limit" "${bench_pin[@]}" "$bin/dsbridge-bench" "$scenario" --port "$port" --pid "$pid" --threads "$threads" \
-      --duration "$dur" --warmup "$warm" --json "${quiet[@]}" "$@" >"$results/$name.json" 2> >(tee "$results/$name.err" >&2); then
+# measure NAME PID LIMIT COMMAND...: one load generator run (pinned as set), under `timeout
+# LIMIT`, its stdout (JSON) kept as NAME.json; the server PID must still be up after it.
+measure() {
+  local name=$1 pid=$2 limit=$3; shift 3
+  if timeout "$limit" "${bench_pin[@]}" "$@" >"$results/$name.json" 2> >(tee "$results/$name.err" >&2); then
     :
   else
     echo "load-test: FAILED: $name (exit $?)" >&2
@@ -226,6 +238,18 @@ run() {
     failures=$((failures + 1))
     exit 1
   fi
+}
+
+# run NAME PORT PID SCENARIO [bench options...]: one bench run, its JSON kept as NAME.json.
+run() {
+  local name=$1 port=$2 pid=$3 scenario=$4; shift 4
+  local limit
+  limit=$(awk -v d="$dur" -v w="$warm" -v n="$idle_sessions" 'BEGIN { printf "%d", d + w + 120 + n / 40 }')
+  echo "== $name: $scenario $*"
+  local quiet=()
+  if [ "$mode" = smoke ]; then quiet=(--quiet); fi
+  measure "$name" "$pid" "$limit" "$bin/dsbridge-bench" "$scenario" --port "$port" --pid "$pid" --threads "$threads" \
+    --duration "$dur" --warmup "$warm" --json "${quiet[@]}" "$@"
 }
 
 sources=(--source 127.0.0.2-127.0.0.9)
@@ -521,6 +545,67 @@ if wants efficiency; then
   dur=$dur_main; warm=$warm_main
 fi
 
+# Saturation (issue 45): each server at the highest rate it sustains. bench/dsb-load keeps
+# every connection's calls in flight (each answer lets the next call go), so the server sets
+# the rate; it checks every answer against its call and exits 1 on any mismatch or close.
+# Server on core 0, generator on core 1, as in the efficiency group; the servers stay up
+# and the runs alternate between them. dsbridged is also started with TLS (a self-signed
+# certificate made here), measured beside plain (issue 44's wss:// row). min-load, the
+# smallest epoll client, drives the echo the same way: dsb-load must reach 80% of its rate
+# (else it, not the server, would set the rate).
+sat_rounds=0
+if wants saturation; then
+  pin_apart
+  if [ "$mode" = full ]; then sat_rounds=2; else sat_rounds=1; fi
+  if [ -n "$sat_rounds_given" ]; then sat_rounds=$sat_rounds_given; fi
+  if [ "$mode" = smoke ]; then dur=0.5; warm=0.25; fi
+  sat_limit=$(awk -v d="$dur" -v w="$warm" 'BEGIN { printf "%d", d + w + 60 }')   # seconds a run may take
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=127.0.0.1 \
+    -keyout "$results/sat-key.pem" -out "$results/sat-cert.pem" 2>"$results/sat-openssl.log"
+  start_daemon daemon-saturation
+  sat_d_pid=$daemon_pid; sat_d_port=$daemon_port
+  start_daemon daemon-saturation-tls --tls-cert "$results/sat-cert.pem" --tls-key "$results/sat-key.pem"
+  sat_t_pid=$daemon_pid; sat_t_port=$daemon_port
+  if [ -n "$uws_bin" ]; then start_server uws-saturation "$uws_bin" 0; else start_server echo-saturation "$echo_bin" 0; fi
+  sat_e_pid=$server_pid; sat_e_port=$server_port
+  # sat NAME PORT PID [dsb-load options]: one dsb-load run, its JSON kept as NAME.json.
+  sat() {
+    local name=$1 port=$2 pid=$3; shift 3
+    echo "== $name: dsb-load $*"
+    measure "$name" "$pid" "$sat_limit" "$load_bin" \
+      --port "$port" --pid "$pid" --threads "$threads" --warmup "$warm" --duration "$dur" --json "$@"
+  }
+  # sat_min NAME INFLIGHT ws|http: min-load on the echo (64 connections), its rate as NAME.json.
+  sat_min() {
+    local name=$1 inflight=$2 kind=$3
+    echo "== $name: min-load 64 x $inflight $kind"
+    if timeout "$sat_limit" "${bench_pin[@]}" "$min_bin" \
+        "$sat_e_port" 64 "$inflight" "$dur" "$warm" "$kind" >"$results/$name.txt" 2>&1; then
+      awk '{ printf "{\"rate\":%s,\"clientCpuPercent\":%s}\n", $2, $4 + 0 }' "$results/$name.txt" >"$results/$name.json"
+    else
+      echo "load-test: FAILED: $name" >&2; cat "$results/$name.txt" >&2
+      failures=$((failures + 1))
+    fi
+  }
+  ws_load=(--mode ws --conns 64 --inflight 8 --payload 64)
+  http_load=(--mode http --conns 64 --inflight 1 --payload 64)
+  for round in $(seq 1 "$sat_rounds"); do
+    sat "sat-ws-dsb-$round" "$sat_d_port" "$sat_d_pid" "${ws_load[@]}"
+    sat "sat-ws-echo-$round" "$sat_e_port" "$sat_e_pid" "${ws_load[@]}" --server echo
+    sat_min "sat-min-$round" 8 ws
+    sat "sat-wss-dsb-$round" "$sat_t_port" "$sat_t_pid" "${ws_load[@]}" --tls
+    sat "sat-http-dsb-$round" "$sat_d_port" "$sat_d_pid" "${http_load[@]}"
+    sat "sat-http-echo-$round" "$sat_e_port" "$sat_e_pid" "${http_load[@]}" --server echo
+    sat_min "sat-min-http-$round" 1 http
+    sat "sat-https-dsb-$round" "$sat_t_port" "$sat_t_pid" "${http_load[@]}" --tls
+  done
+  stop_server "$sat_d_pid"
+  stop_server "$sat_t_pid"
+  stop_server "$sat_e_pid"
+  unpin
+  dur=$dur_main; warm=$warm_main
+fi
+
 # Tracing (issue 17): the same 64 x 8 load with every call exported as a span over OTLP/HTTP
 # (protobuf, to a receiver that only counts) and without, alternating.
 if wants otel; then
@@ -547,13 +632,14 @@ fi
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 report_rc=0
 LOAD_TEST_BASELINE="$baseline_daemon" LOAD_TEST_ONLY="$only" LOAD_TEST_UWS="$uws_bin" python3 - "$results" "$mode" "$fd_limit" "$idle_sessions" "$strict" "$failures" "$load_before" "$load_after" "$(nproc)" "${held_names[*]}" \
-  "$eff_rounds" "$pinned" "$sessions" "$paced_sessions" <<'PY' || report_rc=$?
+  "$eff_rounds" "$pinned" "$sessions" "$paced_sessions" "$sat_rounds" <<'PY' || report_rc=$?
 import json, os, sys
 results, mode, fd_limit, idle_sessions, strict, failures = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5] == "1", int(sys.argv[6])
 load_before, load_after, cores = sys.argv[7], sys.argv[8], sys.argv[9]
 held_names = sys.argv[10].split()
 held_connect_names = [n + "-connect" for n in held_names if n.startswith("held-") and not n.startswith("held-echo")]
 eff_rounds, pinned, sessions, paced_sessions = int(sys.argv[11]), sys.argv[12] == "1", int(sys.argv[13]), int(sys.argv[14])
+sat_rounds = int(sys.argv[15])
 eff_names = [f"eff-{kind}-{i}" for i in range(1, eff_rounds + 1)
              for kind in ("syn", "echo", "http", "echo-http") + (() if mode == "smoke" else ("echo-uv", "echo-uv-http"))
              + (("uws", "uws-http") if os.environ.get("LOAD_TEST_UWS") else ())]
@@ -749,19 +835,20 @@ if eff_rounds > 0 or get("paced") is not None or get("echo-paced") is not None:
     table = []
     # uWebSockets measured in this run (--uws-echo), else the issue's reference figures.
     uws_runs = {"a": best_of("uws"), "b": best_of("uws-http"), "c": cpu_per_call("uws-paced")} if uws_measured else {}
-    for load, b, e, loop, others, key in eff_rows:
+    for load_text, b, e, loop, others, key in eff_rows:
         uws = uws_runs.get(key) if uws_measured else UWS_REFERENCE[key]
         ru = ratio(b, uws)
         verdict = "-" if ru is None else ("PASS" if ru <= 2.0 else "MISS")
-        if verdict == "MISS": misses.append(f"issue 21 {load}")
-        table.append((load, fmt(b) if b is not None else "-",
+        if verdict == "MISS": misses.append(f"issue 21 {load_text}")
+        table.append((load_text, fmt(b) if b is not None else "-",
                       f"{fmt(e)} ({loop})" if e is not None else "-",
                       f"{ratio(b, e):.2f}x" if ratio(b, e) is not None else "-",
                       fmt(uws) if uws is not None else "-", f"{ru:.2f}x" if ru is not None else "-", "<= 2x uWS", verdict))
     print()
     pin_text = "server on core 0, bench on core 1" if pinned else "NOT pinned apart (fewer than 2 cores or no taskset)"
     rounds_text = f"best of {eff_rounds} rounds" if eff_rounds > 1 else "one round"
-    print(f"Issue 21: server CPU per call, bridge vs C echo (same loads, same run; {pin_text}; (a), (b): {rounds_text})")
+    print(f"Issue 21, fixed-rate rows: server CPU per call at the rate dsbridge-bench drives, below what the servers sustain")
+    print(f"  (issue 45's rows at saturation follow); bridge vs C echo (same loads, same run; {pin_text}; (a), (b): {rounds_text})")
     hdr = ("load", "bridge µs/call", "C echo µs/call", "bridge/C echo", "uWS µs/call*", "bridge/uWS", "goal", "result")
     widths = [max(len(str(row[i])) for row in table + [hdr]) for i in range(len(hdr))]
     print("  ".join(str(h).ljust(widths[i]) if i == 0 else str(h).rjust(widths[i]) for i, h in enumerate(hdr)))
@@ -778,6 +865,76 @@ if eff_rounds > 0 or get("paced") is not None or get("echo-paced") is not None:
     echo_notes = [f"{load[:3]} {others}" for load, b, e, loop, others, key in eff_rows if others]
     print("C echo: bench/lws-echo.c, the lower of its loops per load" + (f" (the other: {'; '.join(echo_notes)})" if echo_notes else ""))
     print("  (a) 100-byte frames; (b) the bridge's call request, answered with its body; (c) 100-byte frames, on libuv")
+
+# Issue 45: each server at the highest rate it sustains (bench/dsb-load, closed loop), the
+# servers alternating in one run; the best round of each (lowest CPU per call).
+sat_runs = {f"sat-{kind}-{i}": load(f"sat-{kind}-{i}") for i in range(1, sat_rounds + 1)
+            for kind in ("ws-dsb", "ws-echo", "min", "wss-dsb", "http-dsb", "http-echo", "min-http", "https-dsb")}
+def sat_shared(j):
+    """Server and generator both below 90% of their cores: neither set the rate, so other
+    processes had the cores (a shared machine)."""
+    return j["serverCpuPercent"] < 90 and j["clientCpuPercent"] < 90
+def sat_best(kind):
+    """The round with the lowest CPU per call, among the rounds not marked shared if any."""
+    runs = [j for j in (sat_runs.get(f"sat-{kind}-{i}") for i in range(1, sat_rounds + 1)) if j]
+    runs = [j for j in runs if not sat_shared(j)] or runs
+    return min(runs, key=lambda j: j["serverCpuMicrosPerCall"]) if runs else None
+if sat_rounds > 0:
+    echo_name = "uWebSockets" if uws_measured else "C lws echo"
+    print()
+    rounds_text = f"of {sat_rounds} rounds the one with the lowest CPU per call" if sat_rounds > 1 else "one round"
+    print(f"Issue 45: at saturation, each server at the highest rate it sustains (bench/dsb-load, C, closed loop; "
+          f"{'server on core 0, generator on core 1' if pinned else 'NOT pinned apart'}; {rounds_text})")
+    print(f"  {'load / server':<44} {'calls/s':>10} {'µs CPU/call':>12} {'server core':>12} {'generator core':>15}")
+    def sat_line(name, j):
+        if j is None:
+            print(f"    {name:<42} {'(no result)':>10}")
+            return
+        shared = sat_shared(j)
+        print(f"    {name:<42} {j['rate']:>10,.0f} {j['serverCpuMicrosPerCall']:>12.2f} {j['serverCpuPercent']:>11.0f}% "
+              f"{j['clientCpuPercent']:>14.0f}%" + ("  (*)" if shared else ""))
+    def sat_block(title, a_name, a, b_name, b, goal_text, limit):
+        print(f"  {title}")
+        sat_line(a_name, a)
+        sat_line(b_name, b)
+        ra = ratio(a and a["serverCpuMicrosPerCall"], b and b["serverCpuMicrosPerCall"])
+        verdict = "-" if ra is None or limit is None else ("PASS" if ra <= limit else "MISS")
+        if verdict == "MISS": misses.append(f"issue 45 {title}")
+        print(f"    CPU per call, {a_name} / {b_name}: " + (f"{ra:.2f}x" if ra is not None else "-")
+              + f" (goal {goal_text}): {verdict}")
+    sat_block("64 pages x 8 echo.syn in flight", "dsbridged", sat_best("ws-dsb"), echo_name, sat_best("ws-echo"), "<= 2x", 2.0)
+    sat_block("64 keep-alive connections of sync HTTP calls", "dsbridged", sat_best("http-dsb"), echo_name,
+              sat_best("http-echo"), "<= 2x", 2.0)
+    sat_block("dsbridged, 64 x 8, TLS beside plain", "wss://", sat_best("wss-dsb"), "ws://", sat_best("ws-dsb"), "<= 1.3x, issue 44", 1.3)
+    sat_block("dsbridged, 64 sync HTTP, TLS beside plain", "https://", sat_best("https-dsb"), "http://", sat_best("http-dsb"),
+              "reported", None)
+    # The highest rate each client reached on the echo, whichever round; and round by round.
+    def sat_top(kind):
+        return max([j["rate"] for j in (sat_runs.get(f"sat-{kind}-{i}") for i in range(1, sat_rounds + 1)) if j], default=None)
+    for label, gen_kind, min_kind in (("64 x 8 WebSocket", "ws-echo", "min"), ("64 keep-alive HTTP", "http-echo", "min-http")):
+        gen, ref = sat_top(gen_kind), sat_top(min_kind)
+        rg = ratio(gen, ref)
+        verdict = "-" if rg is None else ("PASS" if rg >= 0.8 else "MISS")
+        if verdict == "MISS": misses.append(f"issue 45 generator saturation, {label}")
+        print(f"generator, {label}: dsb-load {fmt(gen)} calls/s against bench/min-load.c (minimal epoll client, no checks) "
+              f"{fmt(ref)}/s on the {echo_name} (the highest of each): "
+              + (f"{rg:.2f}x (goal >= 0.80x): {verdict}" if rg is not None else "-"))
+        per_round = [ratio(g["rate"], m["rate"]) for g, m in ((sat_runs.get(f"sat-{gen_kind}-{i}"), sat_runs.get(f"sat-{min_kind}-{i}"))
+                                                              for i in range(1, sat_rounds + 1)) if g and m]
+        if len(per_round) > 1:
+            print("  round by round (the two clients' runs next to each other): " + ", ".join(f"{x:.2f}x" for x in per_round))
+        # Answers per second of the client's own CPU: what each would reach with a whole core,
+        # which holds still when other processes share the cores (the rates do not).
+        def per_core(kind):
+            runs = [j for j in (sat_runs.get(f"sat-{kind}-{i}") for i in range(1, sat_rounds + 1)) if j and j.get("clientCpuPercent")]
+            return max([j["rate"] * 100 / j["clientCpuPercent"] for j in runs], default=None)
+        pg, pm = per_core(gen_kind), per_core(min_kind)
+        if pg is not None and pm is not None:
+            print(f"  answers per second of the client's own CPU (best round): dsb-load {fmt(pg)}, min-load {fmt(pm)}: {pg / pm:.2f}x")
+    print("  the same echo.syn call to every server (a 128-byte WebSocket message, a 101-byte HTTP body; data 64 bytes);")
+    print("  dsb-load checks every answer against its call by id")
+    print("  a server is saturated when it is near 100% of its core while the generator is below 100% of its own;")
+    print("  (*): both below 90% of their cores: other processes had them (check `top`), the rate is not the server's ceiling")
 
 # Issue 16: cluster mode on vs off (one node, same run, best of the alternating rounds), and
 # the cluster's latency figures.
@@ -891,8 +1048,9 @@ def group_of(name):
     if name in ("paced", "echo-paced"): return {"paced", "efficiency"} if paced_sessions > 0 else set()
     if name == "uws-paced": return {"efficiency"}
     if name.startswith("eff-"): return {"efficiency"}
+    if name.startswith("sat-"): return {"saturation"}
     return {"main"}
-missing = [n for n, j in r.items() if j is None and group_of(n) & groups_run]
+missing = [n for n, j in list(r.items()) + list(sat_runs.items()) if j is None and group_of(n) & groups_run]
 print()
 print(f"runs without a result: {', '.join(missing) if missing else 'none'}; targets missed: {len(misses)}")
 errors = sum(sum(j["errors"].values()) for j in r.values() if j)
