@@ -118,6 +118,7 @@ SSL_CTX *tls_client_context(void);
 void ws_setup(struct conn *c, const struct options *o);
 void ws_received(struct conn *c);
 void ws_start_calls(struct conn *c);
+void ws_ack(struct conn *c); /* queues an ack of highest_seq */
 
 /* http.c */
 void http_setup(struct conn *c, const struct options *o);

@@ -120,6 +120,7 @@ static void *worker_run(void *arg)
 			http_start_calls(c);
 		flush(w, c);
 	}
+	double next_sweep = now_seconds() + 0.5;
 	while (!atomic_load_explicit(&load_stop, memory_order_relaxed)) {
 		int n = epoll_wait(w->epfd, events, 256, 100);
 		for (int i = 0; i < n; i++) {
@@ -132,6 +133,18 @@ static void *worker_run(void *arg)
 			}
 			if (c->tx_len > c->tx_off)
 				flush(w, c);
+		}
+		/* Twice a second, a page acknowledges whatever it has not (PROTOCOL.md 2.3: within
+		 * 1 s of unacknowledged traffic), when fewer than --ack-every came since. */
+		if (w->o->mode == MODE_WS && w->o->server == SERVER_DSBRIDGED && now_seconds() >= next_sweep) {
+			next_sweep += 0.5;
+			for (int i = 0; i < w->nconns; i++) {
+				struct conn *c = w->conns[i];
+				if (c->highest_seq > c->acked_seq) {
+					ws_ack(c);
+					flush(w, c);
+				}
+			}
 		}
 		atomic_store_explicit(&w->answers, w->local_answers, memory_order_relaxed);
 		atomic_store_explicit(&w->acks, w->local_acks, memory_order_relaxed);

@@ -12,7 +12,8 @@
 // Answers: an echo server's frame must be the call's payload byte for byte (its id one in
 // flight); dsbridged's `ret` (alone or in a batch) must have code 0, the call's `data`,
 // an id in flight and a `seq`. The page acknowledges (`ack`) every --ack-every messages,
-// well within the replay bound (PROTOCOL.md 2.3), and answers pings with pongs. A close
+// well within the replay bound (PROTOCOL.md 2.3), and at the latest within a second of the
+// first message it has not acknowledged (main.c's sweep), and answers pings with pongs. A close
 // frame, a fragmented or binary frame, or any other message stops the run.
 #include "load.h"
 
@@ -213,6 +214,15 @@ static void frame_received(struct conn *c, uint8_t b0, const uint8_t *p, size_t 
 	}
 }
 
+void ws_ack(struct conn *c)
+{
+	char ack[48];
+	int l = snprintf(ack, sizeof ack, "{\"t\":\"ack\",\"seq\":%llu}", (unsigned long long)c->highest_seq);
+	queue_control(c, 1, (const uint8_t *)ack, (size_t)l);
+	c->acked_seq = c->highest_seq;
+	c->w->local_acks++;
+}
+
 /* The whole frames at the start of p (conn_receive calls it); returns the bytes used. */
 static size_t frames_received(struct conn *c, const uint8_t *p, size_t n)
 {
@@ -221,13 +231,8 @@ static size_t frames_received(struct conn *c, const uint8_t *p, size_t n)
 		frame_received(c, p[off], p + off + hdr, len);
 		off += whole;
 	}
-	if (c->w->o->server == SERVER_DSBRIDGED && c->highest_seq - c->acked_seq >= (uint64_t)c->w->o->ack_every) {
-		char ack[48];
-		int l = snprintf(ack, sizeof ack, "{\"t\":\"ack\",\"seq\":%llu}", (unsigned long long)c->highest_seq);
-		queue_control(c, 1, (const uint8_t *)ack, (size_t)l);
-		c->acked_seq = c->highest_seq;
-		c->w->local_acks++;
-	}
+	if (c->w->o->server == SERVER_DSBRIDGED && c->highest_seq - c->acked_seq >= (uint64_t)c->w->o->ack_every)
+		ws_ack(c);
 	return off;
 }
 
