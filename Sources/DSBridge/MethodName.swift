@@ -27,6 +27,9 @@ package struct MethodName: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether `namespace` is reserved or inside a reserved one (`_webkit`, `_webkit.a`).
     package static func isReserved(namespace: String) -> Bool {
+        // Every reserved namespace starts with "_": an application's name is out at its first
+        // byte, without walking the set (each comparison cost a retain and a release).
+        guard namespace.utf8.first == UInt8(ascii: "_") else { return false }
         let head = namespace.utf8.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false).first
         guard let head else { return false }
         return reservedNamespaces.contains { $0.utf8.elementsEqual(head) }

@@ -143,6 +143,9 @@ struct ScriptMessageHandlerTests {
         for free in ["", "webkit", "page", "_webkitx", "_pages", "x._page", "_Page", "hotwire", "_hotwired"] {
             #expect(!MethodName.isReserved(namespace: free), "\(free)")
         }
+        // The check answers an application's name at its first byte: it holds only while
+        // every reserved namespace starts with "_".
+        #expect(MethodName.reservedNamespaces.allSatisfy { $0.hasPrefix("_") })
     }
 
     @Test("registering an interface under a reserved namespace stops the program")
