@@ -302,7 +302,10 @@ class Run:
             t.join(70)
         statuses = sorted(set(s for _, s in push_results))
         ended_grace = sorted(set(sid for sid, s in push_results if s == 410))
-        self.check(len(ended_grace) >= 1 and all(s in (410, 504) for s in statuses), "grace-ended",
+        # (404: a push that reached the daemon after the budget had ended its session, which
+        # is then unknown; seen once in a fresh-clone CI run, where the 42 pushing threads
+        # start slowly.)
+        self.check(len(ended_grace) >= 1 and all(s in (404, 410, 504) for s in statuses), "grace-ended",
                    "%d of %d grace sessions ended (their admin calls answered 410); statuses %s"
                    % (len(ended_grace), GRACE, statuses))
         codes = []

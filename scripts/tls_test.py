@@ -43,7 +43,14 @@ def descriptors_per_connection(daemon, port, context, count=50):
     """Opens `count` wss:// sessions (each says hello and has a call answered): how many
     descriptors the daemon holds for each, and how many it holds once they have closed."""
     import time
-    before = open_descriptors(daemon.pid)
+    # The descriptors of earlier checks' connections close in their own time: counted once
+    # the number has held still for half a second.
+    before, still_since = open_descriptors(daemon.pid), time.monotonic()
+    while time.monotonic() - still_since < 0.5:
+        time.sleep(0.05)
+        now = open_descriptors(daemon.pid)
+        if now != before:
+            before, still_since = now, time.monotonic()
     pages = []
     try:
         for i in range(count):
@@ -133,8 +140,13 @@ def main():
         check("40 answers of 150 KB to a wss:// page that reads late arrive whole, in order", problem is None, problem)
         # TLS is terminated in-process: one descriptor per connection, no socket pair.
         per_page, left = descriptors_per_connection(daemon, port, context)
-        check("one descriptor per wss:// page (50 pages open)", per_page == 1, f"{per_page} per page")
-        check("their descriptors are closed after them", left == 0, f"{left} left open")
+        # One each (the socket pair made it three); a descriptor of the daemon's own may come
+        # or go meanwhile (a lingering connection of an earlier check), hence ± 0.1.
+        if per_page is None:
+            check("one descriptor per wss:// page (50 pages open)", False, left)
+        else:
+            check("one descriptor per wss:// page (50 pages open)", abs(per_page - 1) <= 0.1, f"{per_page} per page")
+            check("their descriptors are closed after them", left <= 0, f"{left} left open")
         _, status = wss_session(port, context, origin=f"http://127.0.0.1:{port}")
         check("the plain-http origin is not an own origin under TLS (403)", " 403" in status, status)
         try:
