@@ -26,9 +26,11 @@ head) fails, because there the follow-up is the request under test:
   10 close-*-followup          `Connection: close` / HTTP/1.0 of a follow-up honoured
 The other cases (4 head /a.txt|/missing|/sub, 5 plain pipelining, 6 sync calls, 9 split
 heads, 11 split bodies) check keep-alive framing in general: body bytes, request
-boundaries, partial reads. The `[first]` variants of cases 1-3 send the same request as a
-connection's first (and only) request: they show whether a failure is specific to
-follow-ups.
+boundaries, partial reads; 12 checks the body's deadline (PROTOCOL.md 1.3, revision 1.17):
+408 at --body-timeout-ms counted from the request's own head, however the bytes trickle,
+a close without a second answer after an early answer, and a GET's body read and dropped.
+The `[first]` variants of cases 1-3 send the same request as a connection's first (and
+only) request: they show whether a failure is specific to follow-ups.
 
 Usage (from the repository root):
     python3 scripts/http_keepalive_test.py --daemon .build-release/release/dsbridged
@@ -618,6 +620,127 @@ def c_split_body(body, data, piece=10, pause=0.1):
         c.close()
 
 
+# --- the body's deadline (PROTOCOL.md 1.3, revision 1.17) ----------------------------------
+
+def timed_answer(c, label, within):
+    """Reads an answer, returning it with the seconds it took; the read waits `within` s."""
+    c.timeout = within
+    c.sock.settimeout(within)
+    t0 = time.time()
+    try:
+        r = c.read_response(what=label)
+    finally:
+        c.timeout = SOCK_TIMEOUT
+        c.sock.settimeout(SOCK_TIMEOUT)
+    return r, time.time() - t0
+
+
+def expect_408_in_time(c, label, elapsed_before=0.0):
+    """The 408 of a body not whole within --body-timeout-ms of its own head: not before the
+    deadline, not much after it; announced as a close, and the connection then closes."""
+    limit = BODY_TIMEOUT_MS / 1000
+    r, took = timed_answer(c, "waiting for the 408 of %s" % label, limit + SOCK_TIMEOUT)
+    took += elapsed_before
+    check(r.status == 408, "%s: got %s (expected 408 once the body was not whole within %d ms)"
+          % (label, r.summary(), BODY_TIMEOUT_MS))
+    check(took >= limit - 0.25, "%s: 408 after %.2f s, before the %.1f s body timeout" % (label, took, limit))
+    check(took <= limit + 1.5, "%s: 408 after %.2f s (body timeout %.1f s)" % (label, took, limit))
+    check(r.wants_close(), "%s: the 408 did not announce Connection: close" % label)
+    closed = c.wait_closed()
+    check(closed is True, "%s: after the 408 the connection %s" % (label, closed_state(closed)))
+    return "408 after %.2f s" % took
+
+
+def c_body_late_408():
+    """A body that does not come whole within the timeout gets 408 and the connection closes."""
+    c = opened()
+    try:
+        body = call_body("echo.syn", "never-finished")
+        c.send(req("POST", "/dsbridge/session", ["Content-Type: application/json"], content_length=len(body) + 20))
+        c.send(body)
+        return expect_408_in_time(c, "2nd request POST /dsbridge/session missing 20 body bytes")
+    finally:
+        c.close()
+
+
+def c_body_dribbled_408():
+    """Bytes trickling in do not extend the deadline: it counts from the request's head."""
+    c = opened()
+    try:
+        token = new_session(c, "2nd request POST /dsbridge/session")
+        body = call_body("echo.syn", "x" * 40)
+        c.send(req("POST", "/dsbridge/call", ["Content-Type: application/json", "X-DSBridge-Token: " + token],
+                   content_length=len(body)))
+        t0 = time.time()
+        # One byte every 100 ms: the whole body would take longer than the timeout.
+        sent = 0
+        while time.time() - t0 < BODY_TIMEOUT_MS / 1000 - 0.3 and sent < len(body) - 1:
+            c.send(body[sent:sent + 1])
+            sent += 1
+            time.sleep(0.1)
+        return expect_408_in_time(c, "3rd request POST /dsbridge/call dribbled a byte per 100 ms (%d of %d bytes)"
+                                  % (sent, len(body)), time.time() - t0)
+    finally:
+        c.close()
+
+
+def c_body_deadline_per_request():
+    """The deadline is the late request's own: a connection that served requests for longer
+    than the timeout still gives a new request's body the whole of it."""
+    c = opened()
+    try:
+        for n in range(4):
+            time.sleep(BODY_TIMEOUT_MS / 4000)
+            get_a(c, "%s request GET /a.txt" % ordinal(n + 2))
+        body = call_body("echo.syn", "late")
+        c.send(req("POST", "/dsbridge/session", ["Content-Type: application/json"], content_length=len(body)))
+        c.send(body[:5])
+        return expect_408_in_time(c, "6th request POST /dsbridge/session after 4 requests over %.1f s"
+                                  % (BODY_TIMEOUT_MS / 1000))
+    finally:
+        c.close()
+
+
+def c_body_unread_answered_then_closed():
+    """A request answered before its body (401: no token) is not answered twice: no 408 when
+    the body never comes, the connection just closes."""
+    c = opened()
+    try:
+        c.send(req("POST", "/dsbridge/call", ["Content-Type: application/json"], content_length=50))
+        c.send(b'{"method":')
+        r = c.read_response(what="answering the 2nd request POST /dsbridge/call without a token")
+        check(r.status == 401, "2nd request POST /dsbridge/call without token: got %s (expected 401)" % r.summary())
+        check(r.wants_close(), "the early 401 did not announce Connection: close")
+        closed = c.wait_closed(BODY_TIMEOUT_MS / 1000 + 3.0)
+        check(closed is True, "after the early 401 with its body missing, the connection %s" % closed_state(closed))
+    finally:
+        c.close()
+
+
+def c_body_ignored_is_skipped():
+    """A GET with a body: the body is read and dropped, the next request is served; a GET
+    whose body never comes is answered once and the connection closes at the deadline."""
+    c = opened()
+    try:
+        junk = b"GET /sub/.. HTTP/1.1\r\n\r\n"
+        c.send(req("GET", "/a.txt", body=junk))
+        r = c.read_response(what="answering the 2nd request GET /a.txt with a %d-byte body" % len(junk))
+        check(r.status == 200 and r.body == A_TXT, "2nd request GET /a.txt with a body: got %s" % r.summary())
+        still_alive(c, r, "2nd request GET /a.txt with a body", 3)
+        c.send(req("GET", "/a.txt", content_length=30))
+        r = c.read_response(what="answering the 4th request GET /a.txt, its 30-byte body never sent")
+        check(r.status == 200 and r.body == A_TXT, "4th request GET /a.txt, body never sent: got %s" % r.summary())
+        t0 = time.time()
+        closed = c.wait_closed(BODY_TIMEOUT_MS / 1000 + 3.0)
+        took = time.time() - t0
+        check(closed is True, "after the 4th request's body never came, the connection %s (expected a close, "
+              "no second answer)" % closed_state(closed))
+        check(took >= BODY_TIMEOUT_MS / 1000 - 0.25, "closed after %.2f s, before the body timeout" % took)
+        return "closed %.2f s after the answer" % took
+    finally:
+        c.close()
+
+
 # --- closing ---------------------------------------------------------------------------
 
 def closed_state(closed):
@@ -777,6 +900,12 @@ def all_cases():
     body = call_body("echo.syn", "split-body-value")
     case("split-body Content-Length %d in 10-byte pieces" % len(body), c_split_body, body, "split-body-value")
     case("split-body Content-Length %d in 1-byte pieces" % len(body), c_split_body, body, "split-body-value", 1, 0.01)
+    # 12. the body's deadline
+    case("body-late -> 408 at the body timeout", c_body_late_408)
+    case("body-dribbled -> 408 at the body timeout", c_body_dribbled_408)
+    case("body-late-deadline-per-request -> 408", c_body_deadline_per_request)
+    case("body-unread-after-early-401 -> closed, no 408", c_body_unread_answered_then_closed)
+    case("body-of-a-get-skipped, or closed at the deadline", c_body_ignored_is_skipped)
 
 
 def c_no_listing():

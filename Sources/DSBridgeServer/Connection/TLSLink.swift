@@ -115,6 +115,11 @@ final class TLSLink {
         ended = true
         lws_wsi_user(wsi)?.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
         lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+        // That timeout is served in lws' idle pass on libuv, which only an lws event
+        // schedules: a close decided outside lws' callbacks (a deadline of the connection's
+        // own) waited for the next one (15 s and more in a test), its descriptor held. A wake of its
+        // event pipe is that event.
+        if let context = lws_get_context(wsi) { lws_cancel_service(context) }
     }
 
     /// The input buffer keeps its capacity up to this size between reads.
