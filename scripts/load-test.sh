@@ -65,7 +65,8 @@
 #                                     it the C lws echo) alternating; dsbridged over TLS (wss://,
 #                                     https://; a self-signed certificate made here) beside plain;
 #                                     and dsb-load's rate on the echo against bench/min-load.c's
-#                                     (a minimal epoll client). Best of 2 rounds in a full run
+#                                     (a minimal epoll client); 1 page x 1 call round trips
+#                                     (p50/p99/p99.9), ws:// and wss://. Best of 2 rounds in a full run
 #   --saturation-rounds N
 #                       rounds of the saturation group (default: 2 in a full run, else 1);
 #                       each row keeps its best round, so more rounds help on a shared machine
@@ -598,6 +599,9 @@ if wants saturation; then
     sat "sat-http-echo-$round" "$sat_e_port" "$sat_e_pid" "${http_load[@]}" --server echo
     sat_min "sat-min-http-$round" 1 http
     sat "sat-https-dsb-$round" "$sat_t_port" "$sat_t_pid" "${http_load[@]}" --tls
+    # One call in flight on one page: each call's round trip, plain and TLS (issue 44).
+    sat "sat-lat-ws-dsb-$round" "$sat_d_port" "$sat_d_pid" --mode ws --conns 1 --inflight 1 --payload 64 --latency
+    sat "sat-lat-wss-dsb-$round" "$sat_t_port" "$sat_t_pid" --mode ws --conns 1 --inflight 1 --payload 64 --latency --tls
   done
   stop_server "$sat_d_pid"
   stop_server "$sat_t_pid"
@@ -869,7 +873,8 @@ if eff_rounds > 0 or get("paced") is not None or get("echo-paced") is not None:
 # Issue 45: each server at the highest rate it sustains (bench/dsb-load, closed loop), the
 # servers alternating in one run; the best round of each (lowest CPU per call).
 sat_runs = {f"sat-{kind}-{i}": load(f"sat-{kind}-{i}") for i in range(1, sat_rounds + 1)
-            for kind in ("ws-dsb", "ws-echo", "min", "wss-dsb", "http-dsb", "http-echo", "min-http", "https-dsb")}
+            for kind in ("ws-dsb", "ws-echo", "min", "wss-dsb", "http-dsb", "http-echo", "min-http", "https-dsb",
+                         "lat-ws-dsb", "lat-wss-dsb")}
 def sat_shared(j):
     """Server and generator both below 90% of their cores: neither set the rate, so other
     processes had the cores (a shared machine)."""
@@ -908,6 +913,17 @@ if sat_rounds > 0:
     sat_block("dsbridged, 64 x 8, TLS beside plain", "wss://", sat_best("wss-dsb"), "ws://", sat_best("ws-dsb"), "<= 1.3x, issue 44", 1.3)
     sat_block("dsbridged, 64 sync HTTP, TLS beside plain", "https://", sat_best("https-dsb"), "http://", sat_best("http-dsb"),
               "reported", None)
+    # 1 x 1 round trips (dsb-load --latency), the round with the lowest p99 of each.
+    def lat_best(kind):
+        runs = [j for j in (sat_runs.get(f"sat-{kind}-{i}") for i in range(1, sat_rounds + 1)) if j and j.get("latencyCalls")]
+        return min(runs, key=lambda j: j["p99Micros"]) if runs else None
+    print("  dsbridged, 1 page x 1 call in flight, each call's round trip (dsb-load --latency; µs)")
+    for name, j in (("ws://", lat_best("lat-ws-dsb")), ("wss://", lat_best("lat-wss-dsb"))):
+        if j is None:
+            print(f"    {name:<42} {'(no result)':>10}")
+            continue
+        print(f"    {name:<42} p50 {j['p50Micros']:>6.0f}  p99 {j['p99Micros']:>6.0f}  p99.9 {j['p999Micros']:>6.0f}  "
+              f"max {j['maxMicros']:>7.0f}  ({j['latencyCalls']:,} calls, {j['serverCpuMicrosPerCall']:.2f} µs CPU/call)")
     # The highest rate each client reached on the echo, whichever round; and round by round.
     def sat_top(kind):
         return max([j["rate"] for j in (sat_runs.get(f"sat-{kind}-{i}") for i in range(1, sat_rounds + 1)) if j], default=None)

@@ -53,6 +53,8 @@ void call_queue(struct conn *c)
 	for (int i = ID_DIGITS - 1; i >= 0 && ++c->next_digits[i] > '9'; i--)
 		c->next_digits[i] = '0';
 	c->tx_len += t->len;
+	if (c->w->o->latency)
+		latency_sent(c, c->next_id);
 	c->next_id++;
 }
 
@@ -65,6 +67,8 @@ void call_answered(struct conn *c, uint64_t id)
 	if (c->answered & bit)
 		fail(c, "a second answer to call %llu", (unsigned long long)id);
 	c->answered |= bit;
+	if (c->w->o->latency)
+		latency_answered(c, id);
 	while (c->answered & 1) {
 		c->answered >>= 1;
 		c->base++;

@@ -8,6 +8,7 @@
 //   http.c     keep-alive HTTP: prebuilt requests, response reader, answer checks
 //   calls.c    calls in flight: ids, queueing a call, matching an answer to its call
 //   scan.c     the few JSON fields dsb-load reads from dsbridged's messages
+//   latency.c  round-trip times of calls (--latency): per-worker histograms, quantiles
 //
 // Every call carries a ten-digit id (1000000001 up: one width, so a prebuilt frame is
 // patched in place, never rebuilt); every answer is matched to a call in flight on its
@@ -42,6 +43,7 @@ struct options {
 	int server_pid;  /* 0: no server CPU figures */
 	int ack_every;   /* dsbridged: an ack after this many unacknowledged messages */
 	int json;
+	int latency;     /* record each call's round trip in the window */
 };
 
 #define MAX_INFLIGHT 64
@@ -76,6 +78,8 @@ struct conn {
 	uint8_t next_digits[ID_DIGITS]; /* next_id in ASCII, unmasked */
 	/* dsbridged pages: the highest seq seen and the highest acknowledged. */
 	uint64_t highest_seq, acked_seq;
+	/* --latency: when each call in flight was queued (slot id % MAX_INFLIGHT), ns. */
+	uint64_t sent_ns[MAX_INFLIGHT];
 	int want_out;   /* EPOLLOUT armed */
 	size_t rx_len;
 	size_t tx_len, tx_off;
@@ -94,10 +98,25 @@ struct worker {
 	_Atomic uint64_t acks, pings;
 	/* The worker's own counts, published to the above once per pass of its loop. */
 	uint64_t local_answers, local_acks, local_pings;
+	/* --latency: calls answered in the window per round trip in µs (the last: more). */
+	uint64_t *latency;
 	char pad[64];
 };
 
 extern atomic_int load_stop; /* set by main: the workers return */
+extern atomic_int latency_recording; /* set by main for the window (--latency) */
+
+#define LATENCY_MAX_US 2000000
+
+/* latency.c */
+struct latency_summary {
+	uint64_t count;
+	double p50, p99, p999, max; /* µs */
+};
+void latency_init(struct worker *w);
+void latency_sent(struct conn *c, uint64_t id);
+void latency_answered(struct conn *c, uint64_t id);
+struct latency_summary latency_summary(struct worker *ws, int n);
 
 /* main.c */
 _Noreturn void fail(const struct conn *c, const char *fmt, ...);

@@ -6,12 +6,14 @@
 //
 //   dsb-load --port P [--mode ws|http] [--server dsbridged|echo] [--tls]
 //            [--conns 64] [--inflight 8] [--threads 1] [--warmup 2] [--duration 5]
-//            [--payload 64] [--method echo.syn] [--pid PID] [--ack-every 32] [--json]
+//            [--payload 64] [--method echo.syn] [--pid PID] [--ack-every 32] [--latency] [--json]
 //
 //   ws    WebSocket pages x calls in flight (dsbridged: hello, calls, acks, pongs)
 //   http  keep-alive connections of `POST /dsbridge/call` (echo: the same request, echoed)
 //   --tls wss:// and https:// (OpenSSL; the certificate is not checked)
 //   --pid the server's process: its CPU time (/proc/PID/stat utime + stime) over the window
+//   --latency  each call's round trip in the window: p50, p99, p99.9 and max (µs); with
+//              --conns 1 --inflight 1 a call's latency with nothing else in flight
 //
 // Prints one line (or one JSON object with --json): calls answered per second over the
 // window, and with --pid the server's CPU per call and share of a core. Exit status 1,
@@ -175,7 +177,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: dsb-load --port P [--host 127.0.0.1] [--mode ws|http] [--server dsbridged|echo] [--tls]\n"
 			"  [--conns 64] [--inflight 8] [--threads 1] [--warmup 2] [--duration 5] [--payload 64]\n"
-			"  [--method echo.syn] [--pid SERVER_PID] [--ack-every 32] [--json]\n");
+			"  [--method echo.syn] [--pid SERVER_PID] [--ack-every 32] [--latency] [--json]\n");
 	exit(2);
 }
 
@@ -198,7 +200,7 @@ static void parse(int argc, char **argv, struct options *o)
 		{ "host", 1, 0, 'h' }, { "port", 1, 0, 'p' },	   { "mode", 1, 0, 'm' },	{ "server", 1, 0, 's' },
 		{ "tls", 0, 0, 'T' },  { "conns", 1, 0, 'c' },	   { "inflight", 1, 0, 'i' },	{ "threads", 1, 0, 't' },
 		{ "warmup", 1, 0, 'w' }, { "duration", 1, 0, 'd' }, { "payload", 1, 0, 'l' },	{ "method", 1, 0, 'M' },
-		{ "pid", 1, 0, 'P' },  { "ack-every", 1, 0, 'a' }, { "json", 0, 0, 'j' },	{ 0, 0, 0, 0 },
+		{ "pid", 1, 0, 'P' },  { "ack-every", 1, 0, 'a' }, { "json", 0, 0, 'j' },	{ "latency", 0, 0, 'L' }, { 0, 0, 0, 0 },
 	};
 	int ch;
 	while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
@@ -218,6 +220,7 @@ static void parse(int argc, char **argv, struct options *o)
 		case 'P': o->server_pid = atoi(optarg); break;
 		case 'a': o->ack_every = atoi(optarg); break;
 		case 'j': o->json = 1; break;
+		case 'L': o->latency = 1; break;
 		default: usage();
 		}
 	}
@@ -241,6 +244,8 @@ int main(int argc, char **argv)
 	for (int i = 0; i < o.threads; i++) {
 		workers[i] = (struct worker){ .index = i, .o = &o, .epfd = epoll_create1(EPOLL_CLOEXEC),
 					      .conns = calloc((size_t)o.conns, sizeof(struct conn *)) };
+		if (o.latency)
+			latency_init(&workers[i]);
 	}
 	for (int i = 0; i < o.conns; i++) {
 		struct conn *c = conns[i] = calloc(1, sizeof **conns);
@@ -266,9 +271,11 @@ int main(int argc, char **argv)
 
 	/* The window: counts and CPU times read at its start and its end. */
 	sleep_seconds(o.warmup);
+	atomic_store(&latency_recording, 1);
 	struct sample s0 = take_sample(&o, workers);
 	sleep_seconds(o.duration);
 	struct sample s1 = take_sample(&o, workers);
+	atomic_store(&latency_recording, 0);
 	atomic_store(&load_stop, 1);
 	for (int i = 0; i < o.threads; i++)
 		pthread_join(threads[i], NULL);
@@ -289,6 +296,7 @@ int main(int argc, char **argv)
 	double own_percent = 100 * (s1.own_cpu - s0.own_cpu) / seconds;
 	if (calls == 0)
 		fail(NULL, "no call was answered in the window");
+	struct latency_summary lat = o.latency ? latency_summary(workers, o.threads) : (struct latency_summary){ 0 };
 	const char *mode = o.mode == MODE_WS ? (o.tls ? "wss" : "ws") : (o.tls ? "https" : "http");
 	const char *server = o.server == SERVER_ECHO ? "echo" : "dsbridged";
 	if (o.json) {
@@ -301,12 +309,18 @@ int main(int argc, char **argv)
 		if (o.server_pid)
 			printf(",\"serverCpuSeconds\":%.3f,\"serverCpuPercent\":%.1f,\"serverCpuMicrosPerCall\":%.3f", srv_cpu,
 			       srv_percent, us_per_call);
+		if (o.latency)
+			printf(",\"latencyCalls\":%llu,\"p50Micros\":%.0f,\"p99Micros\":%.0f,\"p999Micros\":%.0f,\"maxMicros\":%.0f",
+			       (unsigned long long)lat.count, lat.p50, lat.p99, lat.p999, lat.max);
 		printf("}\n");
 	} else {
 		printf("%s %s: %d x %d, %d thread%s: %.0f calls/s over %.1f s (client %.0f%% of a core)", mode, server,
 		       o.conns, o.inflight, o.threads, o.threads == 1 ? "" : "s", rate, seconds, own_percent);
 		if (o.server_pid)
 			printf("; server %.0f%% of a core, %.2f µs CPU per call", srv_percent, us_per_call);
+		if (o.latency)
+			printf("; round trip µs p50 %.0f, p99 %.0f, p99.9 %.0f, max %.0f (%llu calls)", lat.p50, lat.p99, lat.p999,
+			       lat.max, (unsigned long long)lat.count);
 		if (o.tls)
 			printf("; %s %s", tls_version, tls_cipher);
 		printf("\n");
