@@ -18,17 +18,14 @@ call is in flight) and sees the page say so. Prints one line per check, then `N 
     scripts/admin_ui_browser_test.py [--daemon .build/debug/dsbridged] [--screenshot FILE]
 """
 
-import argparse
 import os
 import signal
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from dsbtest.browser import (ADMIN_TOKEN, make_driver, print_console, quit_driver, start_daemon,  # noqa: E402
-                             summary_of, wait_for, wait_session)
-from dsbtest.checks import Checks  # noqa: E402
-from dsbtest.daemon import binary_path  # noqa: E402
+from dsbtest.browser import ADMIN_TOKEN, BrowserRun, summary_of, wait_for, wait_session  # noqa: E402
+from dsbtest.daemon import binary_path, script_parser  # noqa: E402
 from dsbtest.page import WS  # noqa: E402
 
 # The state column's words for each state of a listed session (admin-ui/sessions.js).
@@ -280,27 +277,14 @@ def scenario(driver, daemon, checks, screenshot):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--daemon", default=os.environ.get("DSBRIDGED", ".build/debug/dsbridged"))
+    parser = script_parser(__doc__)
     parser.add_argument("--screenshot", default=".build/admin-ui.png", help="where the page's picture goes ('' for none)")
     o = parser.parse_args()
-    checks = Checks()
-    daemon = driver = None
-    try:
-        daemon = start_daemon(binary_path(o.daemon), "web", ["--drain-ms", "8000"], "/tmp/dsbridged-admin-ui-test.log")
-        print("daemon port %d, admin port %d" % (daemon.port, daemon.admin_port), flush=True)
-        driver = make_driver(window_size="1280,1400")
-        scenario(driver, daemon, checks, o.screenshot)
-    except Exception as e:  # noqa: BLE001 - any failure of the run is a test failure
-        checks.check(False, "test aborted: %s: %s" % (type(e).__name__, e))
-    finally:
-        if driver is not None and checks.failed:
-            print_console(driver)
-        quit_driver(driver)
-        if daemon is not None:
-            code = daemon.stop()
-            print("daemon stopped (exit code %s); its log: %s" % (code, daemon.log_path))
-    return checks.summary()
+    with BrowserRun() as run:
+        run.start_daemon(binary_path(o.daemon), ["--drain-ms", "8000"], "/tmp/dsbridged-admin-ui-test.log")
+        run.start_driver(window_size="1280,1400")
+        scenario(run.driver, run.daemon, run.checks, o.screenshot)
+    return run.checks.summary()
 
 
 if __name__ == "__main__":

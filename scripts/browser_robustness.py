@@ -45,6 +45,13 @@ def page_url(daemon, **query):
     return daemon.url("/tests/robust-frame.html?%s" % parts)
 
 
+def ready_page(driver, daemon, c, what="the page's session is ready", **query):
+    """Loads page_url(daemon, **query); its session once ready, else None (a failed check)."""
+    driver.get(page_url(daemon, **query))
+    session = wait_session(driver, daemon)
+    return session if c.check(session, what) else None
+
+
 def native_call(daemon, session, method, args, timeout_ms=3000):
     return _native_call(daemon, session, method, args, timeout_ms)
 
@@ -143,9 +150,8 @@ def case_bad_data(driver, daemons, c):
 def case_unserializable(driver, daemons, c):
     """Point 3: a handler result that is not JSON loses nothing else; values are copied when sent."""
     d = daemons["limits"]
-    driver.get(page_url(d, run="handlers"))
-    session = wait_session(driver, d)
-    if not c.check(session, "the page's session is ready"):
+    session = ready_page(driver, d, c, run="handlers")
+    if not session:
         return
     status, answer = native_call(d, session, "circular", [])
     c.check(status == 422 and "not JSON" in json.dumps(answer),
@@ -167,9 +173,8 @@ def case_handler_errors(driver, daemons, c):
     """Point 9: exceptions of registered handlers reach console.error and window.onerror."""
     d = daemons["limits"]
     for order in ("ours", "original,ours"):
-        driver.get(page_url(d, order=order, run="handlers"))
-        session = wait_session(driver, d)
-        if not c.check(session, "[%s] the page's session is ready" % order):
+        session = ready_page(driver, d, c, "[%s] the page's session is ready" % order, order=order, run="handlers")
+        if not session:
             continue
         for method, text in (("boom", "boom from a sync handler"), ("boomAsyn", "boom from an async handler")):
             if order != "ours" and method == "boomAsyn":
@@ -188,9 +193,8 @@ def case_handler_errors(driver, daemons, c):
 def case_wrapped_entry(driver, daemons, c):
     """Point 10: native -> page calls pass through window._handleMessageFromNative."""
     d = daemons["limits"]
-    driver.get(page_url(d, run="handlers,wrap"))
-    session = wait_session(driver, d)
-    if not c.check(session, "the page's session is ready"):
+    session = ready_page(driver, d, c, run="handlers,wrap")
+    if not session:
         return
     status, answer = native_call(d, session, "mark", ["wrapped"])
     c.check(status == 200 and answer.get("data") == "wrapped", "native mark('wrapped') is answered (HTTP %s %s)"

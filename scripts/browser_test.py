@@ -17,17 +17,15 @@ With --tls the daemon serves https:// and wss:// with a throwaway certificate; C
 offers h2 by ALPN as browsers do, so this also checks that the daemon stays on HTTP/1.1.
 """
 
-import argparse
 import json
 import os
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from dsbtest.browser import (console_errors, make_driver, quit_driver, row_states, start_daemon,  # noqa: E402
-                             summary_of, wait_for)
+from dsbtest.browser import BrowserRun, console_errors, row_states, summary_of, wait_for  # noqa: E402
 from dsbtest.checks import Checks  # noqa: E402
-from dsbtest.daemon import binary_path, make_cert  # noqa: E402
+from dsbtest.daemon import binary_path, make_cert, script_parser  # noqa: E402
 from dsbtest.demo import to_native, to_page  # noqa: E402
 
 PAGES = [
@@ -127,8 +125,7 @@ def check_page(driver, daemon, url, path, totals, screenshot):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--daemon", default=os.environ.get("DSBRIDGED", ".build/debug/dsbridged"))
+    parser = script_parser(__doc__)
     parser.add_argument("--web-root", default="web")
     parser.add_argument("--screenshot", metavar="PATH", help="save a screenshot of the demo page")
     parser.add_argument("--page", action="append", help="run only these page paths (and no robustness case)")
@@ -140,17 +137,11 @@ def main():
 
     binary = binary_path(options.daemon)
     totals = Checks(quiet=True)
-    if not os.access(binary, os.X_OK):
-        totals.check(False, "error: no daemon binary at %s (build it, or pass --daemon / DSBRIDGED)" % binary)
-        return totals.summary()
 
-    daemon = None
-    driver = None
-    try:
+    with BrowserRun(totals, console="never") as run:
         tls = make_cert(tempfile.mkdtemp(prefix="dsbridged-browser-tls-")) if options.tls else None
-        daemon = start_daemon(binary, options.web_root, tls=tls, log_path="/tmp/dsbridged-browser-test.log")
-        print("daemon: port %d, admin port %d" % (daemon.port, daemon.admin_port), flush=True)
-        driver = make_driver(tls=bool(tls))
+        daemon = run.start_daemon(binary, log_path="/tmp/dsbridged-browser-test.log", web_root=options.web_root, tls=tls)
+        driver = run.start_driver(tls=bool(tls))
         for path, title in PAGES:
             if options.case and not options.page:
                 break  # only robustness cases were asked for
@@ -162,13 +153,6 @@ def main():
             options.case = ["none"]
         import browser_robustness  # noqa: E402 - the page-side robustness cases (issue 14)
         browser_robustness.run_cases(driver, binary, options.web_root, totals, options.case)
-    except Exception as e:  # noqa: BLE001 - any setup failure is a test failure
-        totals.check(False, "test run aborted: %s: %s" % (type(e).__name__, e))
-    finally:
-        quit_driver(driver)
-        if daemon is not None:
-            code = daemon.stop()
-            print("daemon stopped (exit code %s); its log: %s" % (code, daemon.log_path))
     return totals.summary()
 
 

@@ -48,6 +48,41 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+# first_line OUT PID: the daemon's first stdout line (`listening port=P admin-port=A`), waited
+# for up to 15 s while the process lives.
+first_line() {
+    local out="$1" pid="$2" line=""
+    for _ in $(seq 150); do
+        line="$(head -1 "$out" 2>/dev/null)"
+        [ -n "$line" ] && break
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    printf '%s' "$line"
+}
+
+# started LINE WHAT PREFIX: whether LINE is the daemon's listening line; then $port and
+# $admin are its ports, WHAT is recorded and its admin /healthz checked (named after PREFIX).
+started() {
+    [[ "$1" =~ ^listening\ port=([0-9]+)\ admin-port=([0-9]+)$ ]] || return 1
+    port="${BASH_REMATCH[1]}"
+    admin="${BASH_REMATCH[2]}"
+    ok "$2: $1"
+    check "${3}admin /healthz answers ok" test "$(curl -s -m 5 "http://127.0.0.1:$admin/healthz")" = "ok"
+}
+
+# stop_daemon: SIGTERM to $daemon_pid and up to 20 s for its exit; its exit code in $rc
+# ("" when it did not exit).
+stop_daemon() {
+    kill -TERM "$daemon_pid"
+    rc=""
+    for _ in $(seq 200); do
+        kill -0 "$daemon_pid" 2>/dev/null || { wait "$daemon_pid"; rc=$?; break; }
+        sleep 0.1
+    done
+    daemon_pid=""
+}
+
 finish() {
     echo "$passed passed, $failed failed"
     [ "$failed" -eq 0 ]
@@ -265,18 +300,8 @@ env ${python:+NOTIFY_SOCKET="$notify_sock"} ${python:+WATCHDOG_USEC=400000} \
     timeout --foreground 60 "$bin" --config "$conf" --port 0 --admin-port 0 --web-root "$web" \
     >"$work/daemon.out" 2>"$work/daemon.err" &
 daemon_pid=$!
-line=""
-for _ in $(seq 150); do
-    line="$(head -1 "$work/daemon.out" 2>/dev/null)"
-    [ -n "$line" ] && break
-    kill -0 "$daemon_pid" 2>/dev/null || break
-    sleep 0.1
-done
-if [[ "$line" =~ ^listening\ port=([0-9]+)\ admin-port=([0-9]+)$ ]]; then
-    port="${BASH_REMATCH[1]}"
-    admin="${BASH_REMATCH[2]}"
-    ok "installed config accepted: $line"
-    check "admin /healthz answers ok" test "$(curl -s -m 5 "http://127.0.0.1:$admin/healthz")" = "ok"
+line="$(first_line "$work/daemon.out" "$daemon_pid")"
+if started "$line" "installed config accepted" ""; then
     check "admin /admin/sessions refuses without the token (401)" \
         test "$(curl -s -m 5 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$admin/admin/sessions")" = "401"
     check "admin /admin/sessions accepts the installed token" \
@@ -303,13 +328,7 @@ if [[ "$line" =~ ^listening\ port=([0-9]+)\ admin-port=([0-9]+)$ ]]; then
     else
         skip "notify protocol (no python3 for a datagram listener)"
     fi
-    kill -TERM "$daemon_pid"
-    rc=""
-    for _ in $(seq 200); do
-        kill -0 "$daemon_pid" 2>/dev/null || { wait "$daemon_pid"; rc=$?; break; }
-        sleep 0.1
-    done
-    daemon_pid=""
+    stop_daemon
     check "SIGTERM: daemon exits 0 within 20 s (TimeoutStopSec)" test "$rc" = "0"
     if [ -n "$python" ]; then
         # The listener may not have been scheduled yet to log what the daemon sent just
@@ -355,30 +374,14 @@ if [ -x /usr/bin/redis-server ] && [ -n "$python" ] && command -v redis-cli >/de
     timeout --foreground 60 "$bin" --config "$node_conf" --port 0 --admin-port 0 --web-root "$web" \
         --redis "redis://127.0.0.1:$redis_port" --node-id "$node_id" >"$work/node.out" 2>"$work/node.err" &
     daemon_pid=$!
-    line=""
-    for _ in $(seq 150); do
-        line="$(head -1 "$work/node.out" 2>/dev/null)"
-        [ -n "$line" ] && break
-        kill -0 "$daemon_pid" 2>/dev/null || break
-        sleep 0.1
-    done
-    if [[ "$line" =~ ^listening\ port=([0-9]+)\ admin-port=([0-9]+)$ ]]; then
-        port="${BASH_REMATCH[1]}"
-        admin="${BASH_REMATCH[2]}"
-        ok "cluster node started with the node example: $line"
-        check "node: admin /healthz answers ok" test "$(curl -s -m 5 "http://127.0.0.1:$admin/healthz")" = "ok"
+    line="$(first_line "$work/node.out" "$daemon_pid")"
+    if started "$line" "cluster node started with the node example" "node: "; then
         for _ in $(seq 50); do [ "$(redis-cli -p "$redis_port" exists "dsb:node:$node_id")" = 1 ] && break; sleep 0.1; done
         check "node: joined the cluster as $node_id (dsb:node:$node_id in Redis)" \
             test "$(redis-cli -p "$redis_port" exists "dsb:node:$node_id")" = 1
         check "node: admin /admin/sessions lists the cluster (200)" \
             test "$(curl -s -m 5 -o /dev/null -w '%{http_code}' -H 'Authorization: Bearer node-token-of-the-deploy-check' "http://127.0.0.1:$admin/admin/sessions")" = "200"
-        kill -TERM "$daemon_pid"
-        rc=""
-        for _ in $(seq 200); do
-            kill -0 "$daemon_pid" 2>/dev/null || { wait "$daemon_pid"; rc=$?; break; }
-            sleep 0.1
-        done
-        daemon_pid=""
+        stop_daemon
         check "node: SIGTERM: exits 0 within 20 s (TimeoutStopSec)" test "$rc" = "0"
     else
         bad "cluster node with the node example did not start; stdout: '$line'; stderr: $(tail -5 "$work/node.err" | tr '\n' ' ')"

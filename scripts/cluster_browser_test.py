@@ -24,17 +24,15 @@ process it starts is stopped at the end.
     scripts/cluster_browser_test.py [--daemon .build/debug/dsbridged] [--screenshot PATH]
 """
 
-import argparse
 import json
 import os
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from dsbtest.browser import console_errors, make_driver, quit_driver, row_states, run_js, summary_of, wait_for  # noqa: E402
+from dsbtest.browser import BrowserRun, console_errors, row_states, run_js, summary_of, wait_for  # noqa: E402
 from dsbtest.checks import Checks  # noqa: E402
-from dsbtest.cluster import Cluster  # noqa: E402
-from dsbtest.daemon import binary_path, hard_limit  # noqa: E402
+from dsbtest.daemon import binary_path, script_parser  # noqa: E402
 
 PAGE = "/index.html?tick=100"
 PAGE_TIMEOUT_S = 90
@@ -182,8 +180,7 @@ def admin_page_across_nodes(driver, cluster, checks, session, live, owner):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--daemon", default=os.environ.get("DSBRIDGED", ".build/debug/dsbridged"))
+    parser = script_parser(__doc__)
     parser.add_argument("--screenshot", metavar="PATH")
     parser.add_argument("--log-dir", default="/tmp/dsbridged-cluster-browser-test")
     parser.add_argument("--max-seconds", type=float, default=240)
@@ -191,47 +188,12 @@ def main():
 
     checks = Checks()
     binary = binary_path(options.daemon)
-    if not os.access(binary, os.X_OK):
-        checks.check(False, "error: no daemon binary at %s (build it, or pass --daemon / DSBRIDGED)" % binary)
-        return checks.summary()
-
-    cluster = None
-    driver = None
-    state = {}
-
-    def stop_all():
-        quit_driver(state.get("driver"))
-        if state.get("cluster") is not None:
-            state["cluster"].close()
-    limit = hard_limit(options.max_seconds, stop_all)
-    try:
-        import shutil
-        shutil.rmtree(options.log_dir, ignore_errors=True)
-        cluster = Cluster(binary, nodes=3, log_dir=options.log_dir, affinity=False,
-                          extra=["--demo", "--demo-tick-ms", "50", "--grace-ms", "60000"])
-        state["cluster"] = cluster
-        print("cluster: HAProxy port %d, nodes %s; logs in %s"
-              % (cluster.port, ", ".join("%s %d/%d" % (n.name, n.port, n.admin_port) for n in cluster.nodes.values()),
-                 options.log_dir), flush=True)
-        driver = make_driver()
-        state["driver"] = driver
-        run(driver, cluster, checks, options.screenshot)
-    except Exception as e:  # noqa: BLE001 - any setup failure is a test failure
-        checks.check(False, "test run aborted: %s: %s" % (type(e).__name__, e))
-    finally:
-        if driver is not None and checks.failed:
-            for message in console_errors(driver, ("SEVERE", "WARNING")):
-                print("    console: %s" % message)
-        quit_driver(driver)
-        tails = cluster.log_tails(1200) if cluster is not None and checks.failed else ""
-        if cluster is not None:
-            codes = cluster.close()
-            print("cluster stopped (node exit codes %s)" % codes)
-        limit.set()
+    with BrowserRun(checks, max_seconds=options.max_seconds) as fixture:
+        cluster = fixture.start_cluster(binary, options.log_dir, nodes=3, affinity=False,
+                                        extra=["--demo", "--demo-tick-ms", "50", "--grace-ms", "60000"])
+        run(fixture.start_driver(), cluster, checks, options.screenshot)
     code = checks.summary()
-    if tails:
-        print("---- log tails")
-        print(tails)
+    fixture.print_tails()
     return code
 
 

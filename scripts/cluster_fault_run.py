@@ -6,8 +6,9 @@ Starts Redis, three dsbridged nodes (--demo, --redis, one shared DSBRIDGED_EXEC_
 --grace-ms 60000) and HAProxy in front of them (deploy/haproxy-dsbridged.cfg rendered for
 loopback by scripts/dsbtest/haproxy.py: free ports, no affinity, so a reconnecting page lands
 on whichever node the balancer picks). Scripted page clients (one thread and one session each;
-the page side of scripts/fault_run.py: resume with token and ack, dedupe by seq, resend the
-calls above lastCall after a welcome, ack at least every 64 messages and within 200 ms) run a
+the toolkit's page client, ResumingPage of scripts/dsbtest/session.py, as scripts/fault_run.py
+uses it: resume with token and ack, dedupe by seq, resend the calls above lastCall after a
+welcome, ack at least every 64 messages and within 200 ms) run a
 mixed workload through HAProxy while a chaos thread takes nodes down one at a time: at least
 --kills SIGKILLs (the node is started again with the same name and ports after
 --restart-pause-ms) and at least --drains drains (SIGTERM, wait for the exit, start again),
@@ -83,7 +84,6 @@ tails. Everything it starts is stopped at the end (also on Ctrl-C); a hard limit
                                  [--kills 20] [--drains 20] [--sessions 6]
 """
 
-import argparse
 import collections
 import json
 import os
@@ -97,16 +97,13 @@ import time
 import urllib.error
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import fault_run  # noqa: E402 - the page client of the single-node fault run
 from dsbtest.checks import Checks  # noqa: E402
 from dsbtest.cluster import Cluster  # noqa: E402
-from dsbtest.daemon import binary_path, hard_limit  # noqa: E402
+from dsbtest.daemon import binary_path, hard_limit, script_parser  # noqa: E402
 from dsbtest.http import request_json  # noqa: E402
-from dsbtest.page import UpgradeRefused, WS, return_value  # noqa: E402
+from dsbtest.page import clip  # noqa: E402
+from dsbtest.session import NOCHECK, ResumingPage, Stats, Totals, WireLog, add_options, parse_options  # noqa: E402
 
-Closed = fault_run.Closed
-SessionFatal = fault_run.SessionFatal
-NOCHECK = fault_run.NOCHECK
 LOST_NODE = re.compile(r"^node (.+) was lost while the call ran$")
 
 
@@ -122,22 +119,12 @@ def ms(v):
     return "-" if v is None else "%.0f ms" % (v * 1000)
 
 
-class BalancerSocket(fault_run.WebSocket):
-    """The page's socket through HAProxy: an upgrade answered 502/503 (a node that went away
-    between HAProxy's checks) is a failed connection attempt, not a fatal one."""
+class ClusterPage(ResumingPage):
+    """A page of the cluster run: the toolkit's resuming page client with this run's workload."""
 
-    def __init__(self, port, rng, stats):
-        try:
-            WS.__init__(self, port, rng, timeout=5.0)
-        except UpgradeRefused as e:
-            if e.status in (None, 502, 503, 504):
-                stats.add("upgrade_refused_%s" % (e.status or "closed"))
-                raise Closed("upgrade refused: %s" % (e.status or "connection closed"))
-            raise SessionFatal("upgrade refused: HTTP %s" % e.status)
-
-
-class ClusterPage(fault_run.PageSession):
-    """A page of the cluster run: fault_run's page client with this run's workload."""
+    # An upgrade HAProxy answers 502/503/504 (a node that went away between its checks) is a
+    # failed connection attempt, not a fatal one.
+    refused_as_cut = (502, 503, 504)
 
     def __init__(self, index, run):
         super().__init__(index, run)
@@ -150,6 +137,7 @@ class ClusterPage(fault_run.PageSession):
         self.record_calls = {}      # call id -> value of a test.record call
         self.finished_admin = threading.Event()
         self.sent_at = {}           # call id -> seconds into the run when it was issued
+        self.next_round = 0.0
 
     def call(self, method, data, stub_expect=None, expect=NOCHECK, kind="work"):
         c = super().call(method, data, stub_expect, expect, kind)
@@ -163,42 +151,13 @@ class ClusterPage(fault_run.PageSession):
 
     # Connection: timing of takeovers ---------------------------------------------------------
 
-    def connect(self):
-        self.connects += 1
-        started = time.monotonic()
-        ws = BalancerSocket(self.run_.port, self.rng, self.stats)
-        self.ws = ws
-        hello = {"t": "hello", "v": 1}
-        if self.token:
-            ack = self.highest
-            if self.rng.random() < self.o.stale_ack_rate:
-                ack = self.acked
-            hello["token"] = self.token
-            hello["ack"] = ack
-            self.acked = max(self.acked, ack)
-        self.send(hello)
-        deadline = time.monotonic() + 10
-        while True:
-            if time.monotonic() > deadline:
-                raise Closed("no welcome within 10 s")
-            texts = ws.recv_messages(0.5)
-            if not texts:
-                continue
-            first = json.loads(texts[0])
-            self.log("< " + fault_run.clip(texts[0]))
-            if not isinstance(first, dict) or first.get("t") != "welcome":
-                self.problem("protocol", "first message is not a welcome: %s" % fault_run.clip(texts[0]))
-                raise SessionFatal("no welcome")
-            now = time.monotonic()
-            if self.token and first.get("resumed"):
-                self.run_.timing("takeover", now - started)
-                if self.lost_since is not None:
-                    self.run_.timing("outage", now - self.lost_since)
-            self.lost_since = None
-            self.on_welcome(first)
-            for text in texts[1:]:
-                self.on_frame(text)
-            return
+    def welcomed(self, welcome, started):
+        now = time.monotonic()
+        if self.token and welcome.get("resumed"):
+            self.run_.timing("takeover", now - started)
+            if self.lost_since is not None:
+                self.run_.timing("outage", now - self.lost_since)
+        self.lost_since = None
 
     def drop_connection(self, why):
         if self.lost_since is None:
@@ -222,8 +181,18 @@ class ClusterPage(fault_run.PageSession):
         self.payload_n += 1
         return "s%d-%d" % (self.index, self.payload_n)
 
+    def begin(self):
+        self.call("_dsb.dsinit", None, expect="", kind="answer")
+
+    def round_due(self):
+        return time.monotonic() >= self.next_round
+
+    def outstanding(self):
+        return "%d calls without ret: %s; %d open stubs" % (len(self.unreturned), self.open_calls(), self.open_stubs)
+
     def issue_round(self):
         o = self.o
+        started = time.monotonic()
         self.rounds += 1
         batch = []
         for _ in range(o.records):
@@ -246,6 +215,7 @@ class ClusterPage(fault_run.PageSession):
             t = self.rng.randint(o.sleep_min_ms, o.sleep_max_ms)
             batch.append(self.call("test.sleepSyn", t, expect=t))
         self.flush(batch)
+        self.next_round = started + self.rng.uniform(0.5, 1.5) * o.round_ms / 1000.0
 
     def sync_http_record(self, value):
         """One test.record as a sync HTTP call through the balancer (at most once: never retried)."""
@@ -275,7 +245,7 @@ class ClusterPage(fault_run.PageSession):
             self.run_.record_not_run(value)
         else:
             self.stats.add("sync_http_failed")
-            self.problem("lost", "sync HTTP test.record %s answered %s %s" % (value, status, fault_run.clip(str(answer))))
+            self.problem("lost", "sync HTTP test.record %s answered %s %s" % (value, status, clip(str(answer), 300)))
 
     # Answers ---------------------------------------------------------------------------------
 
@@ -300,7 +270,7 @@ class ClusterPage(fault_run.PageSession):
             if c.id in self.answer_calls:
                 self.invoke_lost.add(self.answer_calls[c.id])
             return
-        fault_run.PageSession.on_ret(self, m)
+        ResumingPage.on_ret(self, m)
         if c is not None and m.get("code") == 0 and c.id in self.record_calls and m.get("data") == self.record_calls[c.id]:
             self.run_.record_answered(self.record_calls[c.id])
         if c is not None and c.method == "_dsb.dsinit" and m.get("code") == 0:
@@ -327,91 +297,29 @@ class ClusterPage(fault_run.PageSession):
             self.stats.add("lost_node_" + self.calls[s.call_id].method)
             self.log("stub %s: lost-node error after %d values" % (s.name, got))
             return
-        fault_run.PageSession.on_cb(self, m)
+        ResumingPage.on_cb(self, m)
 
-    def on_invoke(self, m, answers):
-        cid = m.get("callbackId")
-        method = m.get("method")
-        args = m.get("args") or []
-        if not isinstance(cid, int):
-            self.problem("protocol", "invoke without an integer callbackId: %s" % m)
-            return
-        if cid in self.invokes:
-            self.problem("duplicated", "invoke callbackId %d (%s) delivered twice (now seq %s)" % (cid, method, m.get("seq")))
-            return
-        if cid < self.last_callback_id:
-            self.problem("out-of-order", "invoke callbackId %d after %d (seq %s)" % (cid, self.last_callback_id, m.get("seq")))
-        self.last_callback_id = max(self.last_callback_id, cid)
-        self.invokes[cid] = method
-        self.expected_invokes += 1
-        self.stats.add("expected_invoke")
-        self.stats.add("received_invoke")
+    def answer(self, cid, answers, data, complete=True, error=None):
+        c = super().answer(cid, answers, data, complete, error)
+        self.answer_calls[c.id] = cid
+        return c
 
-        def answer(data, complete=True, error=None):
-            c = self.call("_dsb.returnValue", return_value(cid, data, complete, error), kind="answer")
-            self.answer_calls[c.id] = cid
-            answers.append(c)
-
+    def answer_invoke(self, cid, method, args, answers):
+        self.expect_invokes(1)
         if method == "page.echo" and len(args) == 1 and isinstance(args[0], dict) and "k" in args[0]:
             k = args[0]["k"]
             self.admin_by_k[k] = cid
             for n in range(1, self.o.native_progress + 1):
-                answer({"progress": k, "n": n}, complete=False)
-            answer({"echo": args[0]})
+                self.answer(cid, answers, {"progress": k, "n": n}, complete=False)
+            self.answer(cid, answers, {"echo": args[0]})
         else:
-            self.problem("wrong", "unexpected invoke %s" % fault_run.clip(json.dumps(m)))
-            answer(None, error="not registered")
+            self.problem("wrong", "unexpected invoke %s" % clip(json.dumps([cid, method, args]), 300))
+            self.answer(cid, answers, None, error="not registered")
 
-    # Main loop: fault_run's, without the demo sequence, until the admin helper is done too ----
+    # The end: no demo sequence; the admin helpers must be done too ------------------------------
 
     def finished(self):
         return not self.unreturned and self.open_stubs == 0 and self.finished_admin.is_set()
-
-    def loop(self):
-        o = self.o
-        self.call("_dsb.dsinit", None, expect="", kind="answer")
-        backoff = 0.0
-        next_round = 0.0
-        while True:
-            if time.monotonic() > self.run_.deadline:
-                raise SessionFatal("time limit reached before the workload finished (%d calls without ret: %s; "
-                                   "%d open stubs)" % (len(self.unreturned), self.open_calls(), self.open_stubs))
-            if self.ws is None:
-                try:
-                    time.sleep(backoff + self.rng.uniform(o.reconnect_min_ms, o.reconnect_max_ms) / 1000.0)
-                    self.connect()
-                    backoff = 0.0
-                except Closed as e:
-                    if self.ws is not None:
-                        self.ws.close()
-                        self.ws = None
-                    self.handle_close(e)
-                    backoff = min(0.2, backoff * 2 or 0.005)
-                    continue
-                except OSError as e:
-                    self.ws = None
-                    self.stats.add("connect_errors")
-                    self.log("connect failed: %s" % e)
-                    backoff = min(0.2, backoff * 2 or 0.005)
-                    continue
-            working = not self.run_.stop_work.is_set()
-            try:
-                now = time.monotonic()
-                if (working and now >= next_round and len(self.unreturned) < o.max_outstanding
-                        and self.open_stubs < o.max_open_stubs):
-                    self.issue_round()
-                    next_round = now + self.rng.uniform(0.5, 1.5) * o.round_ms / 1000.0
-                for text in self.ws.recv_messages(0.02):
-                    self.on_frame(text)
-                self.maybe_ack(force=False)
-                if not working and self.finished():
-                    self.maybe_ack(force=True)
-                    self.log("workload finished; closing with 1000")
-                    self.ws.send_close(1000)
-                    return
-            except Closed as e:
-                self.drop_connection(e)
-                self.handle_close(e)
 
 
 class AdminCaller(threading.Thread):
@@ -468,7 +376,7 @@ class AdminCaller(threading.Thread):
                 status, answer = None, "connection failed: %s" % e
             origin_down = node.epoch != epoch or node.state != "up"
             want = {"data": {"echo": arg}, "progress": [{"progress": k, "n": n} for n in range(1, o.native_progress + 1)]}
-            self.run_.wire.add("admin", "call %s on %s: %s %s" % (k, node.name, status, fault_run.clip(str(answer))))
+            self.run_.wire.add("admin", "call %s on %s: %s %s" % (k, node.name, status, clip(str(answer), 300)))
             if status == 200 and answer == want:
                 self.run_.stats.add("admin_ok")
                 if k not in page.admin_by_k:
@@ -512,7 +420,7 @@ class AdminCaller(threading.Thread):
             else:
                 self.run_.stats.add("admin_failed")
                 page.problem("lost", "admin call %s on %s (up throughout) answered %s %s"
-                             % (k, node.name, status, fault_run.clip(str(answer))))
+                             % (k, node.name, status, clip(str(answer), 300)))
 
 
 class Chaos(threading.Thread):
@@ -588,8 +496,8 @@ class Chaos(threading.Thread):
 class Run:
     def __init__(self, options):
         self.options = options
-        self.stats = fault_run.Stats()
-        self.wire = fault_run.WireLog(size=400000)
+        self.stats = Stats()
+        self.wire = WireLog(size=400000)
         self.stop_work = threading.Event()
         self.abort = threading.Event()
         self.start = time.monotonic()
@@ -624,16 +532,6 @@ class Run:
             self.records_not_run.add(value)
 
 
-def write_wire(wire, path):
-    with open(path, "w", encoding="utf-8") as f:
-        for title, _ in wire.snapshots:
-            f.write("==== anomaly: %s\n" % title)
-        f.write("==== the run\n")
-        with wire.lock:
-            for line in wire.ring:
-                f.write(line + "\n")
-
-
 def read_exec_log(path):
     counts = collections.Counter()
     bad = 0
@@ -653,8 +551,7 @@ def read_exec_log(path):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--daemon", default=os.environ.get("DSBRIDGED", ".build/debug/dsbridged"))
+    p = script_parser(__doc__)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--nodes", type=int, default=3)
     p.add_argument("--sessions", type=int, default=6)
@@ -686,17 +583,11 @@ def main():
                         "lost (the rule before issue 48, for runs against older builds)")
     p.add_argument("--sync-http-share", type=float, default=0.0,
                    help="share of test.record calls sent as sync HTTP calls through the balancer (0: none)")
-    p.add_argument("--stale-ack-rate", type=float, default=0.25,
-                   help="probability that a resume hello acks the last ack sent instead of the highest seq processed")
-    p.add_argument("--reconnect-ms", default="0,30", help="min,max random wait before each reconnect")
-    p.add_argument("--max-outstanding", type=int, default=60, help="no new round while this many calls lack a ret")
-    p.add_argument("--max-open-stubs", type=int, default=30)
+    add_options(p, max_outstanding=60, max_open_stubs=30)
     p.add_argument("--log-dir", default=None, help="node, HAProxy and Redis logs (default /tmp/dsbridged-cluster-fault-run-SEED)")
     p.add_argument("--wire-log", default=None, help="where to write wire evidence on failure")
     p.add_argument("--verbose", action="store_true", help="print every fault as it happens")
-    o = p.parse_args()
-    o.sabotage = "none"
-    o.reconnect_min_ms, o.reconnect_max_ms = (float(x) for x in o.reconnect_ms.split(","))
+    o = parse_options(p)
     o.sleep_min_ms, o.sleep_max_ms = (int(x) for x in o.sleep_ms.split(","))
     log_dir = o.log_dir or "/tmp/dsbridged-cluster-fault-run-%d" % o.seed
     wire_path = o.wire_log or os.path.join(log_dir, "wire.log")
@@ -805,11 +696,6 @@ def main():
 
     elapsed = time.monotonic() - run.start
     st = run.stats.c
-    for s in sessions:
-        if s.failed:
-            run.stats.problem("session %d (%s): %s" % (s.index, s.session_id, s.failed))
-        elif not s.done:
-            run.stats.problem("session %d (%s) did not finish" % (s.index, s.session_id))
     if chaos is not None:
         for e in chaos.errors:
             run.stats.problem(e)
@@ -832,15 +718,10 @@ def main():
         run.stats.problem("exec log has %d lines that are not JSON" % bad_lines)
     if leftover_runs:
         run.stats.problem("run-table entries left in Redis after every call was answered: %s"
-                          % fault_run.clip(json.dumps(leftover_runs), 400))
+                          % clip(json.dumps(leftover_runs), 400))
 
-    expected = {k: st["expected_" + k] for k in ("ret", "cb", "invoke")}
-    received = {k: st["received_" + k] for k in ("ret", "cb", "invoke")}
-    lost = sum(max(0, expected[k] - received[k]) for k in expected) + st["lost"] + len(never)
-    sent_total = sum(expected.values())
-    received_total = sum(received.values())
-    dup = st["duplicated"]
-    ooo = st["out-of-order"]
+    totals = Totals(run.stats, sessions)
+    totals.lost += len(never)
     resumes = sum(s.resumes for s in sessions)
     sessions_lost = st["sessions_lost"]
     kills = chaos.kills if chaos else 0
@@ -850,8 +731,7 @@ def main():
         print("session %d (%s): %d connects, %d resumes, highest seq %d, %d calls (%d without ret), %d rounds, %d invokes"
               % (s.index, s.session_id, s.connects, s.resumes, s.highest, s.next_id - 1, len(s.unreturned), s.rounds,
                  len(s.invokes)))
-    for k in ("ret", "cb", "invoke"):
-        print("  %-6s sent %d, received %d, raw frames %d" % (k, expected[k], received[k], st["raw_" + k]))
+    totals.print_kinds()
     print("calls: %d test.record (%d executed once, %d answered), %d test.sleepSyn, %d echo.asyn, %d test.progress; "
           "%d resent after welcomes, %d raw replays deduplicated, %d acks"
           % (len(run.records), sum(1 for v in run.records if counts.get(v) == 1), len(run.records_ok),
@@ -888,24 +768,16 @@ def main():
     if chaos is not None:
         print("faults (seconds into the run): %s" % ", ".join("%.1f %s" % f for f in chaos.faults))
     print("node exit codes at the end: %s; logs: %s; %.1f s" % (codes, log_dir, elapsed))
-    problems = list(run.stats.problems)
-    if problems:
-        write_wire(run.wire, wire_path)
+    if run.stats.problems:
+        run.wire.write(wire_path, whole=True)
         print("wire evidence (every frame of the run, faults, admin calls): %s" % wire_path)
-    for f in problems[:30]:
-        print("#   problem: " + f)
-    if len(problems) > 30:
-        print("#   … and %d more problems" % (len(problems) - 30))
-    print("sent %d, received %d, lost %d, duplicated %d, out-of-order %d, double-executed %d"
-          % (sent_total, received_total, lost, dup, ooo, len(double)))
+    problems = totals.print_problems()
+    print("%s, double-executed %d" % (totals.line(), len(double)))
     print("lost-node answers %d, kills %d, drains %d, resumes %d, sessions lost %d"
           % (st["lost_node_ret"] + st["lost_node_cb"], kills, drains, resumes, sessions_lost), flush=True)
     checks = Checks()
-    checks.check(lost == 0, "lost 0", "lost %d" % lost)
-    checks.check(dup == 0, "duplicated 0", "duplicated %d" % dup)
-    checks.check(ooo == 0, "out-of-order 0", "out-of-order %d" % ooo)
+    totals.check(checks)
     checks.check(not double, "double-executed 0", "double-executed %d" % len(double))
-    checks.check(received_total == sent_total, "received = sent", "sent %d, received %d" % (sent_total, received_total))
     checks.check(kills >= o.kills, "at least %d kills" % o.kills, "%d kills" % kills)
     checks.check(drains >= o.drains, "at least %d drains" % o.drains, "%d drains" % drains)
     checks.check(sessions_lost == 0, "no session lost (4004)", "%d sessions lost" % sessions_lost)

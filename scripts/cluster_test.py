@@ -96,6 +96,18 @@ class Page:
     def ready(self):
         return self.ret(self.call("_dsb.dsinit", None))
 
+    def resume_on(self, node, wait_close, ack=None):
+        """Waits up to `wait_close` s for the end of its socket (its node drained or killed),
+        then resumes on `node` (the token, and `ack`: by default the highest seq seen)."""
+        self.ws.wait_close(wait_close)
+        self.ws = WS(node.port)
+        return self.ws.session(token=self.token, ack=self.seen_seq if ack is None else ack)
+
+    def goes_on(self, c, w, label, what):
+        """Checks the welcome `w` says resumed and a call made after it is answered."""
+        m = self.ret(self.call("echo.syn", label))
+        c.check(w.get("resumed") is True and m is not None and m["data"] == label, what, (w, m))
+
     def answer_invokes(self, count=1, error=None, timeout=10):
         """Answers `count` invokes: a progress value then the result (or `error`)."""
         def run():
@@ -629,13 +641,7 @@ def main():
                 "admin calls into a drained node's page, asked there before the drain and on another node while the page"
                 " is away, are answered from the node the page resumed on", asked)
         # The other page of the drained node (moved there above) resumes too, on n3.
-        p.ws.wait_close(5)
-        ws = WS(n3.port)
-        w = ws.session(token=p.token, ack=p.seen_seq)
-        p.ws = ws
-        m = p.ret(p.call("echo.syn", "after-drain"))
-        c.check(w.get("resumed") is True and m is not None and m["data"] == "after-drain",
-                "the drained node's other page resumes on n3 and goes on calling", (w, m))
+        p.goes_on(c, p.resume_on(n3, 5), "after-drain", "the drained node's other page resumes on n3 and goes on calling")
         exited = until(lambda: not n2.alive(), 12)
         drained_in = time.monotonic() - drain_started
         c.check(exited and n2.proc.returncode == 0 and drained_in < 6.5,
@@ -671,20 +677,11 @@ def main():
         status, body = n1.admin("POST", "/admin/sessions/%s/call" % x.id, {"method": "echo", "timeoutMs": 2000})
         c.check(status == 503 and "started again" in body.get("error", ""),
                 "a call into it answers 503 (it waits for its page), not 404", (status, body))
-        x.ws.wait_close(2)
-        ws = WS(n1.port)
-        w = ws.session(token=x.token, ack=0)
+        w = x.resume_on(n1, 2, ack=0)
         c.check(w.get("resumed") is True and w.get("lastCall") == 0,
                 "a page that had not called anything resumes on another node after its node was killed", w)
-        x.ws = ws
         # p was on n3 too: it resumes on n1.
-        p.ws.wait_close(2)
-        ws = WS(n1.port)
-        w = ws.session(token=p.token, ack=p.seen_seq)
-        p.ws = ws
-        m = p.ret(p.call("echo.syn", "after-kill"))
-        c.check(w.get("resumed") is True and m is not None and m["data"] == "after-kill",
-                "the killed node's other page resumes on n1 and goes on calling", (w, m))
+        p.goes_on(c, p.resume_on(n1, 2), "after-kill", "the killed node's other page resumes on n1 and goes on calling")
 
         # Metrics of the cluster.
         status, text = n1.admin("GET", "/metrics")

@@ -26,16 +26,14 @@ and the browser are stopped at the end, and everything within --max-seconds.
     scripts/esm_browser_test.py [--daemon .build/debug/dsbridged] [--page NAME ...]
 """
 
-import argparse
 import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from dsbtest.browser import (make_driver, native_call, print_console, quit_driver, session_ready,  # noqa: E402
-                             sessions, start_daemon, wait_for)
+from dsbtest.browser import BrowserRun, native_call, session_ready, sessions, wait_for  # noqa: E402
 from dsbtest.checks import Checks  # noqa: E402
-from dsbtest.daemon import binary_path, hard_limit  # noqa: E402
+from dsbtest.daemon import binary_path, script_parser  # noqa: E402
 
 # (page, what the page loads, who owns window.dsBridge, whether the original library is there)
 PAGES = [
@@ -129,33 +127,16 @@ def check_page(driver, daemon, checks, page, what, owner, with_original):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--daemon", default=os.environ.get("DSBRIDGED", ".build/debug/dsbridged"))
+    parser = script_parser(__doc__)
     parser.add_argument("--page", action="append", help="run only these pages of web/tests/esm/ (e.g. module.html)")
     parser.add_argument("--max-seconds", type=float, default=180)
     options = parser.parse_args()
 
     checks = Checks()
     binary = binary_path(options.daemon)
-    if not os.access(binary, os.X_OK):
-        checks.check(False, "error: no daemon binary at %s (build it, or pass --daemon / DSBRIDGED)" % binary)
-        return checks.summary()
-
-    state = {}
-
-    def stop_all():
-        print("hard limit of %.0f s reached: stopping everything" % options.max_seconds, flush=True)
-        quit_driver(state.get("driver"))
-        if state.get("daemon") is not None:
-            state["daemon"].stop()
-    limit = hard_limit(options.max_seconds, stop_all)
-    daemon = driver = None
-    try:
-        daemon = start_daemon(binary, "web", [], "/tmp/dsbridged-esm-browser-test.log")
-        state["daemon"] = daemon
-        print("daemon port %d, admin port %d" % (daemon.port, daemon.admin_port), flush=True)
-        driver = make_driver()
-        state["driver"] = driver
+    with BrowserRun(checks, max_seconds=options.max_seconds) as run:
+        daemon = run.start_daemon(binary, [], "/tmp/dsbridged-esm-browser-test.log")
+        driver = run.start_driver()
         for page, what, owner, with_original in PAGES:
             if options.page and page not in options.page:
                 continue
@@ -163,16 +144,6 @@ def main():
                 check_page(driver, daemon, checks, page, what, owner, with_original)
             except Exception as e:  # noqa: BLE001 - a page that throws is a failure, the next one runs
                 checks.check(False, "%s aborted: %s: %s" % (page, type(e).__name__, e))
-    except Exception as e:  # noqa: BLE001 - any setup failure is a test failure
-        checks.check(False, "test aborted: %s: %s" % (type(e).__name__, e))
-    finally:
-        if driver is not None and checks.failed:
-            print_console(driver)
-        quit_driver(driver)
-        if daemon is not None:
-            code = daemon.stop()
-            print("daemon stopped (exit code %s); its log: %s" % (code, daemon.log_path))
-        limit.set()
     return checks.summary()
 
 

@@ -12,16 +12,13 @@ and `sessionLost` must not fire. Prints one line per check, then `N passed, M fa
     scripts/fault_browser_test.py [--daemon .build/debug/dsbridged]
 """
 
-import argparse
 import os
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from dsbtest.browser import make_driver, print_console, quit_driver, wait_for  # noqa: E402
-from dsbtest.checks import Checks  # noqa: E402
-from dsbtest.daemon import Daemon, binary_path, demo_args  # noqa: E402
-from dsbtest.fault_proxy import FaultProxy  # noqa: E402
+from dsbtest.browser import BrowserRun, wait_for  # noqa: E402
+from dsbtest.daemon import binary_path, script_parser  # noqa: E402
 
 INSTALL = """
 window.__ev = []; window.__vals = []; window.__loaded = false;
@@ -102,36 +99,15 @@ def run(driver, proxy, daemon, checks):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--daemon", default=os.environ.get("DSBRIDGED", ".build/debug/dsbridged"))
+    parser = script_parser(__doc__)
     o = parser.parse_args()
     binary = binary_path(o.daemon)
-    checks = Checks()
-    proxy = daemon = driver = None
-    try:
-        # The proxy's port must be known to start the daemon (allowed origin), and the
-        # daemon's port to forward: start the proxy first, point it at the daemon after.
-        proxy = FaultProxy(0, seed=1, faults=False)
-        proxy.start()
-        daemon = Daemon(binary, demo_args("web", "t", extra=["--demo-tick-ms", "100", "--grace-ms", "30000",
-                                                             "--allowed-origin", "http://127.0.0.1:%d" % proxy.port]),
-                        "/tmp/dsbridged-fault-browser-test.log")
-        proxy.target = ("127.0.0.1", daemon.port)
-        print("daemon port %d, proxy port %d" % (daemon.port, proxy.port), flush=True)
-        driver = make_driver(window_size="800,600")
-        run(driver, proxy, daemon, checks)
-    except Exception as e:  # noqa: BLE001 - any setup failure is a test failure
-        checks.check(False, "test aborted: %s: %s" % (type(e).__name__, e))
-    finally:
-        if driver is not None:
-            print_console(driver)
-        quit_driver(driver)
-        if proxy is not None:
-            proxy.stop()
-        if daemon is not None:
-            code = daemon.stop()
-            print("daemon stopped (exit code %s); its log: %s" % (code, daemon.log_path))
-    return checks.summary()
+    with BrowserRun(console="always") as fixture:
+        fixture.start_daemon(binary, ["--grace-ms", "30000"], "/tmp/dsbridged-fault-browser-test.log", proxied=True,
+                             tick_ms=100)
+        fixture.start_driver(window_size="800,600")
+        run(fixture.driver, fixture.proxy, fixture.daemon, fixture.checks)
+    return fixture.checks.summary()
 
 
 if __name__ == "__main__":

@@ -26,16 +26,14 @@ Prints one line per check, then `N passed, M failed`.
     scripts/hotwire_browser_test.py [--daemon .build/debug/dsbridged]
 """
 
-import argparse
 import json
 import os
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from dsbtest.browser import ADMIN_TOKEN, session_ready, sessions, wait_for  # noqa: E402
-from dsbtest.daemon import Daemon, binary_path, demo_args  # noqa: E402
-from dsbtest.proxied import run_proxied  # noqa: E402
+from dsbtest.browser import ADMIN_TOKEN, BrowserRun, session_ready, sessions, wait_for  # noqa: E402
+from dsbtest.daemon import Daemon, binary_path, demo_args, script_parser  # noqa: E402
 
 PAGES = "/tests/hotwire/"
 DEMO_COMPONENTS = ["form", "menu", "overflow-menu"]
@@ -51,15 +49,11 @@ WATCH_SUBMISSIONS = """
 """
 
 
-class Run:
-    def __init__(self, driver, daemon, proxy, checks):
-        self.driver = driver
-        self.daemon = daemon
-        self.proxy = proxy
-        self.checks = checks
+class Run(BrowserRun):
+    """The fixture (run.driver, run.daemon, run.proxy, run.checks) and the scenarios' helpers."""
 
     def url(self, page, proxied=False):
-        return "http://127.0.0.1:%d%s%s" % (self.proxy.port if proxied else self.daemon.port, PAGES, page)
+        return super().url(PAGES + page, proxied)
 
     def open_page(self, page, proxied=False, daemon=None):
         """Loads `page`; returns its session once the server lists it ready."""
@@ -312,8 +306,7 @@ def no_components(run, binary):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--daemon", default=os.environ.get("DSBRIDGED", ".build/debug/dsbridged"))
+    parser = script_parser(__doc__)
     parser.add_argument("--max-seconds", type=int, default=600, help="the whole test's bound")
     o = parser.parse_args()
     binary = binary_path(o.daemon)
@@ -323,7 +316,11 @@ def main():
 
     scenarios = [form, form_bridge_first, menu, overflow_menu, with_dsbridge, disconnected, across_cut, late,
                  write_refused, no_registered_component]
-    return run_proxied(binary, "hotwire", scenarios, Run, max_seconds=o.max_seconds)
+    with Run(max_seconds=o.max_seconds) as run:
+        run.start_daemon(binary, ["--grace-ms", "30000"], "/tmp/dsbridged-hotwire-browser-test.log", proxied=True)
+        run.start_driver()
+        run.scenarios(scenarios, run)
+    return run.checks.summary()
 
 
 if __name__ == "__main__":

@@ -175,15 +175,19 @@ def run_static(method, path, status, location=None, first=False, repeat=None):
     3rd place when the connection stays open), or as the first request if first=True."""
     judge = static_check(method, path, status, location)
     c = opened(first=not first)
-    try:
-        n = 1 if first else 2
-        label = "%s request" % ordinal(n)
+
+    def ask(label):
         try:
             c.send(req(method, path))
             r = c.read_response(head=(method == "HEAD"), what="answering the %s %s %s" % (label, method, path))
         except Closed as e:
             raise Fail("%s %s %s: %s (expected %d)" % (label, method, path, e, status))
         judge(r, label)
+        return r
+    try:
+        n = 1 if first else 2
+        label = "%s request" % ordinal(n)
+        r = ask(label)
         if method == "HEAD":
             s = c.stray_bytes()
             check(not s, "HEAD answer followed by %d stray body bytes %r" % (len(s), clip(s, 40)))
@@ -195,13 +199,7 @@ def run_static(method, path, status, location=None, first=False, repeat=None):
         if not repeat:
             return None
         still_alive(c, r, "%s %s %s" % (label, method, path), n + 1)
-        label = "%s request" % ordinal(n + 2)
-        try:
-            c.send(req(method, path))
-            r = c.read_response(head=(method == "HEAD"), what="answering the %s %s %s" % (label, method, path))
-        except Closed as e:
-            raise Fail("%s %s %s: %s (expected %d)" % (label, method, path, e, status))
-        judge(r, label)
+        ask("%s request" % ordinal(n + 2))
         return None
     finally:
         c.close()
@@ -757,43 +755,32 @@ def still_alive(c, r, label, n):
                    "next request on the connection got: %s" % (label, r.status, r.version, e))
 
 
-def c_close_followup():
-    c = opened()
+def answered_then_closed(c, data, label, body, after="the answer"):
+    """Sends `data` on `c` (closed at the end): a 200 with `body`, then the connection closed
+    within 2 s. `label` names the request in the messages, `after` its answer."""
     try:
-        c.send(req("GET", "/sub/", ["Connection: close"]))
-        r = c.read_response(what="answering the 2nd request with Connection: close")
-        check(r.status == 200 and r.body == SUB_INDEX, "2nd request GET /sub/ Connection: close: got %s" % r.summary())
+        c.send(data)
+        r = c.read_response(what="answering " + label)
+        check(r.status == 200 and r.body == body, "%s: got %s" % (label, r.summary()))
         closed = c.wait_closed(2.0)
-        check(closed is True, "after the answer the connection %s"
-              % closed_state(closed))
+        check(closed is True, "after %s the connection %s" % (after, closed_state(closed)))
     finally:
         c.close()
+
+
+def c_close_followup():
+    answered_then_closed(opened(), req("GET", "/sub/", ["Connection: close"]),
+                         "the 2nd request GET /sub/ with Connection: close", SUB_INDEX)
 
 
 def c_http10_first():
-    c = Conn(Env.port)
-    try:
-        c.send(req("GET", "/a.txt", version="HTTP/1.0"))
-        r = c.read_response(what="answering GET /a.txt HTTP/1.0")
-        check(r.status == 200 and r.body == A_TXT, "HTTP/1.0 GET /a.txt: got %s" % r.summary())
-        closed = c.wait_closed(2.0)
-        check(closed is True, "after the HTTP/1.0 answer the connection %s"
-              % closed_state(closed))
-    finally:
-        c.close()
+    answered_then_closed(Conn(Env.port), req("GET", "/a.txt", version="HTTP/1.0"), "GET /a.txt HTTP/1.0", A_TXT,
+                         "the HTTP/1.0 answer")
 
 
 def c_http10_followup():
-    c = opened()
-    try:
-        c.send(req("GET", "/a.txt", version="HTTP/1.0"))
-        r = c.read_response(what="answering the 2nd request GET /a.txt HTTP/1.0")
-        check(r.status == 200 and r.body == A_TXT, "2nd request HTTP/1.0 GET /a.txt: got %s" % r.summary())
-        closed = c.wait_closed(2.0)
-        check(closed is True, "after the HTTP/1.0 answer (no keep-alive) the connection %s"
-              % closed_state(closed))
-    finally:
-        c.close()
+    answered_then_closed(opened(), req("GET", "/a.txt", version="HTTP/1.0"), "the 2nd request GET /a.txt HTTP/1.0",
+                         A_TXT, "the HTTP/1.0 answer (no keep-alive)")
 
 
 # ---------------------------------------------------------------------------------------

@@ -27,7 +27,6 @@ Prints a line per check and `N passed, M failed`; exits non-zero on any failure.
 socket is on 127.0.0.1; the run is bounded in time (watchdog) and every daemon is stopped.
 """
 
-import argparse
 import os
 import random
 import resource
@@ -37,7 +36,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from dsbtest.checks import Checks  # noqa: E402
-from dsbtest.daemon import ROOT, Daemon, binary_path, demo_args, hard_limit  # noqa: E402
+from dsbtest.daemon import Daemon, ROOT, binary_path, demo_args, checks_limit, script_parser  # noqa: E402
 from dsbtest.http import http  # noqa: E402
 from dsbtest.metrics import scrape, value as metric  # noqa: E402
 from dsbtest.page import WS, UpgradeRefused, call_message, dumps  # noqa: E402
@@ -387,20 +386,13 @@ def case_shares(binary, checks):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--daemon", default=os.environ.get("DSBRIDGED", ".build/debug/dsbridged"))
+    p = script_parser(__doc__)
     p.add_argument("--only", choices=["attack", "shares"])
     o = p.parse_args()
     binary = binary_path(o.daemon)
     checks = Checks()
 
-    def expired():
-        checks.check(False, "watchdog", "over 420 s")
-        for d in RUNNING:
-            d.kill()
-        checks.summary()
-
-    hard_limit(420, expired)
+    checks_limit(420, checks, lambda: RUNNING)
     if o.only in (None, "attack"):
         case_attack(binary, checks)
     if o.only in (None, "shares"):

@@ -31,7 +31,6 @@ Prints a line per check and `N passed, M failed`; exits non-zero on any failure.
 is on 127.0.0.1; the run is bounded in time (watchdog) and the daemon is always stopped.
 """
 
-import argparse
 import os
 import random
 import sys
@@ -40,7 +39,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from dsbtest.checks import Checks  # noqa: E402
-from dsbtest.daemon import ROOT, Daemon, binary_path, demo_args, hard_limit  # noqa: E402
+from dsbtest.daemon import Daemon, ROOT, binary_path, demo_args, checks_limit, script_parser  # noqa: E402
 from dsbtest.http import http  # noqa: E402
 from dsbtest.metrics import scrape, value  # noqa: E402
 from dsbtest.page import WS, UpgradeRefused, call_message, dumps  # noqa: E402
@@ -380,21 +379,14 @@ class Run:
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--daemon", default=os.environ.get("DSBRIDGED", ".build/debug/dsbridged"))
+    p = script_parser(__doc__)
     p.add_argument("--budget-mib", type=int, default=64)
     p.add_argument("--omit-budget-flag", action="store_true",
                    help="start the daemon without --memory-budget (to show a build without the budget failing)")
     o = p.parse_args()
     run = Run(binary_path(o.daemon), o.budget_mib * MIB, o.omit_budget_flag)
 
-    def expired():
-        run.check(False, "watchdog", "over 240 s")
-        for d in RUNNING:
-            d.kill()
-        run.checks.summary()
-
-    hard_limit(240, expired)
+    checks_limit(240, run.checks, lambda: RUNNING)
     run.run()
     return run.checks.summary()
 

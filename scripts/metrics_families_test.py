@@ -18,7 +18,6 @@ Prints a line per check and `N passed, M failed`; exits non-zero on any failure.
 runs on 127.0.0.1, bounded in time; every process started is stopped.
 """
 
-import argparse
 import os
 import re
 import socket
@@ -26,7 +25,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from dsbtest.checks import Checks  # noqa: E402
-from dsbtest.daemon import ROOT, Daemon, binary_path, demo_args, hard_limit  # noqa: E402
+from dsbtest.daemon import Daemon, ROOT, binary_path, demo_args, checks_limit, script_parser  # noqa: E402
 from dsbtest.metrics import scrape  # noqa: E402
 from dsbtest.redis import RedisServer  # noqa: E402
 
@@ -127,19 +126,12 @@ def closed_port():
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--daemon", default=os.environ.get("DSBRIDGED", ".build/debug/dsbridged"))
+    p = script_parser(__doc__)
     o = p.parse_args()
     binary = binary_path(o.daemon)
     checks = Checks()
 
-    def expired():
-        checks.check(False, "watchdog", "over 120 s")
-        for d in RUNNING:
-            d.kill()
-        checks.summary()
-
-    hard_limit(120, expired)
+    checks_limit(120, checks, lambda: RUNNING)
     docs = documented()
     checks.check(len(docs) >= 20, "table found", "%d families in docs/OPERATIONS.md's table" % len(docs))
     first_scrape(binary, [], "alone", checks, docs, cluster=False)

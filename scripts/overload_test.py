@@ -22,7 +22,7 @@ Prints a line per check and `N passed, M failed`; exits non-zero on any failure.
 socket is on 127.0.0.1; the daemon and the run are bounded in time.
 """
 
-import argparse
+import json
 import os
 import resource
 import selectors
@@ -33,8 +33,8 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from dsbtest.checks import Checks  # noqa: E402
-from dsbtest.daemon import ROOT, Daemon, binary_path, demo_args, hard_limit  # noqa: E402
-from dsbtest.page import HOST, OP_TEXT, dumps, frame, upgrade_request  # noqa: E402
+from dsbtest.daemon import Daemon, ROOT, binary_path, demo_args, checks_limit, script_parser  # noqa: E402
+from dsbtest.page import HOST, OP_TEXT, dumps, frame, server_frames, split_head, upgrade_request  # noqa: E402
 
 LIMIT = 512
 PAGES = 1000
@@ -42,9 +42,10 @@ ADMIN_TOKEN = "overload"
 
 
 class Page:
-    """One raw WebSocket page: upgrade, hello, then waits for its welcome."""
+    """One non-blocking WebSocket page: upgrade, hello, then waits for its welcome (the
+    toolkit's bytes: upgrade_request, frame, split_head, server_frames)."""
 
-    __slots__ = ("sock", "buf", "sent", "upgraded", "welcomed", "closed")
+    __slots__ = ("sock", "buf", "sent", "upgraded", "welcomed", "closed", "violations")
 
     def __init__(self, port):
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -54,6 +55,7 @@ class Page:
         self.upgraded = False
         self.welcomed = False
         self.closed = False
+        self.violations = []
         self.sock.connect_ex((HOST, port))
 
     def request(self, port):
@@ -71,13 +73,14 @@ class Page:
             self.closed = True
             return
         self.buf += data
-        if not self.upgraded and b"\r\n\r\n" in self.buf:
-            head, _, rest = bytes(self.buf).partition(b"\r\n\r\n")
-            self.upgraded = head.startswith(b"HTTP/1.1 101")
-            self.buf = bytearray(rest)
-        if self.upgraded and b'"t":"welcome"' in self.buf:
-            self.welcomed = True
-            self.buf.clear()
+        if not self.upgraded:
+            answer = split_head(self.buf)
+            if answer is None:
+                return
+            self.upgraded = answer[0] == 101
+        for _, opcode, payload in server_frames(self.buf, self.violations) if self.upgraded else ():
+            if opcode == OP_TEXT and json.loads(payload).get("t") == "welcome":
+                self.welcomed = True
 
 
 class Run:
@@ -201,8 +204,7 @@ class Run:
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--daemon", default=os.environ.get("DSBRIDGED", ".build/debug/dsbridged"))
+    p = script_parser(__doc__)
     o = p.parse_args()
     daemon = binary_path(o.daemon)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -211,13 +213,7 @@ def main():
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(want, hard) if hard != resource.RLIM_INFINITY else want, hard))
     run = Run(daemon)
 
-    def expired():
-        run.check(False, "watchdog", "over 120 s")
-        if getattr(run, "d", None) is not None:
-            run.d.kill()
-        run.checks.summary()
-
-    hard_limit(120, expired)
+    checks_limit(120, run.checks, lambda: [getattr(run, "d", None)])
     run.run()
     return run.checks.summary()
 

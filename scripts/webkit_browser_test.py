@@ -19,17 +19,13 @@ Prints one line per check, then `N passed, M failed`; exits non-zero on any fail
     scripts/webkit_browser_test.py [--daemon .build/debug/dsbridged]
 """
 
-import argparse
 import os
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from dsbtest.browser import (console_errors, make_driver, native_call, quit_driver, run_js, start_daemon,  # noqa: E402
-                             summary_of, wait_for, wait_session)
-from dsbtest.checks import Checks  # noqa: E402
-from dsbtest.daemon import binary_path  # noqa: E402
-from dsbtest.fault_proxy import FaultProxy  # noqa: E402
+from dsbtest.browser import BrowserRun, console_errors, native_call, run_js, summary_of, wait_for, wait_session  # noqa: E402
+from dsbtest.daemon import binary_path, script_parser  # noqa: E402
 
 
 def ready_session(driver, daemon, timeout=10):
@@ -224,13 +220,10 @@ def check_in_app(driver, daemon, t):
 
 
 def check_cuts(driver, t, binary):
-    proxy = FaultProxy(0, seed=3, faults=False)
-    proxy.start()
-    daemon = None
-    try:
-        daemon = start_daemon(binary, "web", ["--grace-ms", "30000", "--allowed-origin", "http://127.0.0.1:%d" % proxy.port],
-                              "/tmp/dsbridged-webkit-cut-test.log")
-        proxy.target = ("127.0.0.1", daemon.port)
+    with BrowserRun(t) as cut:  # a daemon of its own behind a proxy, for the same browser
+        daemon = cut.start_daemon(binary, ["--grace-ms", "30000"], "/tmp/dsbridged-webkit-cut-test.log", proxied=True,
+                                  proxy_seed=3)
+        proxy = cut.proxy
         driver.get("http://127.0.0.1:%d/tests/webkit-page.html" % proxy.port)
         session = ready_session(driver, daemon)
         if not t.check(session, "cuts: the page opens a session through the proxy"):
@@ -280,39 +273,25 @@ def check_cuts(driver, t, binary):
         t.check(all(e["detail"].get("resumed") for e in ev if e["name"] == "connected") and len(ev) >= 2,
                 "cuts: each reconnection resumed the session (%s)" % ev)
         t.check(driver.execute_script("return webkitBridge.session") == session, "cuts: the session id stayed %s" % session)
-    finally:
-        proxy.stop()
-        if daemon is not None:
-            daemon.stop()
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--daemon", default=os.environ.get("DSBRIDGED", ".build/debug/dsbridged"))
+    parser = script_parser(__doc__)
     o = parser.parse_args()
     binary = binary_path(o.daemon)
-    t = Checks()
-    daemon = driver = None
-    try:
-        daemon = start_daemon(binary, "web", log_path="/tmp/dsbridged-webkit-browser-test.log")
-        driver = make_driver()
-        for step in (lambda: check_demo_page(driver, daemon, t),
-                     lambda: check_alone(driver, daemon, t),
-                     lambda: check_both(driver, daemon, t, "/tests/webkit-both.html", "dsbridge.js then webkit.js",
-                                        (["bridge.sayHello"], "hello from the page")),
-                     lambda: check_both(driver, daemon, t, "/tests/webkit-both-late.html", "webkit.js then dsbridge.js",
-                                        (["app.add", 20, 22], 42)),
-                     lambda: check_in_app(driver, daemon, t),
-                     lambda: check_cuts(driver, t, binary)):
-            try:
-                step()
-            except Exception as e:  # noqa: BLE001 - one failing step must not hide the others
-                t.check(False, "step aborted: %s: %s" % (type(e).__name__, e))
-    finally:
-        quit_driver(driver)
-        if daemon is not None:
-            daemon.stop()
-    return t.summary()
+    with BrowserRun() as run:
+        daemon = run.start_daemon(binary, log_path="/tmp/dsbridged-webkit-browser-test.log")
+        driver = run.start_driver()
+        t = run.checks
+        run.scenarios([lambda: check_demo_page(driver, daemon, t),
+                       lambda: check_alone(driver, daemon, t),
+                       lambda: check_both(driver, daemon, t, "/tests/webkit-both.html", "dsbridge.js then webkit.js",
+                                          (["bridge.sayHello"], "hello from the page")),
+                       lambda: check_both(driver, daemon, t, "/tests/webkit-both-late.html", "webkit.js then dsbridge.js",
+                                          (["app.add", 20, 22], 42)),
+                       lambda: check_in_app(driver, daemon, t),
+                       lambda: check_cuts(driver, t, binary)])
+    return run.checks.summary()
 
 
 if __name__ == "__main__":

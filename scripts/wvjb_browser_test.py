@@ -14,7 +14,6 @@ scripts/dsbtest/fault_proxy.py). Prints one line per check, then `N passed, M fa
     scripts/wvjb_browser_test.py [--daemon .build/debug/dsbridged]
 """
 
-import argparse
 import json
 import os
 import sys
@@ -22,11 +21,8 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from dsbtest.browser import (make_driver, native_call, print_console, quit_driver, session_ready,  # noqa: E402
-                             sessions, start_daemon, wait_for)
-from dsbtest.checks import Checks  # noqa: E402
-from dsbtest.daemon import binary_path  # noqa: E402
-from dsbtest.fault_proxy import FaultProxy  # noqa: E402
+from dsbtest.browser import BrowserRun, native_call, session_ready, sessions, wait_for  # noqa: E402
+from dsbtest.daemon import binary_path, script_parser  # noqa: E402
 
 # Values BridgeTests.m's testObjectEncoding sends through echoHandler (and back).
 OBJECTS = ["A string sent over the wire", "A string with '\"'/\\", [1, 2, 3], {"a": 1, "b": 2}, None]
@@ -36,15 +32,9 @@ OBJECTS = ["A string sent over the wire", "A string with '\"'/\\", [1, 2, 3], {"
 HOLD_READY = "window._dsbridgeReadyHolds = (window._dsbridgeReadyHolds | 0) + 1;"
 
 
-class Run:
-    def __init__(self, driver, daemon, proxy, checks):
-        self.driver = driver
-        self.daemon = daemon
-        self.proxy = proxy
-        self.checks = checks
-
-    def url(self, path, proxied=False):
-        return "http://127.0.0.1:%d%s" % (self.proxy.port if proxied else self.daemon.port, path)
+class Run(BrowserRun):
+    """The fixture (run.driver, run.daemon, run.proxy, run.checks, run.url) and the
+    scenarios' helpers."""
 
     def sessions(self):
         return sessions(self.daemon)
@@ -223,38 +213,14 @@ def across_cuts(run):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--daemon", default=os.environ.get("DSBRIDGED", ".build/debug/dsbridged"))
+    parser = script_parser(__doc__)
     o = parser.parse_args()
     binary = binary_path(o.daemon)
-    checks = Checks()
-    proxy = daemon = driver = None
-    try:
-        proxy = FaultProxy(0, seed=1, faults=False)
-        proxy.start()
-        daemon = start_daemon(binary, "web", ["--grace-ms", "30000", "--allowed-origin", "http://127.0.0.1:%d" % proxy.port],
-                              "/tmp/dsbridged-wvjb-browser-test.log")
-        proxy.target = ("127.0.0.1", daemon.port)
-        print("daemon port %d, admin port %d, proxy port %d" % (daemon.port, daemon.admin_port, proxy.port), flush=True)
-        driver = make_driver()
-        run = Run(driver, daemon, proxy, checks)
-        for scenario in (echo_before_setup, echo_after_setup, example_app, combined, across_cuts):
-            try:
-                scenario(run)
-            except Exception as e:  # noqa: BLE001 - a scenario that throws is a failure, the next one runs
-                checks.check(False, "%s aborted: %s: %s" % (scenario.__name__, type(e).__name__, e))
-    except Exception as e:  # noqa: BLE001 - any setup failure is a test failure
-        checks.check(False, "test aborted: %s: %s" % (type(e).__name__, e))
-    finally:
-        if driver is not None and checks.failed:
-            print_console(driver)
-        quit_driver(driver)
-        if proxy is not None:
-            proxy.stop()
-        if daemon is not None:
-            code = daemon.stop()
-            print("daemon stopped (exit code %s); its log: %s" % (code, daemon.log_path))
-    return checks.summary()
+    with Run() as run:
+        run.start_daemon(binary, ["--grace-ms", "30000"], "/tmp/dsbridged-wvjb-browser-test.log", proxied=True)
+        run.start_driver()
+        run.scenarios([echo_before_setup, echo_after_setup, example_app, combined, across_cuts], run)
+    return run.checks.summary()
 
 
 if __name__ == "__main__":

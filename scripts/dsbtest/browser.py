@@ -9,9 +9,23 @@ fully offline), and what the browser tests do with it.
     wait_session(driver, daemon)           # the page's session once the server lists it ready
     native_call(daemon, session, "addValue", [3, 4])   # native -> JS through the admin API
     console_errors(driver)                 # SEVERE (and WARNING) lines of the console
+
+Every browser test runs in a BrowserRun, the one fixture for its parts and their teardown:
+
+    with BrowserRun(max_seconds=600) as run:           # run.checks; a hard limit over it all
+        run.start_daemon(binary, ["--grace-ms", "30000"], "/tmp/x.log", proxied=True)
+        run.start_driver(window_size="800,600")        # run.driver, run.daemon, run.proxy
+        run.scenarios([first, second], run)            # one that throws fails, the next runs
+    return run.checks.summary()
+
+An exception out of the block is a failure (`test aborted`), not a crash; leaving it stops
+everything in reverse order (the console printed first when a check failed, or always with
+console="always"; never with console="never", for a test that prints its pages' console
+itself). A script may subclass BrowserRun for its scenarios' helpers.
 """
 
 import os
+import threading
 import time
 
 os.environ.setdefault("SE_OFFLINE", "true")
@@ -146,3 +160,133 @@ def start_daemon(binary, web_root="web", extra=(), log_path=None, tls=None, tick
     from .daemon import Daemon, demo_args
     return Daemon(binary, demo_args(web_root, ADMIN_TOKEN, tls=tls, extra=["--demo-tick-ms", str(tick_ms)] + list(extra)),
                   log_path, name)
+
+
+class BrowserRun:
+    """A browser test's daemon (or cluster), fault proxy, headless Chromium and their
+    teardown (see the module's text)."""
+
+    def __init__(self, checks=None, max_seconds=None, console="failed"):
+        from .checks import Checks
+        from .daemon import hard_limit
+        self.checks = checks if checks is not None else Checks()
+        self.console = console
+        self.driver = self.daemon = self.proxy = self.cluster = None
+        self._stops = []
+        self._lock = threading.Lock()
+        self._limit = None
+        if max_seconds:
+            def expired():
+                print("hard limit of %.0f s reached: stopping everything" % max_seconds, flush=True)
+                self.close()
+            self._limit = hard_limit(max_seconds, expired)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, e, trace):
+        if e is not None and isinstance(e, Exception):
+            self.checks.check(False, "test aborted: %s: %s" % (kind.__name__, e))
+        self.close()
+        return isinstance(e, Exception)
+
+    def own(self, stop):
+        """Calls stop() at the end (in reverse order of own)."""
+        with self._lock:
+            self._stops.append(stop)
+
+    def close(self):
+        """Stops everything owned, last first; again: nothing."""
+        while True:
+            with self._lock:
+                if not self._stops:
+                    break
+                stop = self._stops.pop()
+            try:
+                stop()
+            except Exception as e:  # noqa: BLE001 - one part that fails to stop must not keep the others
+                print("teardown: %s: %s" % (type(e).__name__, e), flush=True)
+        if self._limit is not None:
+            self._limit.set()
+
+    @staticmethod
+    def require(binary):
+        if not os.access(binary, os.X_OK):
+            raise RuntimeError("no daemon binary at %s (build it, or pass --daemon / DSBRIDGED)" % binary)
+
+    def start_proxy(self, seed=1):
+        """A FaultProxy that cuts only when told (run.proxy.cut_all), pointed at the daemon
+        by start_daemon."""
+        from .fault_proxy import FaultProxy
+        self.proxy = FaultProxy(0, seed=seed, faults=False)
+        self.proxy.start()
+        self.own(self.proxy.stop)
+        return self.proxy
+
+    def start_daemon(self, binary, extra=(), log_path=None, proxied=False, **kw):
+        """The test's daemon (start_daemon's, `kw` to it); with `proxied`, behind a proxy
+        whose origin it allows."""
+        self.require(binary)
+        extra = list(extra)
+        if proxied:
+            # The proxy's port must be known to start the daemon (allowed origin), and the
+            # daemon's port to forward: the proxy first, pointed at the daemon after.
+            self.start_proxy(kw.pop("proxy_seed", 1))
+            extra += ["--allowed-origin", "http://127.0.0.1:%d" % self.proxy.port]
+        d = self.daemon = start_daemon(binary, extra=extra, log_path=log_path, **kw)
+
+        def stop():
+            code = d.stop()
+            print("daemon stopped (exit code %s); its log: %s" % (code, d.log_path), flush=True)
+        self.own(stop)
+        if proxied:
+            self.proxy.target = ("127.0.0.1", d.port)
+        print("daemon port %d, admin port %d%s" % (d.port, d.admin_port, ", proxy port %d" % self.proxy.port if proxied else ""),
+              flush=True)
+        return d
+
+    def start_cluster(self, binary, log_dir, **kw):
+        """Redis, nodes and HAProxy (dsbtest.cluster.Cluster, `kw` to it); their log tails
+        are printed after the summary when a check failed (print_tails)."""
+        import shutil
+        from .cluster import Cluster
+        self.require(binary)
+        shutil.rmtree(log_dir, ignore_errors=True)
+        c = self.cluster = Cluster(binary, log_dir=log_dir, **kw)
+
+        def stop():
+            self.tails = c.log_tails(1200) if self.checks.failed else ""
+            print("cluster stopped (node exit codes %s)" % c.close(), flush=True)
+        self.own(stop)
+        print("cluster: HAProxy port %d, nodes %s; logs in %s"
+              % (c.port, ", ".join("%s %d/%d" % (n.name, n.port, n.admin_port) for n in c.nodes.values()), log_dir),
+              flush=True)
+        return c
+
+    def print_tails(self):
+        if getattr(self, "tails", ""):
+            print("---- log tails")
+            print(self.tails)
+
+    def start_driver(self, **kw):
+        """Headless Chromium (make_driver's `kw`)."""
+        driver = self.driver = make_driver(**kw)
+
+        def stop():
+            if self.console == "always" or (self.console == "failed" and self.checks.failed):
+                print_console(driver)
+            quit_driver(driver)
+        self.own(stop)
+        return driver
+
+    def url(self, path, proxied=False):
+        """`path` on the daemon, or through the proxy."""
+        return "http://127.0.0.1:%d%s" % (self.proxy.port if proxied else self.daemon.port, path)
+
+    def scenarios(self, steps, *args):
+        """Runs each step(*args); one that throws is a failure, the next one runs."""
+        for step in steps:
+            try:
+                step(*args)
+            except Exception as e:  # noqa: BLE001 - one failing step must not hide the others
+                self.checks.check(False, "%s aborted: %s: %s" % (getattr(step, "__name__", "step"), type(e).__name__, e))

@@ -10,7 +10,9 @@ Starting waits at most `start_timeout` for the `listening` line and stops the pr
 it does not come. Stdout is drained in a thread; stderr (the log) goes to `log_path`, a
 temporary file unless given; `log_text()` reads it. Also here: `binary_path` (the --daemon
 flag relative to the repository), `make_cert` (a throwaway certificate for --tls-cert),
-and `hard_limit` (a watchdog that ends a whole script in bounded time).
+`hard_limit` (a watchdog that ends a whole script in bounded time), `checks_limit` (the
+same for a script with Checks: a failed `watchdog` check, its daemons killed, the summary),
+and `script_parser` (a test script's argparse parser with --daemon).
 """
 
 import os
@@ -199,6 +201,27 @@ class Daemon:
     def kill(self):
         if self.proc.poll() is None:
             self.proc.kill()
+
+
+def script_parser(doc):
+    """A test script's argparse parser: `doc` as its description, and --daemon (the binary,
+    see binary_path; $DSBRIDGED or the debug build when not given)."""
+    import argparse
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--daemon", default=os.environ.get("DSBRIDGED", DEFAULT_BINARY))
+    return parser
+
+
+def checks_limit(seconds, checks, daemons):
+    """hard_limit for a script that records Checks: after `seconds`, a failed `watchdog`
+    check, every daemon in daemons() killed, the summary printed."""
+    def expired():
+        checks.check(False, "watchdog", "over %.0f s" % seconds)
+        for d in daemons():
+            if d is not None:
+                d.kill()
+        checks.summary()
+    return hard_limit(seconds, expired)
 
 
 def hard_limit(seconds, on_expire, code=3):

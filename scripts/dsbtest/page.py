@@ -6,8 +6,13 @@ receives: messages (JSON-decoded, batches flattened), the close frame, how the c
 ended, and server frames that break RFC 6455. On top of it are the protocol's messages:
 hello/welcome (`WS.hello`), calls (`call_message`, `WS.call`, `WS.expect_ret`), acks
 (`WS.ack`) and the answers to invokes (`return_value`, sent as a `_dsb.returnValue` call).
+`AsyncWS` is the same page on asyncio streams (thousands of pages at once: the bench
+scripts); `upgrade_request`, `frame`, `split_head` and `server_frames` are the bytes both
+use, for a script that drives its own sockets (overload_test.py's non-blocking pages). The
+page that keeps its session across cuts and checks every answer is session.py's.
 
-Python standard library only. Everything here is bounded in time: every read has a deadline.
+Python standard library only. Everything here is bounded in time: every read of WS has a
+deadline (AsyncWS' reads take the caller's asyncio.wait_for).
 """
 
 import base64
@@ -76,6 +81,52 @@ def upgrade_request(port, rng=None, protocol=PROTOCOL, path="/dsbridge", origin=
     return ("\r\n".join(lines) + "\r\n\r\n").encode()
 
 
+def server_frames(buf, violations):
+    """The complete frames at the start of `buf` (a bytearray of server bytes), each taken
+    out of it before it is yielded: (fin, opcode, payload). What breaks RFC 6455 is added to
+    `violations`; a partial frame stays in `buf`."""
+    while True:
+        b = buf
+        if len(b) < 2:
+            return
+        fin, opcode = b[0] & 0x80, b[0] & 0x0F
+        masked, n = b[1] & 0x80, b[1] & 0x7F
+        i = 2
+        if n == 126:
+            if len(b) < 4:
+                return
+            n = struct.unpack("!H", b[2:4])[0]
+            i = 4
+        elif n == 127:
+            if len(b) < 10:
+                return
+            n = struct.unpack("!Q", b[2:10])[0]
+            i = 10
+        if len(b) < i + (4 if masked else 0) + n:
+            return
+        if b[0] & 0x70:
+            violations.append("rsv bits set by the server")
+        if masked:
+            violations.append("masked server frame")
+            i += 4
+        payload = bytes(b[i:i + n])
+        if masked:
+            payload = mask_payload(payload, bytes(b[i - 4:i]))
+        del b[:i + n]
+        yield bool(fin), opcode, payload
+
+
+def split_head(buf):
+    """The HTTP answer's head at the start of `buf` (a bytearray), taken out of it with its
+    blank line: (status or None, head text); None while the head is not complete."""
+    if b"\r\n\r\n" not in buf:
+        return None
+    head, _, rest = bytes(buf).partition(b"\r\n\r\n")
+    buf[:] = rest
+    parts = head.split(b"\r\n", 1)[0].decode("latin-1").split(" ", 2)
+    return (int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else None), head.decode("latin-1")
+
+
 def dumps(obj):
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
@@ -119,7 +170,8 @@ class WS:
         self.sock.sendall(upgrade_request(port, self.rng, protocol, path, origin, extra_headers))
         deadline = time.monotonic() + timeout
         raw = bytearray()
-        while b"\r\n\r\n" not in raw:
+        answer = None
+        while answer is None:
             if time.monotonic() > deadline:
                 self.close()
                 raise UpgradeRefused(None, bytes(raw), b"(no answer to the upgrade within %.0f s)" % timeout)
@@ -132,14 +184,11 @@ class WS:
                 self.close()
                 raise UpgradeRefused(None, bytes(raw), b"(connection closed during the upgrade)")
             raw += chunk
-        head, _, rest = bytes(raw).partition(b"\r\n\r\n")
-        status_line = head.split(b"\r\n", 1)[0].decode("latin-1")
-        parts = status_line.split(" ", 2)
-        status = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else None
-        self.head = head.decode("latin-1")
+            answer = split_head(raw)
+        status, self.head = answer
         self.status = status
         if status != 101:
-            body = bytearray(rest)
+            body = raw
             self.sock.settimeout(0.5)
             length = None
             for line in self.head.split("\r\n")[1:]:
@@ -158,7 +207,7 @@ class WS:
                 pass
             self.close()
             raise UpgradeRefused(status, self.head, bytes(body))
-        self.buf = bytearray(rest)
+        self.buf = raw
         self._parse_all()
 
     # -- sending ------------------------------------------------------------------------------
@@ -222,35 +271,8 @@ class WS:
         return True
 
     def _parse_all(self):
-        while True:
-            b = self.buf
-            if len(b) < 2:
-                return
-            fin, opcode = b[0] & 0x80, b[0] & 0x0F
-            if b[0] & 0x70:
-                self.violations.append("rsv bits set by the server")
-            masked, n = b[1] & 0x80, b[1] & 0x7F
-            i = 2
-            if n == 126:
-                if len(b) < 4:
-                    return
-                n = struct.unpack("!H", b[2:4])[0]
-                i = 4
-            elif n == 127:
-                if len(b) < 10:
-                    return
-                n = struct.unpack("!Q", b[2:10])[0]
-                i = 10
-            if masked:
-                self.violations.append("masked server frame")
-                i += 4
-            if len(b) < i + n:
-                return
-            payload = bytes(b[i:i + n])
-            if masked:
-                payload = mask_payload(payload, bytes(b[i - 4:i]))
-            del b[:i + n]
-            self._on_frame(bool(fin), opcode, payload)
+        for fin, opcode, payload in server_frames(self.buf, self.violations):
+            self._on_frame(fin, opcode, payload)
 
     def _on_frame(self, fin, opcode, payload):
         if opcode == OP_PING:
@@ -392,6 +414,76 @@ def return_value(callback_id, data=None, complete=True, error=None):
     if error is not None:
         return {"id": callback_id, "complete": True, "error": error}
     return {"id": callback_id, "data": data, "complete": complete}
+
+
+class AsyncWS:
+    """A page's WebSocket on asyncio streams, for thousands of pages at once: the upgrade,
+    masked text frames out, messages in (pings answered; a close frame ends it).
+
+        ws = await AsyncWS.open(port)
+        ws.send_json({"t": "hello", "v": 1})
+        for m in await ws.messages(): ...          # the next text message's (a batch: several)
+    """
+
+    def __init__(self, reader, writer, buf):
+        self.reader, self.writer = reader, writer
+        self.rng = random.Random()
+        self.buf = buf
+        self.fragments = None
+        self.violations = []
+
+    @classmethod
+    async def open(cls, port, protocol=PROTOCOL, path="/dsbridge"):
+        """Connects to 127.0.0.1:`port` and upgrades; raises UpgradeRefused unless 101."""
+        import asyncio
+        reader, writer = await asyncio.open_connection(HOST, port)
+        writer.write(upgrade_request(port, protocol=protocol, path=path))
+        buf = bytearray()
+        answer = None
+        while answer is None:
+            chunk = await reader.read(65536)
+            if not chunk:
+                writer.close()
+                raise UpgradeRefused(None, bytes(buf), b"(connection closed during the upgrade)")
+            buf += chunk
+            answer = split_head(buf)
+        if answer[0] != 101:
+            writer.close()
+            raise UpgradeRefused(answer[0], answer[1], bytes(buf))
+        return cls(reader, writer, buf)
+
+    def send_json(self, obj):
+        self.writer.write(frame(OP_TEXT, dumps(obj), rng=self.rng))
+
+    async def messages(self):
+        """The next text message's messages (a batch gives several); ConnectionError once
+        the server closes."""
+        while True:
+            for fin, opcode, payload in server_frames(self.buf, self.violations):
+                if opcode == OP_PING:
+                    self.writer.write(frame(OP_PONG, payload, rng=self.rng))
+                elif opcode == OP_CLOSE:
+                    raise ConnectionError("closed by the server: %r" % payload[:80])
+                elif opcode in (OP_TEXT, OP_CONT):
+                    self.fragments = (self.fragments or b"") + payload if opcode == OP_CONT else payload
+                    if fin:
+                        decoded, self.fragments = json.loads(self.fragments), None
+                        return decoded if isinstance(decoded, list) else [decoded]
+            chunk = await self.reader.read(1 << 16)
+            if not chunk:
+                raise ConnectionError("connection ended")
+            self.buf += chunk
+
+    def abort(self):
+        self.writer.transport.abort()
+
+    async def close(self, code=1000):
+        self.writer.write(frame(OP_CLOSE, struct.pack("!H", code), rng=self.rng))
+        self.writer.close()
+        try:
+            await self.writer.wait_closed()
+        except (ConnectionError, OSError):
+            pass
 
 
 def connect(port, **kw):
