@@ -41,7 +41,9 @@
 #                         budget      the memory budget's cost (see --baseline-daemon)
 #                         idle        RSS per idle session, bridge and C echo
 #                         held        1 x 1 latency with N sessions held (issue 12)
-#                         paced       N sessions x 1 call/s, bridge and C echo (issue 12)
+#                         paced       N sessions x 1 call/s, bridge and C echo (issue 12), from
+#                                     dsbridge-bench and from bench/dsb-load --rate 1 (issue 45:
+#                                     p99 and p99.9 beside the C echo's)
 #                         efficiency  issue 21's server CPU per call, pinned apart: 64 x 8
 #                                     echo.syn, 64 keep-alive sync HTTP calls (the C echo
 #                                     answers POSTs: `http --raw-echo`), and the paced runs
@@ -489,6 +491,18 @@ if { wants paced || wants efficiency; } && [ "$paced_sessions" -gt 0 ]; then
   start_server echo-uv-paced "$echo_bin" 0 0 uv
   run echo-paced "$server_port" "$server_pid" paced --raw-echo --sessions "$paced_sessions" --payload 100 "${sources[@]}" --open-timeout 300
   stop_server "$server_pid"
+  if wants paced; then
+    # The same pattern from bench/dsb-load (C, epoll, one thread): each call's round trip,
+    # the generator's own wake-ups far below the daemon's (issue 45, part 3).
+    start_daemon daemon-paced-dsbload
+    measure paced-dsbload "$daemon_pid" $((dur + warm + 300)) "$load_bin" --port "$daemon_port" --pid "$daemon_pid" \
+      --conns "$paced_sessions" --rate 1 --latency --payload 64 --warmup "$warm" --duration "$dur" --json
+    stop_server "$daemon_pid"
+    start_server echo-uv-paced-dsbload "$echo_bin" 0 0 uv
+    measure echo-paced-dsbload "$server_pid" $((dur + warm + 300)) "$load_bin" --port "$server_port" --pid "$server_pid" \
+      --server echo --conns "$paced_sessions" --rate 1 --latency --payload 64 --warmup "$warm" --duration "$dur" --json
+    stop_server "$server_pid"
+  fi
   if [ -n "$uws_bin" ] && wants efficiency; then
     start_server uws-paced "$uws_bin" 0
     run uws-paced "$server_port" "$server_pid" paced --raw-echo --sessions "$paced_sessions" --payload 100 "${sources[@]}" --open-timeout 300
@@ -951,6 +965,26 @@ if sat_rounds > 0:
     print("  dsb-load checks every answer against its call by id")
     print("  a server is saturated when it is near 100% of its core while the generator is below 100% of its own;")
     print("  (*): both below 90% of their cores: other processes had them (check `top`), the rate is not the server's ceiling")
+
+# Issue 45, part 3: the paced tail from the C generator, dsbridged beside the C echo.
+pd, pe = load("paced-dsbload"), load("echo-paced-dsbload")
+if pd or pe:
+    print()
+    print(f"Issue 45: {paced_sessions:,} pages x 1 call/s from bench/dsb-load (C, epoll; each call's round trip, µs; "
+          "the C echo on libuv under the same pattern, same run)")
+    for name, j in (("dsbridged", pd), ("C echo (libuv)", pe)):
+        if j is None:
+            print(f"    {name:<18} (no result)")
+            continue
+        print(f"    {name:<18} p50 {j['p50Micros']:>6.0f}  p99 {j['p99Micros']:>6.0f}  p99.9 {j['p999Micros']:>6.0f}  "
+              f"max {j['maxMicros']:>7.0f}  ({j['latencyCalls']:,} calls, {j['serverCpuMicrosPerCall']:.2f} µs CPU/call, "
+              f"server {j['serverCpuPercent']:.0f}% of a core)")
+    if pd and pe:
+        rp = ratio(pd["p99Micros"], pe["p99Micros"])
+        verdict = "-" if rp is None else ("PASS" if rp <= 1.5 else "MISS")
+        if verdict == "MISS": misses.append("issue 45 paced p99")
+        print(f"    p99 dsbridged / C echo: " + (f"{rp:.2f}x" if rp is not None else "-") + f" (goal <= 1.5x): {verdict}; "
+              f"p99.9: " + (f"{ratio(pd['p999Micros'], pe['p999Micros']):.2f}x" if pe['p999Micros'] else "-"))
 
 # Issue 16: cluster mode on vs off (one node, same run, best of the alternating rounds), and
 # the cluster's latency figures.

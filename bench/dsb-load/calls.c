@@ -75,7 +75,7 @@ void call_answered(struct conn *c, uint64_t id)
 	}
 	c->w->local_answers++;
 	/* Closed loop: each answer lets the next call go, so the connection keeps its
-	 * calls in flight and the server sets the rate. */
-	if (!atomic_load_explicit(&load_stop, memory_order_relaxed))
+	 * calls in flight and the server sets the rate (paced: the clock does, main.c). */
+	if (c->w->o->rate <= 0 && !atomic_load_explicit(&load_stop, memory_order_relaxed))
 		call_queue(c);
 }

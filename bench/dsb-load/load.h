@@ -44,6 +44,7 @@ struct options {
 	int ack_every;   /* dsbridged: an ack after this many unacknowledged messages */
 	int json;
 	int latency;     /* record each call's round trip in the window */
+	double rate;     /* > 0: paced, calls per second per connection, open loop */
 };
 
 #define MAX_INFLIGHT 64
@@ -81,6 +82,7 @@ struct conn {
 	/* --latency: when each call in flight was queued (slot id % MAX_INFLIGHT), ns. */
 	uint64_t sent_ns[MAX_INFLIGHT];
 	int want_out;   /* EPOLLOUT armed */
+	double next_due; /* paced (--rate): when its next call goes, seconds (monotonic) */
 	size_t rx_len;
 	size_t tx_len, tx_off;
 	uint8_t rx[RX_CAP];

@@ -6,7 +6,7 @@
 //
 //   dsb-load --port P [--mode ws|http] [--server dsbridged|echo] [--tls]
 //            [--conns 64] [--inflight 8] [--threads 1] [--warmup 2] [--duration 5]
-//            [--payload 64] [--method echo.syn] [--pid PID] [--ack-every 32] [--latency] [--json]
+//            [--payload 64] [--method echo.syn] [--pid PID] [--ack-every 32] [--latency] [--rate R] [--json]
 //
 //   ws    WebSocket pages x calls in flight (dsbridged: hello, calls, acks, pongs)
 //   http  keep-alive connections of `POST /dsbridge/call` (echo: the same request, echoed)
@@ -14,6 +14,8 @@
 //   --pid the server's process: its CPU time (/proc/PID/stat utime + stime) over the window
 //   --latency  each call's round trip in the window: p50, p99, p99.9 and max (µs); with
 //              --conns 1 --inflight 1 a call's latency with nothing else in flight
+//   --rate R   paced, open loop: each connection calls R times a second at a random phase
+//              (pages calling now and then, as in production; --inflight is ignored)
 //
 // Prints one line (or one JSON object with --json): calls answered per second over the
 // window, and with --pid the server's CPU per call and share of a core. Exit status 1,
@@ -109,12 +111,50 @@ static void flush(struct worker *w, struct conn *c)
 		arm(w, c, !done);
 }
 
+static int by_due(const void *a, const void *b)
+{
+	double x = (*(struct conn *const *)a)->next_due, y = (*(struct conn *const *)b)->next_due;
+	return (x > y) - (x < y);
+}
+
+/* Paced (--rate): each connection's first call at a random phase of the period, in the
+ * order they come due; every call after it one period later, so that order holds. */
+static void paced_start(struct worker *w, double period)
+{
+	unsigned seed = 0x9e3779b9u * (unsigned)(w->index + 1);
+	double start = now_seconds();
+	for (int i = 0; i < w->nconns; i++)
+		w->conns[i]->next_due = start + period * ((double)rand_r(&seed) / ((double)RAND_MAX + 1));
+	qsort(w->conns, (size_t)w->nconns, sizeof *w->conns, by_due);
+}
+
+/* Paced: sends the calls that are due (from *next on, in turn); ms until the next one. */
+static int paced_send(struct worker *w, int *next, double period)
+{
+	double now = now_seconds();
+	for (int sent = 0; sent < w->nconns; sent++) {
+		struct conn *c = w->conns[*next];
+		if (c->next_due > now)
+			return (int)((c->next_due - now) * 1000) + 1;
+		if (c->next_id - c->base < MAX_INFLIGHT)
+			call_queue(c);
+		flush(w, c);
+		c->next_due += period;
+		*next = (*next + 1) % w->nconns;
+	}
+	return 0;
+}
+
 /* A worker thread: its connections on its own epoll, level-triggered. */
 static void *worker_run(void *arg)
 {
 	struct worker *w = arg;
 	struct epoll_event events[256];
-	for (int i = 0; i < w->nconns; i++) {
+	double period = w->o->rate > 0 ? 1 / w->o->rate : 0;
+	int next_due = 0;
+	if (period > 0)
+		paced_start(w, period);
+	for (int i = 0; i < w->nconns && period == 0; i++) {
 		struct conn *c = w->conns[i];
 		if (w->o->mode == MODE_WS)
 			ws_start_calls(c);
@@ -124,7 +164,8 @@ static void *worker_run(void *arg)
 	}
 	double next_sweep = now_seconds() + 0.5;
 	while (!atomic_load_explicit(&load_stop, memory_order_relaxed)) {
-		int n = epoll_wait(w->epfd, events, 256, 100);
+		int timeout = period > 0 ? paced_send(w, &next_due, period) : 100;
+		int n = epoll_wait(w->epfd, events, 256, timeout > 100 ? 100 : timeout);
 		for (int i = 0; i < n; i++) {
 			struct conn *c = events[i].data.ptr;
 			if (events[i].events & (EPOLLIN | EPOLLERR | EPOLLHUP)) {
@@ -177,7 +218,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: dsb-load --port P [--host 127.0.0.1] [--mode ws|http] [--server dsbridged|echo] [--tls]\n"
 			"  [--conns 64] [--inflight 8] [--threads 1] [--warmup 2] [--duration 5] [--payload 64]\n"
-			"  [--method echo.syn] [--pid SERVER_PID] [--ack-every 32] [--latency] [--json]\n");
+			"  [--method echo.syn] [--pid SERVER_PID] [--ack-every 32] [--latency] [--rate CALLS_PER_S] [--json]\n");
 	exit(2);
 }
 
@@ -200,7 +241,7 @@ static void parse(int argc, char **argv, struct options *o)
 		{ "host", 1, 0, 'h' }, { "port", 1, 0, 'p' },	   { "mode", 1, 0, 'm' },	{ "server", 1, 0, 's' },
 		{ "tls", 0, 0, 'T' },  { "conns", 1, 0, 'c' },	   { "inflight", 1, 0, 'i' },	{ "threads", 1, 0, 't' },
 		{ "warmup", 1, 0, 'w' }, { "duration", 1, 0, 'd' }, { "payload", 1, 0, 'l' },	{ "method", 1, 0, 'M' },
-		{ "pid", 1, 0, 'P' },  { "ack-every", 1, 0, 'a' }, { "json", 0, 0, 'j' },	{ "latency", 0, 0, 'L' }, { 0, 0, 0, 0 },
+		{ "pid", 1, 0, 'P' },  { "ack-every", 1, 0, 'a' }, { "json", 0, 0, 'j' },	{ "latency", 0, 0, 'L' }, { "rate", 1, 0, 'R' }, { 0, 0, 0, 0 },
 	};
 	int ch;
 	while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
@@ -221,6 +262,7 @@ static void parse(int argc, char **argv, struct options *o)
 		case 'a': o->ack_every = atoi(optarg); break;
 		case 'j': o->json = 1; break;
 		case 'L': o->latency = 1; break;
+		case 'R': o->rate = atof(optarg); break;
 		default: usage();
 		}
 	}
@@ -302,10 +344,10 @@ int main(int argc, char **argv)
 	if (o.json) {
 		printf("{\"mode\":\"%s\",\"server\":\"%s\",\"conns\":%d,\"inflight\":%d,\"threads\":%d,\"payload\":%d,"
 		       "\"seconds\":%.3f,\"calls\":%.0f,\"rate\":%.1f,\"acks\":%llu,\"pings\":%llu,"
-		       "\"clientCpuPercent\":%.1f,\"tls\":\"%s %s\"",
+		       "\"clientCpuPercent\":%.1f,\"ratePerConnection\":%g,\"tls\":\"%s %s\"",
 		       mode, server, o.conns, o.inflight, o.threads, o.payload, seconds, calls, rate,
 		       (unsigned long long)(s1.acks - s0.acks), (unsigned long long)(s1.pings - s0.pings), own_percent,
-		       tls_version, tls_cipher);
+		       o.rate, tls_version, tls_cipher);
 		if (o.server_pid)
 			printf(",\"serverCpuSeconds\":%.3f,\"serverCpuPercent\":%.1f,\"serverCpuMicrosPerCall\":%.3f", srv_cpu,
 			       srv_percent, us_per_call);
@@ -314,8 +356,12 @@ int main(int argc, char **argv)
 			       (unsigned long long)lat.count, lat.p50, lat.p99, lat.p999, lat.max);
 		printf("}\n");
 	} else {
-		printf("%s %s: %d x %d, %d thread%s: %.0f calls/s over %.1f s (client %.0f%% of a core)", mode, server,
-		       o.conns, o.inflight, o.threads, o.threads == 1 ? "" : "s", rate, seconds, own_percent);
+		if (o.rate > 0)
+			printf("%s %s: %d x %g call/s (paced), %d thread%s: %.0f calls/s over %.1f s (client %.0f%% of a core)",
+			       mode, server, o.conns, o.rate, o.threads, o.threads == 1 ? "" : "s", rate, seconds, own_percent);
+		else
+			printf("%s %s: %d x %d, %d thread%s: %.0f calls/s over %.1f s (client %.0f%% of a core)", mode, server,
+			       o.conns, o.inflight, o.threads, o.threads == 1 ? "" : "s", rate, seconds, own_percent);
 		if (o.server_pid)
 			printf("; server %.0f%% of a core, %.2f µs CPU per call", srv_percent, us_per_call);
 		if (o.latency)
