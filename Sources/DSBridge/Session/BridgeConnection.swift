@@ -46,7 +46,7 @@ public final class BridgeConnection: Sendable {
         self.waker = waker
         let limit = ConnectionState<BridgeSession>.InboxLimit(
             frames: 4_096, bytes: max(4 * bridge.configuration.maxMessageBytes, 1 << 20))
-        state = Mutex(ConnectionState(memory: bridge.memory, inboxLimit: limit))
+        state = Mutex(ConnectionState(inboxLimit: limit))
     }
 
     // MARK: transport side (called on the transport's thread)
@@ -61,7 +61,8 @@ public final class BridgeConnection: Sendable {
             return
         case .first(let session):
             receiveFirst(frame, session: session)
-        case .queued(let startWorker, let pauseReads):
+        case .queued(let startWorker, let pauseReads, let memoryDelta):
+            bridge.memory.add(memoryDelta)
             if pauseReads { waker.wake() }
             if startWorker { bridge.executor.execute { self.processInbox() } }
         }
@@ -149,14 +150,18 @@ public final class BridgeConnection: Sendable {
 
     /// The socket is gone; its session (if any) starts its grace period.
     public func socketClosed() {
-        state.withLock { $0.closeSocket() }?.detach(self)
+        let (session, memoryDelta) = state.withLock { $0.closeSocket() }
+        bridge.memory.add(memoryDelta)
+        session?.detach(self)
     }
 
     // MARK: bridge side (any thread)
 
     /// Asks the transport to close the socket with `code` after what is queued.
     func requestClose(code: Int, reason: String) {
-        if state.withLock({ $0.requestClose(code: code, reason: reason) }) { waker.wake() }
+        let (first, memoryDelta) = state.withLock { $0.requestClose(code: code, reason: reason) }
+        bridge.memory.add(memoryDelta)
+        if first { waker.wake() }
     }
 
     /// Detaches the session without closing (the session ended or moved to another socket).
@@ -197,6 +202,7 @@ public final class BridgeConnection: Sendable {
 
     private func processInbox() {
         while let next = state.withLock({ $0.takeFrame() }) {
+            bridge.memory.add(next.memoryDelta)
             if next.resumeReads { waker.wake() }
             guard let messages = decode(next.frame, helloSeen: next.helloSeen) else { continue }
             if !proceed(dispatch(messages[...], session: next.session, checkRate: true, frameBytes: next.frame.count)) { return }
@@ -207,10 +213,12 @@ public final class BridgeConnection: Sendable {
     /// allows, then goes on with the inbox (the connection stays `processing` meanwhile).
     private func waitForRate(_ wait: RateWait) {
         setPaused(.rate, true)
-        state.withLock { $0.startRateWait(bytes: wait.frameBytes) }
+        bridge.memory.add(state.withLock { $0.startRateWait(bytes: wait.frameBytes) })
         bridge.executor.schedule(afterMilliseconds: wait.milliseconds) { [self] in
             // A closed socket drops them unread: lastCall did not move, the page resends.
-            let stop = state.withLock({ $0.finishRateWait() }) ? dispatch(wait.messages, session: wait.session, checkRate: false) : .done
+            let (isOpen, memoryDelta) = state.withLock { $0.finishRateWait() }
+            bridge.memory.add(memoryDelta)
+            let stop = isOpen ? dispatch(wait.messages, session: wait.session, checkRate: false) : .done
             setPaused(.rate, false)
             if proceed(stop) { processInbox() }
         }
@@ -393,6 +401,7 @@ public final class BridgeConnection: Sendable {
         var bytes = 0
         for _ in 0..<64 {
             guard bytes < 256 << 10, let next = state.withLock({ $0.takeQueuedFrame() }) else { break }
+            bridge.memory.add(next.memoryDelta)
             if next.resumeReads { waker.wake() }
             bytes += next.frame.count
             guard let decoded = decode(next.frame, helloSeen: next.helloSeen) else { break }
