@@ -152,7 +152,7 @@ public final class BridgeConnection: Sendable {
     public func socketClosed() {
         let (session, memoryDelta) = state.withLock { $0.closeSocket() }
         bridge.memory.add(memoryDelta)
-        session?.detach(self)
+        if let session { SessionReconnect(bridge: bridge).socketClosed(self, of: session) }
     }
 
     // MARK: bridge side (any thread)
@@ -276,7 +276,7 @@ public final class BridgeConnection: Sendable {
                 if let token = hello.token, plan.hello(resuming: token, isHeldHere: { bridge.session(token: $0) != nil }) == .takeOver {
                     return takeOver(hello, token: token, then: messages[index...], frameBytes: frameBytes)
                 }
-                switch bridge.attach(hello, connection: self, authorized: plan.authorized) {
+                switch SessionReconnect(bridge: bridge).hello(hello, on: self, authorized: plan.authorized) {
                 case .success(let s):
                     current = s
                 case .failure(let refusal):
@@ -407,31 +407,28 @@ public final class BridgeConnection: Sendable {
         return messages
     }
 
-    /// A `hello` names a token this node does not hold: after the authenticator, the
-    /// journal takes the session over; then the frame is dispatched again from its hello.
+    /// A `hello` names a token this node does not hold: the journal takes the session over
+    /// (``SessionReconnect/takeOver(_:token:on:then:)``), then the frame is dispatched
+    /// again from its hello.
     private func takeOver(
         _ hello: PageMessage.Hello, token: String, then rest: ArraySlice<PageMessage>, frameBytes: Int
     ) -> DispatchStop {
-        guard let journal = bridge.journal else { return .done }
-        guard bridge.authorizes(hello, connection: self) else {
-            bridge.logAuthRefused(self)
-            requestClose(code: SessionRefusal.authRefused.code, reason: SessionRefusal.authRefused.reason)
-            return .done
-        }
-        journal.takeOver(token: token, ack: hello.ack, peerAddress: peerAddress) { [self] result in
-            bridge.executor.execute { [self] in
-                switch result {
-                case .success:
-                    if proceed(dispatch(rest, session: nil, plan: plan(authorized: true), frameBytes: frameBytes)) {
-                        processInbox()
-                    }
-                case .failure(let refusal):
-                    requestClose(code: refusal.code, reason: refusal.reason)
-                    processInbox()
-                }
+        let start = SessionReconnect(bridge: bridge).takeOver(hello, token: token, on: self) { [self] outcome in
+            switch outcome {
+            case .success:
+                if proceed(dispatch(rest, session: nil, plan: plan(authorized: true), frameBytes: frameBytes)) { processInbox() }
+            case .failure(let refusal):
+                requestClose(code: refusal.code, reason: refusal.reason)
+                processInbox()
             }
         }
-        return .waiting
+        switch start {
+        case .underway: return .waiting
+        case .noJournal: return .done
+        case .refused(let refusal):
+            requestClose(code: refusal.code, reason: refusal.reason)
+            return .done
+        }
     }
 
     /// Attaches `session` and queues `welcome` (called by the bridge during `hello`).

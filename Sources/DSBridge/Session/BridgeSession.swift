@@ -134,56 +134,7 @@ public final class BridgeSession: Sendable {
     /// The highest call id received.
     public var lastCallID: Int64 { transition { $0.lastCall } }
 
-    // MARK: sockets
-
-    /// Attaches `connection`, replacing (4009) any other; queues `welcome` and everything
-    /// after `ack` for it. Fails when the session has ended.
-    func attach(_ connection: BridgeConnection, ack: Int64, resumed: Bool) -> Bool {
-        // When the socket closed before its welcome and no other socket is attached, the
-        // session needs a grace period again (the attempt moved the detach generation, so
-        // an expiry already scheduled no longer applies): every session ends or expires.
-        var expiryGeneration: Int?
-        var holdsWelcome = false
-        let attached = transition { s in
-            guard case .attached(let previous) = s.attach(connection, ack: ack) else { return false }
-            let welcome = ServerMessage.welcome(
-                session: id, token: token, lastCall: s.lastCall, resumed: resumed,
-                heartbeatMs: bridge.configuration.heartbeatMs
-            ).encoded(seq: 0)
-            // A new session's welcome waits for its record (cluster mode): the page must not
-            // hold a token that no other node could resume.
-            holdsWelcome = !resumed && s.journal?.records.creationPending == true
-            guard connection.adopt(self, welcome: welcome, hold: holdsWelcome) else {
-                expiryGeneration = s.attachFailed(restoring: previous)
-                return false
-            }
-            if let previous, previous !== connection {
-                previous.dropSession(self)
-                previous.requestClose(code: 4009, reason: "replaced by a newer socket")
-            }
-            if s.pausesReads(maxPending: bridge.configuration.maxCallsPending) { connection.setReadsPaused(true) }
-            return true
-        }
-        if let expiryGeneration { scheduleExpiry(generation: expiryGeneration) }
-        if attached, holdsWelcome { whenRecorded { connection.releaseWelcome() } }
-        return attached
-    }
-
-    /// The socket closed; the session waits `graceMs` for another one.
-    func detach(_ connection: BridgeConnection) {
-        guard let generation = transition({ $0.detach(connection) }) else { return }
-        scheduleExpiry(generation: generation)
-    }
-
-    /// Starts the grace period of a session no socket is attached to.
-    func scheduleExpiry(generation: Int) {
-        let grace = bridge.configuration.graceMs
-        bridge.executor.schedule(afterMilliseconds: grace) { [self] in
-            if transition({ $0.isExpired(generation: generation) }) {
-                end(reason: "expired after \(grace) ms without a socket", closeCode: nil)
-            }
-        }
-    }
+    // MARK: sockets (attaching and detaching them: ``SessionReconnect``)
 
     /// The next frame for `connection`, if it is the attached one.
     func takeFrame(for connection: BridgeConnection) -> [UInt8]? {

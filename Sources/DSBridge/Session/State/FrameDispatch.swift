@@ -13,7 +13,7 @@
 struct FrameDispatch {
     /// What to do with a frame's `hello`.
     enum HelloDecision: Sendable, Equatable {
-        /// Attach here: find (resume) or create the session.
+        /// Attach here: find or create the session (``SessionReconnect``).
         case attach
         /// The token names a session this node does not hold (cluster mode): the journal
         /// takes it over, then the frame is dispatched again from its hello.

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 
 /// Which socket a session writes to, and its grace periods, as a value owned by
-/// ``SessionState``: the half of a reconnect that the session's lock decides.
+/// ``SessionState``: the half of a reconnect (``SessionReconnect``) that the session's lock
+/// decides.
 ///
 /// Every attach and detach moves ``generation``, so an expiry scheduled for an earlier
 /// grace period no longer applies. `Connection` is the socket type; only its identity is
