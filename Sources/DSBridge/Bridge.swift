@@ -166,11 +166,13 @@ public final class Bridge: Sendable {
     /// `tags`: the session's tags for group calls (the authenticator's, usually).
     public func createSession(peerAddress: String, origin: String?, tags: [String] = []) throws(SessionRefusal) -> BridgeSession {
         let session = try makeSession(peerAddress: peerAddress, origin: origin, tags: tags)
-        session.scheduleExpiry(generation: 0)
+        SessionReconnect(bridge: self).scheduleExpiry(of: session, generation: 0)
         return session
     }
 
-    private func makeSession(peerAddress: String, origin: String?, tags: [String] = []) throws(SessionRefusal) -> BridgeSession {
+    /// A new session, kept under the session limits (``SessionReconnect`` attaches its
+    /// socket).
+    func makeSession(peerAddress: String, origin: String?, tags: [String] = []) throws(SessionRefusal) -> BridgeSession {
         // Over the memory budget no new session opens (resumes are not new).
         guard memory.admitsNewSessions else {
             if let line = memory.recordRefused(nowMs: executor.uptimeMilliseconds) { logger.warning("\(line)") }
@@ -202,43 +204,6 @@ public final class Bridge: Sendable {
         metrics.sessionOpened()
         lifecycle.opened?(session)
         return session
-    }
-
-    /// Handles a `hello` on `connection`: checks auth, finds or creates the session,
-    /// attaches it and queues `welcome` (PROTOCOL.md 2.1).
-    /// `authorized`: the authenticator accepted this hello already (before a takeover).
-    func attach(
-        _ hello: PageMessage.Hello, connection: BridgeConnection, authorized: Bool = false
-    ) -> Result<BridgeSession, SessionRefusal> {
-        guard authorized || authorizes(hello, connection: connection) else {
-            logAuthRefused(connection)
-            return .failure(.authRefused)
-        }
-        let session: BridgeSession
-        let resumed: Bool
-        if let token = hello.token {
-            guard let existing = self.session(token: token) else { return .failure(.unknownSession) }
-            session = existing
-            resumed = true
-        } else {
-            do {
-                let request = SessionRequest(
-                    auth: hello.auth, headers: connection.requestHeaders, peerAddress: connection.peerAddress)
-                session = try makeSession(
-                    peerAddress: connection.peerAddress, origin: connection.origin,
-                    tags: authenticator?.tags(for: request) ?? [])
-            } catch {
-                return .failure(error)
-            }
-            resumed = false
-        }
-        guard session.attach(connection, ack: hello.ack, resumed: resumed) else {
-            // The socket closed while the hello ran: a session made for it ends at once,
-            // so it never holds a place under the session limits.
-            if !resumed { session.end(reason: "socket closed before its welcome", closeCode: nil) }
-            return .failure(.unknownSession)
-        }
-        return .success(session)
     }
 
     /// The tags the authenticator gives a new session it let in (none without one).
@@ -307,36 +272,23 @@ public final class Bridge: Sendable {
     /// Continues a session a journal holds (cluster mode: a takeover, docs/CLUSTER.md): the
     /// session is made from `snapshot` and kept like any other (without a socket yet; the
     /// caller attaches one or it expires after `graceMs`), then gets its final errors for
-    /// calls of lost nodes and its late messages. Native calls whose origin is this node
-    /// answer their handlers here; others go to `snapshot.nativeCallHandler`.
+    /// calls of lost nodes and its late messages (``SessionReconnect/restore(_:)``).
     /// - Returns: `nil` when the snapshot cannot be continued exactly (its messages are not
     ///   the unacknowledged ones), or another session with this id is here.
     public func restoreSession(_ snapshot: SessionSnapshot) -> BridgeSession? {
-        let ownPrefix = "\(journal?.nodeID ?? "")|"
-        var handlers: [Int64: NativeCallHandler] = [:]
-        for call in snapshot.nativeCalls {
-            if call.origin.hasPrefix(ownPrefix), let ref = Int64(call.origin.dropFirst(ownPrefix.count)) {
-                let origins = nativeCallOrigins
-                handlers[call.callbackId] = { event in origins.deliver(ref: ref, event) }
-            } else if let forward = snapshot.nativeCallHandler?(call.origin, call.callbackId) {
-                handlers[call.callbackId] = forward
-            }
-        }
-        guard let session = BridgeSession(bridge: self, restoring: snapshot, handlers: handlers) else { return nil }
-        let kept = sessionStore.sessions.withLock { s -> Bool in
+        SessionReconnect(bridge: self).restore(snapshot)
+    }
+
+    /// Keeps a restored session in the session store. - Returns: `false` when another
+    /// session with its id or token is here.
+    func keepRestored(_ session: BridgeSession) -> Bool {
+        sessionStore.sessions.withLock { s -> Bool in
             if s.byID[session.id] != nil || s.byToken[session.token] != nil { return false }
             s.byID[session.id] = session
             s.byToken[session.token] = session
             s.perAddress[session.peerAddress, default: 0] += 1
             return true
         }
-        guard kept else { return nil }
-        logger.info("session taken over", metadata: ["bridge.session": "\(session.id)"])
-        metrics.sessionOpened()
-        // Like a session made without a socket: it expires unless one attaches.
-        session.scheduleExpiry(generation: 0)
-        session.finishRestoring(snapshot)
-        return session
     }
 
     /// Delivers a page's answer to a native-initiated call made on this node, which came

@@ -8,8 +8,8 @@ import Testing
 struct ConnectionStateTests {
     typealias State = ConnectionState<FakeSocket>
 
-    private func state(frames: Int = 2, bytes: Int = 1_000, budget: MemoryBudget = MemoryBudget(limit: 0)) -> State {
-        State(memory: budget, inboxLimit: .init(frames: frames, bytes: bytes))
+    private func state(frames: Int = 2, bytes: Int = 1_000) -> State {
+        State(inboxLimit: .init(frames: frames, bytes: bytes))
     }
 
     private func frame(_ n: Int = 10) -> [UInt8] { [UInt8](repeating: 32, count: n) }
@@ -17,8 +17,8 @@ struct ConnectionStateTests {
     @Test("before a session every frame queues and the first one starts a worker")
     func queuesBeforeSession() {
         var s = state()
-        guard case .queued(true, false) = s.receive(frame(), mayRunFirst: true) else { Issue.record("expected a worker start"); return }
-        guard case .queued(false, false) = s.receive(frame(), mayRunFirst: true) else { Issue.record("one worker at a time"); return }
+        guard case .queued(true, false, _) = s.receive(frame(), mayRunFirst: true) else { Issue.record("expected a worker start"); return }
+        guard case .queued(false, false, _) = s.receive(frame(), mayRunFirst: true) else { Issue.record("one worker at a time"); return }
         do {
             let step = s.takeFrame()
             #expect(step?.helloSeen == false)
@@ -44,7 +44,7 @@ struct ConnectionStateTests {
         }
         guard case .first(let got) = s.receive(frame(), mayRunFirst: true) else { Issue.record("expected first"); return }
         #expect(got === session)
-        guard case .queued(false, false) = s.receive(frame(), mayRunFirst: true) else { Issue.record("processing: it queues"); return }
+        guard case .queued(false, false, _) = s.receive(frame(), mayRunFirst: true) else { Issue.record("processing: it queues"); return }
         s.finishProcessing()
         do {
             let step = s.resumeProcessing()
@@ -52,38 +52,43 @@ struct ConnectionStateTests {
         }
         var t = state()
         _ = t.adopt(session, welcome: [1])
-        guard case .queued(true, _) = t.receive(frame(), mayRunFirst: false) else { Issue.record("a large frame goes to a worker"); return }
+        guard case .queued(true, _, _) = t.receive(frame(), mayRunFirst: false) else { Issue.record("a large frame goes to a worker"); return }
     }
 
     @Test("reads pause past the inbox bound and resume once it is emptied")
     func inboxBound() {
-        let budget = MemoryBudget(limit: 0)
-        var s = state(frames: 2, budget: budget)
-        _ = s.receive(frame(), mayRunFirst: false)
-        _ = s.receive(frame(), mayRunFirst: false)
-        guard case .queued(_, true) = s.receive(frame(), mayRunFirst: false) else { Issue.record("expected a pause"); return }
+        var s = state(frames: 2)
+        var held = 0
+        for _ in 0..<2 {
+            guard case .queued(_, false, let delta) = s.receive(frame(), mayRunFirst: false) else { Issue.record("queued"); return }
+            held += delta
+        }
+        guard case .queued(_, true, let delta) = s.receive(frame(), mayRunFirst: false) else { Issue.record("expected a pause"); return }
+        held += delta
         #expect(s.readsPaused)
-        #expect(budget.held == 30)
+        #expect(held == 30, "each queued frame's bytes come back as a memory delta")
         do {
             let step = s.takeFrame()
             #expect(step?.resumeReads == false)
+            held += step?.memoryDelta ?? 0
         }
         do {
             let step = s.takeFrame()
             #expect(step?.resumeReads == false)
+            held += step?.memoryDelta ?? 0
         }
         do {
             let step = s.takeFrame()
             #expect(step?.resumeReads == true, "the inbox emptied")
+            held += step?.memoryDelta ?? 0
         }
         #expect(!s.readsPaused)
-        #expect(budget.held == 0)
+        #expect(held == 0)
     }
 
     @Test("pending calls hold the frames already read; a close drops them and gives their bytes back")
     func pausedForCalls() {
-        let budget = MemoryBudget(limit: 0)
-        var s = state(frames: 10, budget: budget)
+        var s = state(frames: 10)
         do {
             let step = s.setPaused(.calls, true)
             #expect(step)
@@ -92,7 +97,8 @@ struct ConnectionStateTests {
             let step = s.setPaused(.rate, true)
             #expect(!step, "already paused")
         }
-        guard case .queued(false, _) = s.receive(frame(), mayRunFirst: true) else { Issue.record("held: no worker"); return }
+        guard case .queued(false, _, let queued) = s.receive(frame(), mayRunFirst: true) else { Issue.record("held: no worker"); return }
+        #expect(queued == 10)
         do {
             let step = s.takeFrame()
             #expect(step == nil)
@@ -115,13 +121,14 @@ struct ConnectionStateTests {
         }
         do {
             let step = s.requestClose(code: 4000, reason: "x")
-            #expect(step)
+            #expect(step.first)
+            #expect(step.memoryDelta == -queued, "the dropped frame's bytes go back")
         }
         do {
             let step = s.requestClose(code: 1000, reason: "y")
-            #expect(!step, "the first close stands")
+            #expect(!step.first, "the first close stands")
+            #expect(step.memoryDelta == 0)
         }
-        #expect(budget.held == 0)
         guard case .dropped = s.receive(frame(), mayRunFirst: true) else { Issue.record("closing: dropped"); return }
     }
 
@@ -158,7 +165,8 @@ struct ConnectionStateTests {
         _ = s.adopt(session, welcome: [])
         do {
             let step = s.closeSocket()
-            #expect(step === session)
+            #expect(step.session === session)
+            #expect(step.memoryDelta == 0, "nothing was queued")
         }
         #expect(s.session == nil)
         do {
@@ -169,14 +177,16 @@ struct ConnectionStateTests {
 
     @Test("a frame waiting for the rate is counted until the wait ends")
     func rateWait() {
-        let budget = MemoryBudget(limit: 0)
-        var s = state(budget: budget)
-        s.startRateWait(bytes: 500)
-        #expect(s.unprocessedBytes == 500 && budget.held == 500)
+        var s = state()
+        do {
+            let step = s.startRateWait(bytes: 500)
+            #expect(step == 500)
+        }
+        #expect(s.unprocessedBytes == 500)
         do {
             let step = s.finishRateWait()
-            #expect(step)
+            #expect(step.isOpen && step.memoryDelta == -500)
         }
-        #expect(s.unprocessedBytes == 0 && budget.held == 0)
+        #expect(s.unprocessedBytes == 0)
     }
 }

@@ -12,8 +12,8 @@ final class FakeSocket: Sendable {}
 struct SessionStateTests {
     typealias State = SessionState<FakeSocket>
 
-    private func state(maxMessages: Int = 100, maxBytes: Int = 1 << 20, budget: MemoryBudget = MemoryBudget(limit: 0), maxAfterWaiters: Int = 4) -> State {
-        State(log: OutboundLog(maxMessages: maxMessages, maxBytes: maxBytes), memory: budget, maxAfterWaiters: maxAfterWaiters)
+    private func state(maxMessages: Int = 100, maxBytes: Int = 1 << 20, maxAfterWaiters: Int = 4) -> State {
+        State(log: OutboundLog(maxMessages: maxMessages, maxBytes: maxBytes), maxAfterWaiters: maxAfterWaiters)
     }
 
     @Test("attach returns the socket it replaces; detaching only the attached one starts a grace generation")
@@ -181,7 +181,7 @@ struct SessionStateTests {
             #expect(step.count == 1)
         }
         s.stopWaiting(key: 1)
-        #expect(s.afterWaiters.isEmpty)
+        #expect(s.syncOrder.waiters.isEmpty)
     }
 
     @Test("invokes made before dsinit are held, then released in order with rising seq")
@@ -278,18 +278,23 @@ struct SessionStateTests {
         }
     }
 
-    @Test("the memory budget counts replay, held invokes and sync bodies, and gets everything back at the end")
+    @Test("the memory deltas count replay, held invokes and sync bodies, and give everything back at the end")
     func memoryCounting() {
-        let budget = MemoryBudget(limit: 0)
-        var s = state(budget: budget)
+        var s = state()
+        var budget = 0
         _ = s.startNativeCall(EncodedInvoke(method: "f", args: []), handler: { _ in })
         s.holdSyncBody(100)
-        #expect(budget.held == s.heldBytes + 100)
+        budget += s.takeMemoryDelta()
+        #expect(budget == s.heldBytes + 100 && s.heldBytes > 0)
+        #expect(s.takeMemoryDelta() == 0, "a delta is taken once")
         _ = s.markReady()
-        #expect(budget.held == s.log.keptBytes + 100)
+        budget += s.takeMemoryDelta()
+        #expect(budget == s.log.keptBytes + 100)
         s.acknowledge(1)
-        #expect(budget.held == 100)
+        budget += s.takeMemoryDelta()
+        #expect(budget == 100)
         _ = s.end(dropQueued: true)
-        #expect(budget.held == 0)
+        budget += s.takeMemoryDelta()
+        #expect(budget == 0 && s.counted == 0)
     }
 }

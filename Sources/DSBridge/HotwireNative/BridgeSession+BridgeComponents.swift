@@ -5,7 +5,7 @@ extension BridgeSession {
     /// message (none before the page sent one).
     @BridgeComponentActor
     public var bridgeComponents: [String: BridgeComponent] {
-        let existing = state.withLock { $0.instance(SessionComponents.factoryID) }
+        let existing = transition { $0.instance(SessionComponents.factoryID) }
         return (existing as? SessionComponents)?.host.instances ?? [:]
     }
 }

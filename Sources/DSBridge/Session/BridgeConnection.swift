@@ -46,7 +46,7 @@ public final class BridgeConnection: Sendable {
         self.waker = waker
         let limit = ConnectionState<BridgeSession>.InboxLimit(
             frames: 4_096, bytes: max(4 * bridge.configuration.maxMessageBytes, 1 << 20))
-        state = Mutex(ConnectionState(memory: bridge.memory, inboxLimit: limit))
+        state = Mutex(ConnectionState(inboxLimit: limit))
     }
 
     // MARK: transport side (called on the transport's thread)
@@ -61,7 +61,8 @@ public final class BridgeConnection: Sendable {
             return
         case .first(let session):
             receiveFirst(frame, session: session)
-        case .queued(let startWorker, let pauseReads):
+        case .queued(let startWorker, let pauseReads, let memoryDelta):
+            bridge.memory.add(memoryDelta)
             if pauseReads { waker.wake() }
             if startWorker { bridge.executor.execute { self.processInbox() } }
         }
@@ -75,7 +76,7 @@ public final class BridgeConnection: Sendable {
             return
         }
         if let routes = InlineDispatchPolicy.routes(for: messages, session: session, registry: bridge.registry) {
-            switch dispatch(messages[...], session: session, checkRate: true, frameBytes: frame.count, inlineRoutes: routes) {
+            switch dispatch(messages[...], session: session, plan: plan(onNetworkThread: true), frameBytes: frame.count, inlineRoutes: routes) {
             case .done: resumeAfterProcessing()
             case .rate(let wait): waitForRate(wait)
             case .waiting: break
@@ -83,7 +84,7 @@ public final class BridgeConnection: Sendable {
             return
         }
         bridge.executor.execute { [self] in
-            if proceed(dispatch(messages[...], session: session, checkRate: true, frameBytes: frame.count)) { processInbox() }
+            if proceed(dispatch(messages[...], session: session, plan: plan(), frameBytes: frame.count)) { processInbox() }
         }
     }
 
@@ -149,14 +150,18 @@ public final class BridgeConnection: Sendable {
 
     /// The socket is gone; its session (if any) starts its grace period.
     public func socketClosed() {
-        state.withLock { $0.closeSocket() }?.detach(self)
+        let (session, memoryDelta) = state.withLock { $0.closeSocket() }
+        bridge.memory.add(memoryDelta)
+        if let session { SessionReconnect(bridge: bridge).socketClosed(self, of: session) }
     }
 
     // MARK: bridge side (any thread)
 
     /// Asks the transport to close the socket with `code` after what is queued.
     func requestClose(code: Int, reason: String) {
-        if state.withLock({ $0.requestClose(code: code, reason: reason) }) { waker.wake() }
+        let (first, memoryDelta) = state.withLock { $0.requestClose(code: code, reason: reason) }
+        bridge.memory.add(memoryDelta)
+        if first { waker.wake() }
     }
 
     /// Detaches the session without closing (the session ended or moved to another socket).
@@ -197,9 +202,10 @@ public final class BridgeConnection: Sendable {
 
     private func processInbox() {
         while let next = state.withLock({ $0.takeFrame() }) {
+            bridge.memory.add(next.memoryDelta)
             if next.resumeReads { waker.wake() }
             guard let messages = decode(next.frame, helloSeen: next.helloSeen) else { continue }
-            if !proceed(dispatch(messages[...], session: next.session, checkRate: true, frameBytes: next.frame.count)) { return }
+            if !proceed(dispatch(messages[...], session: next.session, plan: plan(), frameBytes: next.frame.count)) { return }
         }
     }
 
@@ -207,10 +213,12 @@ public final class BridgeConnection: Sendable {
     /// allows, then goes on with the inbox (the connection stays `processing` meanwhile).
     private func waitForRate(_ wait: RateWait) {
         setPaused(.rate, true)
-        state.withLock { $0.startRateWait(bytes: wait.frameBytes) }
+        bridge.memory.add(state.withLock { $0.startRateWait(bytes: wait.frameBytes) })
         bridge.executor.schedule(afterMilliseconds: wait.milliseconds) { [self] in
             // A closed socket drops them unread: lastCall did not move, the page resends.
-            let stop = state.withLock({ $0.finishRateWait() }) ? dispatch(wait.messages, session: wait.session, checkRate: false) : .done
+            let (isOpen, memoryDelta) = state.withLock { $0.finishRateWait() }
+            bridge.memory.add(memoryDelta)
+            let stop = isOpen ? dispatch(wait.messages, session: wait.session, plan: plan(checksRate: false)) : .done
             setPaused(.rate, false)
             if proceed(stop) { processInbox() }
         }
@@ -238,30 +246,37 @@ public final class BridgeConnection: Sendable {
         case waiting
     }
 
-    /// Runs `messages` in order. With `checkRate`, the calls among them are counted against
-    /// the session's rate first; when they must wait, they and what follows are returned.
+    /// How a frame (or what is left of one) is dispatched: on which thread, and what was
+    /// already checked. `checksRate`: its calls are counted against the session's rate
+    /// first (when they must wait, they and what follows are returned). `journalChecked`:
+    /// their acceptance is durable. `authorized`: the hello passed the authenticator
+    /// before a takeover.
+    private func plan(
+        onNetworkThread: Bool = false, checksRate: Bool = true, journalChecked: Bool = false, authorized: Bool = false
+    ) -> FrameDispatch {
+        FrameDispatch(
+            onNetworkThread: onNetworkThread, clustered: bridge.journals, checksRate: checksRate, journalChecked: journalChecked,
+            authorized: authorized)
+    }
+
+    /// Runs `messages` in order, as `plan` (a ``FrameDispatch``) decides for each.
     /// `inlineRoutes`: the transport's thread runs them, with their calls already resolved
-    /// (``InlineDispatchPolicy``). `journalChecked`: their calls' acceptance is durable.
+    /// (``InlineDispatchPolicy``).
     private func dispatch(
-        _ messages: ArraySlice<PageMessage>, session: BridgeSession?, checkRate: Bool, frameBytes: Int = 0,
-        inlineRoutes: [Result<CallRoute, CallFailure>?]? = nil, journalChecked: Bool = false, authorized: Bool = false
+        _ messages: ArraySlice<PageMessage>, session: BridgeSession?, plan: FrameDispatch, frameBytes: Int = 0,
+        inlineRoutes: [Result<CallRoute, CallFailure>?]? = nil
     ) -> DispatchStop {
-        let site: CallSite = inlineRoutes == nil ? .worker : .networkThread(bridge.networkThreadGuard)
-        // When the first call of the frame started on the network thread (the clock is read
-        // once per call there, and not at all for a frame of acks).
-        var inlineStarted: UInt64 = 0
-        var ranInline = false
+        let site: CallSite = plan.onNetworkThread ? .networkThread(bridge.networkThreadGuard) : .worker
+        var plan = plan
         var current = session
-        var checkRate = checkRate
-        var journalChecked = journalChecked
         for index in messages.indices {
             switch messages[index] {
             case .hello(let hello):
                 state.withLock { $0.markHelloSeen() }
-                if !authorized, let token = hello.token, bridge.journals, bridge.session(token: token) == nil {
+                if let token = hello.token, plan.hello(resuming: token, isHeldHere: { bridge.session(token: $0) != nil }) == .takeOver {
                     return takeOver(hello, token: token, then: messages[index...], frameBytes: frameBytes)
                 }
-                switch bridge.attach(hello, connection: self, authorized: authorized) {
+                switch SessionReconnect(bridge: bridge).hello(hello, on: self, authorized: plan.authorized) {
                 case .success(let s):
                     current = s
                 case .failure(let refusal):
@@ -269,30 +284,20 @@ public final class BridgeConnection: Sendable {
                     return .done
                 }
             case .call(let call):
-                // A frame of many quick calls may still add up: past the budget, the rest
-                // of it goes to a worker (its calls were already counted against the rate).
-                if site.isNetworkThread {
-                    let now = DispatchTime.now().uptimeNanoseconds
-                    if !ranInline {
-                        inlineStarted = now
-                    } else if let s = current, now - inlineStarted > UInt64(InlineDispatchPolicy.budgetNanoseconds) {
-                        return .rate(RateWait(milliseconds: 0, messages: messages[index...], session: s, frameBytes: frameBytes))
-                    }
-                }
-                if checkRate, let s = current {
-                    checkRate = false
-                    let calls = messages[index...].count { if case .call = $0 { true } else { false } }
-                    let wait = s.takeCallTokens(calls)
-                    if wait > 0 {
-                        return .rate(RateWait(milliseconds: wait, messages: messages[index...], session: s, frameBytes: frameBytes))
-                    }
-                }
-                if !journalChecked, let s = current, bridge.journals {
-                    journalChecked = true
-                    if case .stop(let stop) = gate(messages[index...], session: s) { return stop }
+                let rest = messages[index...]
+                let decision = plan.call(
+                    hasSession: current != nil, now: { DispatchTime.now().uptimeNanoseconds },
+                    rateWait: { current?.takeCallTokens(rest.count { if case .call = $0 { true } else { false } }) ?? 0 })
+                switch decision {
+                case .inline: break
+                case .handOff, .waitRate:
+                    guard let s = current else { break }
+                    let wait = if case .waitRate(let ms) = decision { ms } else { 0 }
+                    return .rate(RateWait(milliseconds: wait, messages: rest, session: s, frameBytes: frameBytes))
+                case .waitJournal:
+                    if let s = current, case .stop(let stop) = gate(rest, session: s) { return stop }
                 }
                 current?.receiveCall(call, from: self, site: site, route: inlineRoutes.flatMap { $0.isEmpty ? nil : $0[index] })
-                ranInline = site.isNetworkThread
             case .cancel(let id):
                 current?.cancel(callID: id, site: site)
             case .ack(let seq):
@@ -378,9 +383,9 @@ public final class BridgeConnection: Sendable {
         _ gate: SessionJournalState.CallGate, _ rest: ArraySlice<PageMessage>, _ more: [PageMessage], session: BridgeSession
     ) {
         if gate == .open {
-            guard proceed(dispatch(rest, session: session, checkRate: false, journalChecked: true)) else { return }
+            guard proceed(dispatch(rest, session: session, plan: plan(checksRate: false, journalChecked: true))) else { return }
             if !more.isEmpty {
-                guard proceed(dispatch(more[...], session: session, checkRate: true, journalChecked: true)) else { return }
+                guard proceed(dispatch(more[...], session: session, plan: plan(journalChecked: true))) else { return }
             }
         }
         processInbox()
@@ -393,6 +398,7 @@ public final class BridgeConnection: Sendable {
         var bytes = 0
         for _ in 0..<64 {
             guard bytes < 256 << 10, let next = state.withLock({ $0.takeQueuedFrame() }) else { break }
+            bridge.memory.add(next.memoryDelta)
             if next.resumeReads { waker.wake() }
             bytes += next.frame.count
             guard let decoded = decode(next.frame, helloSeen: next.helloSeen) else { break }
@@ -401,31 +407,28 @@ public final class BridgeConnection: Sendable {
         return messages
     }
 
-    /// A `hello` names a token this node does not hold: after the authenticator, the
-    /// journal takes the session over; then the frame is dispatched again from its hello.
+    /// A `hello` names a token this node does not hold: the journal takes the session over
+    /// (``SessionReconnect/takeOver(_:token:on:then:)``), then the frame is dispatched
+    /// again from its hello.
     private func takeOver(
         _ hello: PageMessage.Hello, token: String, then rest: ArraySlice<PageMessage>, frameBytes: Int
     ) -> DispatchStop {
-        guard let journal = bridge.journal else { return .done }
-        guard bridge.authorizes(hello, connection: self) else {
-            bridge.logAuthRefused(self)
-            requestClose(code: SessionRefusal.authRefused.code, reason: SessionRefusal.authRefused.reason)
-            return .done
-        }
-        journal.takeOver(token: token, ack: hello.ack, peerAddress: peerAddress) { [self] result in
-            bridge.executor.execute { [self] in
-                switch result {
-                case .success:
-                    if proceed(dispatch(rest, session: nil, checkRate: true, frameBytes: frameBytes, authorized: true)) {
-                        processInbox()
-                    }
-                case .failure(let refusal):
-                    requestClose(code: refusal.code, reason: refusal.reason)
-                    processInbox()
-                }
+        let start = SessionReconnect(bridge: bridge).takeOver(hello, token: token, on: self) { [self] outcome in
+            switch outcome {
+            case .success:
+                if proceed(dispatch(rest, session: nil, plan: plan(authorized: true), frameBytes: frameBytes)) { processInbox() }
+            case .failure(let refusal):
+                requestClose(code: refusal.code, reason: refusal.reason)
+                processInbox()
             }
         }
-        return .waiting
+        switch start {
+        case .underway: return .waiting
+        case .noJournal: return .done
+        case .refused(let refusal):
+            requestClose(code: refusal.code, reason: refusal.reason)
+            return .done
+        }
     }
 
     /// Attaches `session` and queues `welcome` (called by the bridge during `hello`).

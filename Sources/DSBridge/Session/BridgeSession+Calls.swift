@@ -10,7 +10,7 @@ extension BridgeSession {
         _ call: PageMessage.Call, from connection: BridgeConnection, site: CallSite = .worker,
         route: Result<CallRoute, CallFailure>? = nil
     ) {
-        guard state.withLock({ $0.acceptCall(id: call.id) }) else { return }
+        guard transition({ $0.acceptCall(id: call.id) }) else { return }
         run(method: call.method, arg: .raw(call.rawArg), reply: .socket(call.id), site: site, resolved: route, trace: call.trace)
         markStarted(through: call.id)
     }
@@ -139,9 +139,9 @@ extension BridgeSession {
         case .shared(let interface):
             return interface
         case .perSession(let factoryID, let make):
-            if let existing = state.withLock({ $0.instance(factoryID) }) { return existing }
+            if let existing = transition({ $0.instance(factoryID) }) { return existing }
             let made = make(self)
-            return state.withLock { $0.keepInstance(made, factoryID: factoryID) }
+            return transition { $0.keepInstance(made, factoryID: factoryID) }
         }
     }
 
@@ -149,7 +149,7 @@ extension BridgeSession {
     func hasInstance(of source: InterfaceSource) -> Bool {
         switch source {
         case .shared: return true
-        case .perSession(let factoryID, _): return state.withLock { $0.instance(factoryID) != nil }
+        case .perSession(let factoryID, _): return transition { $0.instance(factoryID) != nil }
         }
     }
 
@@ -242,7 +242,7 @@ extension BridgeSession {
         if case .socket = call.reply {
             counted = true
             let max = bridge.configuration.maxCallsPending
-            state.withLock { s in s.pendingCallStarted(maxPending: max)?.setReadsPaused(true) }
+            transition { s in s.pendingCallStarted(maxPending: max)?.setReadsPaused(true) }
         } else {
             counted = false
         }
@@ -274,7 +274,7 @@ extension BridgeSession {
         }
         if counted {
             let max = bridge.configuration.maxCallsPending
-            state.withLock { s in s.pendingCallFinished(maxPending: max)?.setReadsPaused(false) }
+            transition { s in s.pendingCallFinished(maxPending: max)?.setReadsPaused(false) }
         }
     }
 
@@ -298,7 +298,7 @@ extension BridgeSession {
         var counted = true
         if case .http = call.reply { counted = false }
         let max = bridge.configuration.maxAsyncCalls
-        guard !counted || state.withLock({ $0.admitAsyncCall(max: max) }) else {
+        guard !counted || transition({ $0.admitAsyncCall(max: max) }) else {
             recordCall(method: call.label, outcome: "overloaded", nanoseconds: nil)
             endSpan(call.span, outcome: "overloaded", asynchronous: true)
             answer(call.reply, .failure(CallFailure(.overloaded, "more than \(max) async calls running in this session")), site: call.site)
@@ -347,16 +347,16 @@ extension BridgeSession {
             recordCall(method: call.label, outcome: failure.kind.rawValue, nanoseconds: nil)
             endSpan(call.span, outcome: failure.kind.rawValue, asynchronous: true)
             answer(call.reply, .failure(failure), site: call.site)
-            state.withLock { $0.asyncCallFinished(callID: nil, counted: counted) }
+            transition { $0.asyncCallFinished(callID: nil, counted: counted) }
         case .started(let held, let finished):
             recordCall(method: call.label, outcome: "ok", nanoseconds: nil)
             answer(call.reply, .success(.string("")), continuing: call.argument.stub, site: call.site)
             // Its span ends with the final completion (``AsyncCall/span``).
             if finished { endSpan(call.span, final: held.last) }
             if finished {
-                state.withLock { $0.asyncCallFinished(callID: nil, counted: counted) }
+                transition { $0.asyncCallFinished(callID: nil, counted: counted) }
             } else if let callID {
-                state.withLock { $0.keepCancellable(asyncCall, task: task, callID: callID) }
+                transition { $0.keepCancellable(asyncCall, task: task, callID: callID) }
             }
             for payload in held { forward(payload, of: asyncCall, site: call.site) }
         }
@@ -369,7 +369,7 @@ extension BridgeSession {
         case .forward(let final):
             // Its place under maxAsyncCalls is free before the page can see the final
             // completion: a page that calls again on it is not refused.
-            if final { state.withLock { $0.asyncCallFinished(callID: call.callID, counted: call.counted) } }
+            if final { transition { $0.asyncCallFinished(callID: call.callID, counted: call.counted) } }
             if final { endSpan(call.span, final: payload) }
             forward(payload, of: call, site: .worker)
         }
@@ -387,10 +387,10 @@ extension BridgeSession {
     /// Anything else is ignored. The task's cancellation handlers are application code:
     /// on the network thread (`site`) they run on a worker.
     func cancel(callID: Int64, site: CallSite = .worker) {
-        guard let entry = state.withLock({ $0.cancellableCall(callID) }), entry.call.cancel(), let stub = entry.call.stub else { return }
+        guard let entry = transition({ $0.cancellableCall(callID) }), entry.call.cancel(), let stub = entry.call.stub else { return }
         if let task = entry.task { site.runApplicationCode(on: bridge.executor) { task.cancel() } }
         endSpan(entry.call.span, outcome: "cancelled", asynchronous: true)
         send(.cb(stub: stub, payload: .cancelled), run: RunChange(id: callID, entry: nil), site: site)
-        state.withLock { $0.asyncCallFinished(callID: callID, counted: entry.call.counted) }
+        transition { $0.asyncCallFinished(callID: callID, counted: entry.call.counted) }
     }
 }

@@ -26,7 +26,7 @@ extension BridgeSession {
     /// The page is ready: the held invokes go out in order, then the `ready` hook and the
     /// ``whenReady(_:)`` bodies run (on a worker when `site` is the network thread).
     func markReady(site: CallSite) {
-        guard let readiness = state.withLock({ $0.markReady() }) else { return }
+        guard let readiness = transition({ $0.markReady() }) else { return }
         for (callbackId, appended) in readiness.released { carryOut(invoke: callbackId, appended, site: site) }
         if readiness.registerJournal { bridge.journal?.sessionNeedsWrite(self) }
         site.runApplicationCode(on: bridge.executor) { [self] in
@@ -39,7 +39,7 @@ extension BridgeSession {
     /// when it already is; otherwise right after the held calls were released, on the
     /// thread that processed `dsinit`. Never runs when the session ends first.
     public func whenReady(_ body: @escaping @Sendable (BridgeSession) -> Void) {
-        let when = state.withLock { $0.whenReady({ [unowned self] in body(self) }) }
+        let when = transition { $0.whenReady({ [unowned self] in body(self) }) }
         if when == .now { body(self) }
     }
 
@@ -53,8 +53,8 @@ extension BridgeSession {
             return .failure(CallFailure(.badArgument, "returnValue needs {\"id\": integer, \"data\": ..., \"complete\": bool}"))
         }
         let localNode = bridge.journal?.nodeID
-        let (found, passed, origin, register) = state.withLock { s in
-            let origin = s.journal?.nativeOrigins[answer.callbackId]
+        let (found, passed, origin, register) = transition { s in
+            let origin = s.journal?.records.nativeOrigins[answer.callbackId]
             return (
                 s.nativeCallReceiver(answer.callbackId, final: answer.isFinal), s.takeAnswerPassedByJournal(callID), origin,
                 s.journalNeedsRegistration()
@@ -78,7 +78,7 @@ extension BridgeSession {
     /// `inline`: the handler runs no application code (a cluster's forwarder), so the
     /// network thread may run it too (one hand-off less per answer).
     private func deliver(_ event: NativeCallEvent, to handler: @escaping NativeCallHandler, site: CallSite, inline: Bool) {
-        switch state.withLock({ $0.deliver(event, to: handler, callerMayRun: inline || !site.isNetworkThread) }) {
+        switch transition({ $0.deliver(event, to: handler, callerMayRun: inline || !site.isNetworkThread) }) {
         case .caller: handler(event)
         case .runningWorker: break
         case .newWorker:
@@ -95,7 +95,7 @@ extension BridgeSession {
         while true {
             // Everything queued at once: one lock per burst, so the network thread (which
             // queues under the same lock) rarely waits for this worker.
-            let batch = state.withLock { $0.takeAnswers() }
+            let batch = transition { $0.takeAnswers() }
             if batch.isEmpty { return }
             for (handler, event) in batch { handler(event) }
         }

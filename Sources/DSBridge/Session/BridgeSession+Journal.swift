@@ -4,13 +4,13 @@
 /// reports, calls waiting for their acceptance to be durable, and a move to another node.
 extension BridgeSession {
     /// Whether the session writes ahead to a journal (the bridge has one).
-    public var isJournaled: Bool { state.withLock { $0.journal != nil } }
+    public var isJournaled: Bool { transition { $0.journal != nil } }
 
     /// Whether another node owns the session now (it only finishes calls that ran here).
-    public var hasMoved: Bool { state.withLock { $0.hasMoved } }
+    public var hasMoved: Bool { transition { $0.hasMoved } }
 
     /// The session's tags, for group calls (`user:42`, `room:7`).
-    public var tags: [String] { state.withLock { $0.tags } }
+    public var tags: [String] { transition { $0.tags } }
 
     /// Replaces the session's tags (a cluster finds tagged sessions on every node). A tag
     /// no group call could name (empty, `.`, `..`, or holding a `/`) is left out, with a
@@ -23,48 +23,48 @@ extension BridgeSession {
                 metadata: ["bridge.session": "\(id)"])
         }
         let unique = Array(Set(tags.filter(SessionTag.isAddressable))).sorted()
-        if state.withLock({ $0.setTags(unique) }) { bridge.journal?.sessionNeedsWrite(self) }
+        if transition({ $0.setTags(unique) }) { bridge.journal?.sessionNeedsWrite(self) }
     }
 
     /// A new session's record is due (its first write).
     func journalSessionCreated() {
-        if state.withLock({ $0.journalNeedsRegistration() }) { bridge.journal?.sessionNeedsWrite(self) }
+        if transition({ $0.journalNeedsRegistration() }) { bridge.journal?.sessionNeedsWrite(self) }
     }
 
     /// Journal thread: what to write now (`nil`: nothing, or a write is out).
     public func takeJournalBatch() -> JournalBatch? {
-        state.withLock { $0.takeJournalBatch() }
+        transition { $0.takeJournalBatch() }
     }
 
     /// Journal thread: the write of `batch` ended with `outcome`. Waiting calls run (or are
     /// dropped when the session moved), sendable messages wake the socket; nothing here
     /// blocks.
     public func journalWritten(_ batch: JournalBatch, outcome: JournalOutcome) {
-        carryOut(state.withLock { $0.journalWritten(batch, outcome) })
+        carryOut(transition { $0.journalWritten(batch, outcome) })
     }
 
     /// The journal (re)connected: it may have restarted empty or missed writes, so the
     /// next batch is a full snapshot of the session.
     public func journalReconnected() {
-        if state.withLock({ $0.journalReconnected() }) { bridge.journal?.sessionNeedsWrite(self) }
+        if transition({ $0.journalReconnected() }) { bridge.journal?.sessionNeedsWrite(self) }
     }
 
     /// Another node took the session over: let go of it here. Calls still running finish
     /// and their messages go to the new owner (``SessionJournal/passLate(_:of:)``).
     public func moveAway() {
-        if let report = state.withLock({ $0.moveAway() }) { carryOut(report) }
+        if let report = transition({ $0.moveAway() }) { carryOut(report) }
     }
 
     /// Calls accepted here that have not given their final answer (journaled sessions; a
     /// drain waits for them, so their answers reach the page wherever it resumed).
     public var callsRunningHere: Int {
-        state.withLock { s in s.journal?.openCalls.values.reduce(0) { $0 + ($1.runner == nil ? 1 : 0) } ?? 0 }
+        transition { s in s.journal?.records.openCalls.values.reduce(0) { $0 + ($1.runner == nil ? 1 : 0) } ?? 0 }
     }
 
     /// Whether calls `ids` may run without waiting for the journal (their acceptance is
     /// durable, they ran already, or the journal is unreachable).
     func isAcceptanceDurable(_ ids: [Int64]) -> Bool {
-        state.withLock { $0.isAcceptanceDurable(ids) }
+        transition { $0.isAcceptanceDurable(ids) }
     }
 
     /// Journaled sessions: a frame brings socket calls `ids`; see
@@ -75,7 +75,7 @@ extension BridgeSession {
         resume: @escaping SessionJournalState.CallWaiter
     ) -> SessionJournalState.CallGate {
         let localNode = bridge.journal?.nodeID
-        let (gate, register) = state.withLock {
+        let (gate, register) = transition {
             $0.gateCalls(ids, runAhead: runAhead, marksReady: marksReady, answers: answers, localNode: localNode, resume: resume)
         }
         if register { bridge.journal?.sessionNeedsWrite(self) }
@@ -85,7 +85,7 @@ extension BridgeSession {
     /// Runs `body` once this session's record is durable (cluster mode; at once otherwise):
     /// a token is handed out only when any node can resume it.
     public func whenRecorded(_ body: @escaping @Sendable () -> Void) {
-        let (kept, register) = state.withLock { $0.whenJournalCreated(body) }
+        let (kept, register) = transition { $0.whenJournalCreated(body) }
         if register { bridge.journal?.sessionNeedsWrite(self) }
         if !kept { body() }
     }
@@ -94,13 +94,13 @@ extension BridgeSession {
     /// answers are then read from the page's frames before they run).
     var waitsForCallsOfOtherNodes: Bool {
         guard let node = bridge.journal?.nodeID else { return false }
-        return state.withLock { $0.journal?.waitsForCallsOfOtherNodes(than: node) ?? false }
+        return transition { $0.journal?.records.waitsForCallsOfOtherNodes(than: node) ?? false }
     }
 
     /// Cluster mode: where the answers of native call `callbackId` go (`NODE|REF`), when the
     /// journal recorded it; a session that moved keeps this for the invokes it passes on.
     package func nativeCallOrigin(_ callbackId: Int64) -> String? {
-        state.withLock { $0.journal?.nativeOrigins[callbackId] }
+        transition { $0.journal?.records.nativeOrigins[callbackId] }
     }
 
     private func carryOut(_ report: SessionState<BridgeConnection>.JournalReport) {
@@ -134,7 +134,7 @@ extension BridgeSession {
     /// `node` is gone: each of `calls` (its run-table entries here) that is still open gets
     /// its final error (`ret` code -1, or a final `cb` when its `ret` went out already).
     public func failCallsOfLostNode(_ node: String, calls: [(id: Int64, entry: RunEntry)]) {
-        let open = state.withLock { $0.openCalls(of: node, among: calls) }
+        let open = transition { $0.openCalls(of: node, among: calls) }
         if !open.isEmpty { sendFinalErrors(open, node: node) }
     }
 
@@ -157,7 +157,7 @@ extension BridgeSession {
     /// journal write trims by as many.
     public func appendLate(_ messages: [LateMessage], consumed: Bool = true) {
         for m in messages {
-            carryOut(state.withLock { $0.appendLate(m, consumed: consumed) }, site: .worker)
+            carryOut(transition { $0.appendLate(m, consumed: consumed) }, site: .worker)
         }
     }
 }

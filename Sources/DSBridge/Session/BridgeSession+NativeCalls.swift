@@ -90,7 +90,7 @@ extension BridgeSession {
             origin = "\(journal.nodeID)|\(registered.ref)"
         }
         let callbackId: Int64
-        let start = state.withLock { [handler] in $0.startNativeCall(invoke, origin: origin, answersInline: answersInline, handler: handler) }
+        let start = transition { [handler] in $0.startNativeCall(invoke, origin: origin, answersInline: answersInline, handler: handler) }
         switch start {
         case .ended:
             handler(.failed(.sessionEnded))
@@ -120,7 +120,7 @@ extension BridgeSession {
     /// Stops waiting for the native-initiated call `callbackId`: its handler gets `reason`
     /// (if it was still waiting) and later answers from the page are ignored.
     public func abandonJavaScriptCall(_ callbackId: Int64, reason: NativeCallError) {
-        let (handler, register) = state.withLock { ($0.abandonNativeCall(callbackId), $0.journalNeedsRegistration()) }
+        let (handler, register) = transition { ($0.abandonNativeCall(callbackId), $0.journalNeedsRegistration()) }
         if register { bridge.journal?.sessionNeedsWrite(self) }
         handler?(.failed(reason))
     }
@@ -129,7 +129,7 @@ extension BridgeSession {
     func carryOut(invoke callbackId: Int64, _ appended: SessionState<BridgeConnection>.Appended, site: CallSite) {
         carryOut(appended, site: site)
         guard case .messageTooLarge(let bytes)? = appended.error else { return }
-        let (found, register) = state.withLock { ($0.nativeCallReceiver(callbackId, final: true)?.handler, $0.journalNeedsRegistration()) }
+        let (found, register) = transition { ($0.nativeCallReceiver(callbackId, final: true)?.handler, $0.journalNeedsRegistration()) }
         if register { bridge.journal?.sessionNeedsWrite(self) }
         if let handler = found {
             site.runApplicationCode(on: bridge.executor) { handler(.failed(.tooLarge(bytes: bytes))) }

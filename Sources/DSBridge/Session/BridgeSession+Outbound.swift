@@ -6,7 +6,7 @@ extension BridgeSession {
     /// `run`: what the message does to its call's run-table entry (journaled sessions).
     @discardableResult
     func send(_ message: ServerMessage, run: RunChange? = nil, site: CallSite = .worker) -> OutboundLog.AppendError? {
-        let appended = state.withLock { $0.append(message, run: run) }
+        let appended = transition { $0.append(message, run: run) }
         carryOut(appended, site: site)
         return appended.error
     }

@@ -14,7 +14,7 @@ extension BridgeSession {
             return 0
         }
         let now = bridge.executor.uptimeMilliseconds
-        let wait = state.withLock { s in
+        let wait = transition { s in
             let wait = s.takeCallTokens(count, perSecond: perSecond, now: now)
             if wait == 0, heldBytes != 0 { s.holdSyncBody(heldBytes) }
             return wait
@@ -91,12 +91,12 @@ extension BridgeSession {
     /// Counts `bytes` more (negative: fewer) of sync-call bodies held for this session.
     func holdSyncBody(_ bytes: Int) {
         guard bytes != 0 else { return }
-        state.withLock { $0.holdSyncBody(bytes) }
+        transition { $0.holdSyncBody(bytes) }
     }
 
     /// Socket calls up to `id` started: the sync calls waiting for them go on.
     func markStarted(through id: Int64) {
-        for resume in state.withLock({ $0.markStarted(through: id) }) { resume(true) }
+        for resume in transition({ $0.markStarted(through: id) }) { resume(true) }
     }
 
     /// Sync HTTP calls that may wait for socket calls at once, per session; one more is
@@ -109,7 +109,7 @@ extension BridgeSession {
     }
 
     /// Sync HTTP calls waiting for socket calls now (tests; leak checks).
-    var afterWaiterCount: Int { state.withLock { $0.afterWaiters.count } }
+    var afterWaiterCount: Int { transition { $0.syncOrder.waiters.count } }
 
     private func waitForStarted(through after: Int64) async -> AfterWait {
         if after == 0 { return .started }
@@ -119,13 +119,13 @@ extension BridgeSession {
             let resume: @Sendable (AfterWait) -> Void = { outcome in
                 if once.claim() { continuation.resume(returning: outcome) }
             }
-            switch state.withLock({ $0.waitForStarted(through: after, resume: { ok in resume(ok ? .started : .timedOut) }) }) {
+            switch transition({ $0.waitForStarted(through: after, resume: { ok in resume(ok ? .started : .timedOut) }) }) {
             case .started: resume(.started)
             case .ended: resume(.timedOut)
             case .full: resume(.full)
             case .waiting(let key):
                 bridge.executor.schedule(afterMilliseconds: timeout) { [weak self] in
-                    self?.state.withLock { $0.stopWaiting(key: key) }
+                    self?.transition { $0.stopWaiting(key: key) }
                     resume(.timedOut)
                 }
             }

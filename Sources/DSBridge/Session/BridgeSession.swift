@@ -70,7 +70,7 @@ public final class BridgeSession: Sendable {
         }
         state = Mutex(
             SessionState(
-                log: OutboundLog(maxMessages: c.replayMaxMessages, maxBytes: c.replayMaxBytes), memory: bridge.memory,
+                log: OutboundLog(maxMessages: c.replayMaxMessages, maxBytes: c.replayMaxBytes),
                 maxAfterWaiters: Self.maxAfterWaiters, journal: journal))
     }
 
@@ -89,104 +89,66 @@ public final class BridgeSession: Sendable {
         peerAddress = snapshot.identity.peerAddress
         origin = snapshot.identity.origin
         createdAt = Date(timeIntervalSince1970: Double(snapshot.identity.createdAtMs) / 1000)
-        state = Mutex(
-            SessionState(
-                restoring: snapshot, log: log, memory: bridge.memory, maxAfterWaiters: Self.maxAfterWaiters,
-                handlers: handlers))
+        state = Mutex(SessionState(restoring: snapshot, log: log, maxAfterWaiters: Self.maxAfterWaiters, handlers: handlers))
+        // What the restored log and held invokes hold, counted at once.
+        transition { _ in }
+    }
+
+    /// Makes one transition of the session's state under its lock (`body`), then applies
+    /// what it changed in the memory budget (``SessionState/takeMemoryDelta()``; the
+    /// budget's count is a leaf, taken under the lock as before the machines returned it).
+    /// Every access to `state` goes through here.
+    func transition<Result: Sendable>(_ body: (inout SessionState<BridgeConnection>) -> Result) -> Result {
+        state.withLock { s in
+            let result = body(&s)
+            bridge.memory.add(s.takeMemoryDelta())
+            return result
+        }
     }
 
     // MARK: status
 
     /// Whether a socket is attached.
-    public var isConnected: Bool { state.withLock { $0.connection != nil } }
+    public var isConnected: Bool { transition { $0.connection != nil } }
     /// Whether the page signalled `_dsb.dsinit`.
-    public var isReady: Bool { state.withLock { $0.ready } }
+    public var isReady: Bool { transition { $0.ready } }
     /// Whether the session is over.
-    public var isEnded: Bool { state.withLock { $0.ended } }
+    public var isEnded: Bool { transition { $0.ended } }
     /// Bytes of unacknowledged messages kept for replay.
-    public var replayBytes: Int { state.withLock { $0.log.keptBytes } }
+    public var replayBytes: Int { transition { $0.log.keptBytes } }
     /// Bytes this session holds for the memory budget (PROTOCOL.md 2.6): unacknowledged
     /// and queued messages, held invokes, sync-call bodies, and frames its socket read but
     /// did not process yet. 0 once the session has ended.
     public var memoryHeld: Int {
-        let (own, connection) = state.withLock { ($0.counted, $0.ended ? nil : $0.connection) }
+        let (own, connection) = transition { ($0.counted, $0.ended ? nil : $0.connection) }
         return own + (connection?.unprocessedBytes ?? 0)
     }
     /// Messages held (before `dsinit`) or not yet acknowledged.
-    public var queuedCount: Int { state.withLock { $0.queuedCount } }
+    public var queuedCount: Int { transition { $0.queuedCount } }
     /// No sync call of the socket is running and everything queued went to `connection`
     /// (what a drain waits for before closing the socket).
     func isSettled(for connection: BridgeConnection) -> Bool {
-        state.withLock { $0.isSettled(for: connection) }
+        transition { $0.isSettled(for: connection) }
     }
 
     /// The highest call id received.
-    public var lastCallID: Int64 { state.withLock { $0.lastCall } }
+    public var lastCallID: Int64 { transition { $0.lastCall } }
 
-    // MARK: sockets
-
-    /// Attaches `connection`, replacing (4009) any other; queues `welcome` and everything
-    /// after `ack` for it. Fails when the session has ended.
-    func attach(_ connection: BridgeConnection, ack: Int64, resumed: Bool) -> Bool {
-        // When the socket closed before its welcome and no other socket is attached, the
-        // session needs a grace period again (the attempt moved the detach generation, so
-        // an expiry already scheduled no longer applies): every session ends or expires.
-        var expiryGeneration: Int?
-        var holdsWelcome = false
-        let attached = state.withLock { s in
-            guard case .attached(let previous) = s.attach(connection, ack: ack) else { return false }
-            let welcome = ServerMessage.welcome(
-                session: id, token: token, lastCall: s.lastCall, resumed: resumed,
-                heartbeatMs: bridge.configuration.heartbeatMs
-            ).encoded(seq: 0)
-            // A new session's welcome waits for its record (cluster mode): the page must not
-            // hold a token that no other node could resume.
-            holdsWelcome = !resumed && s.journal?.creationPending == true
-            guard connection.adopt(self, welcome: welcome, hold: holdsWelcome) else {
-                expiryGeneration = s.attachFailed(restoring: previous)
-                return false
-            }
-            if let previous, previous !== connection {
-                previous.dropSession(self)
-                previous.requestClose(code: 4009, reason: "replaced by a newer socket")
-            }
-            if s.pausesReads(maxPending: bridge.configuration.maxCallsPending) { connection.setReadsPaused(true) }
-            return true
-        }
-        if let expiryGeneration { scheduleExpiry(generation: expiryGeneration) }
-        if attached, holdsWelcome { whenRecorded { connection.releaseWelcome() } }
-        return attached
-    }
-
-    /// The socket closed; the session waits `graceMs` for another one.
-    func detach(_ connection: BridgeConnection) {
-        guard let generation = state.withLock({ $0.detach(connection) }) else { return }
-        scheduleExpiry(generation: generation)
-    }
-
-    /// Starts the grace period of a session no socket is attached to.
-    func scheduleExpiry(generation: Int) {
-        let grace = bridge.configuration.graceMs
-        bridge.executor.schedule(afterMilliseconds: grace) { [self] in
-            if state.withLock({ $0.isExpired(generation: generation) }) {
-                end(reason: "expired after \(grace) ms without a socket", closeCode: nil)
-            }
-        }
-    }
+    // MARK: sockets (attaching and detaching them: ``SessionReconnect``)
 
     /// The next frame for `connection`, if it is the attached one.
     func takeFrame(for connection: BridgeConnection) -> [UInt8]? {
-        state.withLock { $0.takeFrame(for: connection) }
+        transition { $0.takeFrame(for: connection) }
     }
 
     /// Whether messages wait to be written to `connection` (the attached one).
     func hasUnsentFrame(for connection: BridgeConnection) -> Bool {
-        state.withLock { $0.hasUnsentFrame(for: connection) }
+        transition { $0.hasUnsentFrame(for: connection) }
     }
 
     /// The page processed every message up to `seq`.
     func acknowledge(_ seq: Int64) {
-        if state.withLock({ $0.acknowledge(seq) }) { bridge.journal?.sessionNeedsWrite(self) }
+        if transition({ $0.acknowledge(seq) }) { bridge.journal?.sessionNeedsWrite(self) }
     }
 
     // MARK: ending
@@ -209,7 +171,7 @@ public final class BridgeSession: Sendable {
     /// native-call handlers, interface deinits) runs on a worker.
     @discardableResult
     func finish(reason: String, closeCode: Int?, dropQueued: Bool, pageClosed: Bool = false, site: CallSite) -> Bool {
-        guard let ending = state.withLock({ $0.end(dropQueued: dropQueued, pageClosed: pageClosed) }) else { return false }
+        guard let ending = transition({ $0.end(dropQueued: dropQueued, pageClosed: pageClosed) }) else { return false }
         bridge.forget(self)
         if ending.forgetJournal { bridge.journal?.sessionEnded(self) }
         bridge.metrics.sessionClosed(closeCode: ending.connection == nil ? nil : closeCode)

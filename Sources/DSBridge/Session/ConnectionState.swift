@@ -5,8 +5,9 @@
 /// reads are paused, control frames and the close to write.
 ///
 /// Each mutating method makes one transition and returns what the caller must do after
-/// unlocking (start a worker, wake the transport, run a frame here). Nothing here blocks,
-/// schedules work or runs user code. ``BridgeConnection`` is the shell that holds this
+/// unlocking (start a worker, wake the transport, run a frame here), with the bytes the
+/// memory budget must count more or fewer (`memoryDelta`: the shell applies it; nothing
+/// here touches ``MemoryBudget``). Nothing here blocks, schedules work or runs user code. ``BridgeConnection`` is the shell that holds this
 /// under its lock. `Session` is the session type (``BridgeSession`` in the bridge; any
 /// class in tests); only its identity is used here.
 struct ConnectionState<Session: AnyObject & Sendable>: Sendable {
@@ -44,11 +45,9 @@ struct ConnectionState<Session: AnyObject & Sendable>: Sendable {
     private var pausedForInbox = false
     private var pausedForRate = false
     private(set) var socketClosed = false
-    private let memory: MemoryBudget
     let inboxLimit: InboxLimit
 
-    init(memory: MemoryBudget, inboxLimit: InboxLimit) {
-        self.memory = memory
+    init(inboxLimit: InboxLimit) {
         self.inboxLimit = inboxLimit
     }
 
@@ -71,8 +70,9 @@ struct ConnectionState<Session: AnyObject & Sendable>: Sendable {
         /// (``finishProcessing()`` when done).
         case first(Session)
         /// Queued. `startWorker`: no thread processes the inbox, start one;
-        /// `pauseReads`: the inbox is over its bound, wake the transport to pause.
-        case queued(startWorker: Bool, pauseReads: Bool)
+        /// `pauseReads`: the inbox is over its bound, wake the transport to pause;
+        /// `memoryDelta`: the frame's bytes, counted in the memory budget while it waits.
+        case queued(startWorker: Bool, pauseReads: Bool, memoryDelta: Int)
     }
 
     /// A frame of `frame.count` bytes arrived. `mayRunFirst`: it is small enough for the
@@ -85,15 +85,14 @@ struct ConnectionState<Session: AnyObject & Sendable>: Sendable {
         }
         inbox.append(frame)
         inboxBytes += frame.count
-        memory.add(frame.count)
         var pause = false
         if !pausedForInbox, inbox.count > inboxLimit.frames || inboxBytes > inboxLimit.bytes {
             pausedForInbox = true
             pause = true
         }
-        if processing || pausedForCalls { return .queued(startWorker: false, pauseReads: pause) }
+        if processing || pausedForCalls { return .queued(startWorker: false, pauseReads: pause, memoryDelta: frame.count) }
         processing = true
-        return .queued(startWorker: true, pauseReads: pause)
+        return .queued(startWorker: true, pauseReads: pause, memoryDelta: frame.count)
     }
 
     /// The next frame for the processing thread, in order.
@@ -103,6 +102,8 @@ struct ConnectionState<Session: AnyObject & Sendable>: Sendable {
         let session: Session?
         /// Taking it emptied an inbox that had paused reads: wake the transport to resume.
         let resumeReads: Bool
+        /// The frame's bytes leave the memory budget (negative).
+        var memoryDelta: Int { -frame.count }
     }
 
     /// Takes the next frame to process; `nil` ends the processing stretch (the inbox is
@@ -121,7 +122,6 @@ struct ConnectionState<Session: AnyObject & Sendable>: Sendable {
     mutating func takeQueuedFrame() -> NextFrame? {
         guard isOpen, !pausedForCalls, let frame = inbox.popFirst() else { return nil }
         inboxBytes -= frame.count
-        memory.add(-frame.count)
         var resume = false
         if pausedForInbox, inbox.isEmpty {
             pausedForInbox = false
@@ -156,16 +156,17 @@ struct ConnectionState<Session: AnyObject & Sendable>: Sendable {
     }
 
     /// A frame of `bytes` waits for the session's call rate.
-    mutating func startRateWait(bytes: Int) {
+    /// - Returns: the memory delta (its bytes, counted while it waits).
+    mutating func startRateWait(bytes: Int) -> Int {
         rateWaitBytes = bytes
-        memory.add(bytes)
+        return bytes
     }
 
-    /// The rate wait is over. - Returns: whether the socket is still open to run it.
-    mutating func finishRateWait() -> Bool {
-        memory.add(-rateWaitBytes)
-        rateWaitBytes = 0
-        return isOpen
+    /// The rate wait is over. - Returns: whether the socket is still open to run it, and
+    /// the memory delta (the frame's bytes given back).
+    mutating func finishRateWait() -> (isOpen: Bool, memoryDelta: Int) {
+        defer { rateWaitBytes = 0 }
+        return (isOpen, -rateWaitBytes)
     }
 
     mutating func markHelloSeen() {
@@ -221,25 +222,27 @@ struct ConnectionState<Session: AnyObject & Sendable>: Sendable {
     var closeRequested: Bool { close != nil }
 
     /// Asks for a close with `code`; frames not yet processed are dropped.
-    /// - Returns: whether this was the first close asked for (wake the transport).
-    mutating func requestClose(code: Int, reason: String) -> Bool {
-        if close != nil { return false }
+    /// - Returns: whether this was the first close asked for (wake the transport), and the
+    ///   memory delta (the dropped frames' bytes given back).
+    mutating func requestClose(code: Int, reason: String) -> (first: Bool, memoryDelta: Int) {
+        if close != nil { return (false, 0) }
         close = (code, reason)
-        clearInbox()
-        return true
+        return (true, clearInbox())
     }
 
-    /// The socket is gone. - Returns: the session, which starts its grace period.
-    mutating func closeSocket() -> Session? {
+    /// The socket is gone. - Returns: the session, which starts its grace period, and the
+    /// memory delta (the dropped frames' bytes given back).
+    mutating func closeSocket() -> (session: Session?, memoryDelta: Int) {
         socketClosed = true
-        clearInbox()
+        let delta = clearInbox()
         defer { session = nil }
-        return session
+        return (session, delta)
     }
 
-    private mutating func clearInbox() {
+    /// Drops the frames not processed. - Returns: the memory delta.
+    private mutating func clearInbox() -> Int {
         inbox.removeAll()
-        memory.add(-inboxBytes)
-        inboxBytes = 0
+        defer { inboxBytes = 0 }
+        return -inboxBytes
     }
 }
