@@ -31,7 +31,7 @@ from dsbtest.checks import Checks  # noqa: E402
 from dsbtest.daemon import binary_path  # noqa: E402
 from dsbtest.page import WS  # noqa: E402
 
-# The state column's words for each state of a listed session (admin-ui/sessions.js).
+# The state column's words for each state of a listed session (Sources/DSBridgeServer/AdminUI/sessions.js).
 STATE_WORDS = {"ready": "ready", "connected": "connected, not ready", "away": "no socket"}
 
 
