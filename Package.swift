@@ -74,7 +74,11 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            // The admin web page (AdminUIAssets), compiled into the binary: the daemon is
+            // installed alone, with no resource bundle beside it. Its node tests stay out.
+            exclude: ["AdminUI/tests"],
+            resources: [.embedInCode("AdminUI")]
         ),
         .target(
             name: "DSBridgeRedis",

@@ -28,7 +28,7 @@ from dsbtest.browser import ADMIN_TOKEN, BrowserRun, summary_of, wait_for, wait_
 from dsbtest.daemon import binary_path, script_parser  # noqa: E402
 from dsbtest.page import WS  # noqa: E402
 
-# The state column's words for each state of a listed session (admin-ui/sessions.js).
+# The state column's words for each state of a listed session (Sources/DSBridgeServer/AdminUI/sessions.js).
 STATE_WORDS = {"ready": "ready", "connected": "connected, not ready", "away": "no socket"}
 
 

@@ -11,7 +11,7 @@
 # cluster-demo.sh --check, check-deploy.sh) run /usr/sbin/haproxy in front of their nodes, on
 # free loopback ports (the package's own service, if it runs, is not used). And node, for the
 # page client's and the admin page's tests under node's test runner (web/tests/node/,
-# admin-ui/tests/): Debian's nodejs when no node
+# Sources/DSBridgeServer/AdminUI/tests/): Debian's nodejs when no node
 # is on PATH (Debian 12's 18 has `node --test`). And gcc with libssl-dev: scripts/load-test.sh
 # builds the C load generator bench/dsb-load (its TLS mode is OpenSSL's) and bench/min-load.c.
 set -euo pipefail

@@ -10,7 +10,7 @@
 # hotwire_browser_test.py; the page client as an ES module,
 # alone and next to the original npm library, under node's test runner with a fake socket
 # (web/tests/node/) and imported through an import map in Chromium: esm_browser_test.py), the
-# admin web page (its pure parts under node's test runner: admin-ui/tests/, and the page in
+# admin web page (its pure parts under node's test runner: Sources/DSBridgeServer/AdminUI/tests/, and the page in
 # Chromium against a daemon with its demo page open: admin_ui_browser_test.py), tracing (spans
 # over OTLP/HTTP JSON and protobuf to a receiver in the test: otel_test.py), TLS, HTTP
 # rules on kept-alive connections, the attack suite against a running
@@ -65,7 +65,7 @@ run "$python_bin" scripts/webkit_browser_test.py --daemon "$daemon"
 run "$python_bin" scripts/hotwire_browser_test.py --daemon "$daemon"
 run node --test web/tests/node/*.test.mjs
 run "$python_bin" scripts/esm_browser_test.py --daemon "$daemon"
-run node --test admin-ui/tests/*.test.mjs
+run node --test Sources/DSBridgeServer/AdminUI/tests/*.test.mjs
 run "$python_bin" scripts/admin_ui_browser_test.py --daemon "$daemon"
 run "$python_bin" scripts/otel_test.py --daemon "$daemon"
 run "$python_bin" scripts/tls_test.py --daemon "$daemon"

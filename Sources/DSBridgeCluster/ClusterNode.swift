@@ -128,7 +128,7 @@ public final class ClusterNode: ClusterRouter {
     /// asked about again).
     let owners = OwnerCache()
     /// Outcomes of the calls other nodes asked this one to make (``pushInvokes(into:via:method:args:count:)``).
-    public let pushed = PushedCallCounters()
+    public let pushed = CallOutcomeCounters()
     /// The other nodes seen alive at the last check (every second).
     let liveOthers = Mutex<[String]>([])
     /// Their incarnations at the last read of their records (a node started again under

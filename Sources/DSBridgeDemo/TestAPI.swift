@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 import DSBridge
-import Synchronization
 
 /// What `test.pushInvokes` asks for.
 public struct PushInvokesRequest: Codable, Sendable {
@@ -10,18 +9,9 @@ public struct PushInvokesRequest: Codable, Sendable {
 }
 
 /// Outcomes of the native-initiated calls `test.pushInvokes` made.
-public final class PushInvokeCounters: Sendable {
-    public static let shared = PushInvokeCounters()
-    private let counts = Mutex<(completed: Int, failed: Int)>((0, 0))
-
-    public var completed: Int { counts.withLock { $0.completed } }
-    public var failed: Int { counts.withLock { $0.failed } }
-
-    func record(success: Bool) {
-        counts.withLock { c in
-            if success { c.completed += 1 } else { c.failed += 1 }
-        }
-    }
+public enum PushInvokeCounters {
+    /// The process's counts.
+    public static let shared = CallOutcomeCounters()
 }
 
 /// Helpers for tests and load tests (namespace `test`); not part of DSBridge's demo.

@@ -42,7 +42,7 @@ enum AdminUIRoute {
         }
         let name = path == root ? "index.html" : String(path.dropFirst(root.count))
         guard let file = AdminUIAssets.files[name] else { return .json(404, ["error": "not found"]) }
-        var a = HTTPAnswer(status: 200, contentType: file.contentType, body: Array(file.text.utf8))
+        var a = HTTPAnswer(status: 200, contentType: file.contentType, body: file.bytes)
         a.headers += securityHeaders
         return a
     }

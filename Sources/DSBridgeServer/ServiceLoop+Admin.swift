@@ -93,13 +93,7 @@ extension ServiceLoop {
     /// `POST /admin/groups/TAG/call`: every session with the tag, here or (in a cluster) on
     /// any node; 200 `{"results":[{"session","node","status","body"}...]}`.
     private func adminGroupCall(_ exchange: HTTPExchange, tag: String) {
-        var request: AdminCallRequest
-        do {
-            request = try AdminCallRequest(body: exchange.body)
-        } catch {
-            return respond(exchange, .json(400, ["error": .string(error.reason)]))
-        }
-        request.trace = exchange.headers["traceparent"].flatMap { TraceContext(traceparent: $0) }
+        guard let request = callRequest(exchange) else { return }
         let reply = respondLater(exchange)
         if let cluster = server.cluster {
             return cluster.callGroup(tag: tag, request: request) { r in reply(.json(r.status, r.body)) }
@@ -111,15 +105,22 @@ extension ServiceLoop {
     private func adminCall(_ exchange: HTTPExchange, _ session: BridgeSession) {
         // The drain closed its socket: no page will answer (also for calls made after that).
         if drainClosedSessions.contains(session.id) { return respond(exchange, .json(503, ["error": "draining"])) }
-        var request: AdminCallRequest
-        do {
-            request = try AdminCallRequest(body: exchange.body)
-        } catch {
-            return respond(exchange, .json(400, ["error": .string(error.reason)]))
-        }
-        request.trace = exchange.headers["traceparent"].flatMap { TraceContext(traceparent: $0) }
+        guard let request = callRequest(exchange) else { return }
         exchange.adminCallSession = session.id
         let reply = respondLater(exchange)
         AdminAPI.call(session, request) { answer in reply(answer) }
+    }
+
+    /// The admin call in `exchange`'s body, with the caller's `traceparent`; `nil` once a
+    /// body that is not one has been answered with 400.
+    private func callRequest(_ exchange: HTTPExchange) -> AdminCallRequest? {
+        do {
+            var request = try AdminCallRequest(body: exchange.body)
+            request.trace = exchange.headers["traceparent"].flatMap { TraceContext(traceparent: $0) }
+            return request
+        } catch {
+            respond(exchange, .json(400, ["error": .string(error.reason)]))
+            return nil
+        }
     }
 }

@@ -11,17 +11,31 @@ import Testing
 struct AdminUIRouteTests {
     private static let adminUIDirectory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("admin-ui")
+        .appendingPathComponent("Sources/DSBridgeServer/AdminUI")
 
-    @Test("the daemon serves exactly the files of admin-ui/ (run scripts/update-admin-ui.sh after editing them)")
+    @Test("the daemon serves exactly the files of AdminUI/, byte for byte (add a new file to AdminUIAssets.files)")
     func embeddedCopyMatchesFiles() throws {
+        var isDirectory: ObjCBool = false
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.adminUIDirectory.path)
-            .filter { [".html", ".js", ".css", ".svg"].contains(where: $0.hasSuffix) }
+            .filter {
+                FileManager.default.fileExists(atPath: Self.adminUIDirectory.appendingPathComponent($0).path, isDirectory: &isDirectory)
+                    && !isDirectory.boolValue
+            }
+        #expect(names.count >= 8)
         #expect(Set(names) == Set(AdminUIAssets.files.keys))
         for name in names {
-            let text = try String(contentsOf: Self.adminUIDirectory.appendingPathComponent(name), encoding: .utf8)
-            #expect(AdminUIAssets.files[name]?.text == text, "\(name) differs from its embedded copy: run scripts/update-admin-ui.sh")
+            let bytes = try Data(contentsOf: Self.adminUIDirectory.appendingPathComponent(name))
+            #expect(AdminUIAssets.files[name].map { Data($0.bytes) } == bytes, "\(name) differs from its embedded copy")
         }
+    }
+
+    @Test("each kind of page file is served with its content type")
+    func contentTypes() {
+        #expect(AdminUIAssets.contentType(of: "index.html") == "text/html; charset=utf-8")
+        #expect(AdminUIAssets.contentType(of: "app.js") == "text/javascript; charset=utf-8")
+        #expect(AdminUIAssets.contentType(of: "style.css") == "text/css; charset=utf-8")
+        #expect(AdminUIAssets.contentType(of: "icon.svg") == "image/svg+xml")
+        #expect(AdminUIAssets.contentType(of: "notes.txt") == "application/octet-stream")
     }
 
     @Test("GET /admin/ui/ needs no token and answers the page with headers that keep it to itself")
@@ -31,7 +45,7 @@ struct AdminUIRouteTests {
         let r = try TestHTTP.request(port: server.adminPort, path: "/admin/ui/")
         #expect(r.status == 200)
         #expect(r.headers["content-type"] == "text/html; charset=utf-8")
-        #expect(r.text == AdminUIAssets.files["index.html"]?.text)
+        #expect(r.body == AdminUIAssets.files["index.html"]?.bytes)
         #expect(r.headers["content-security-policy"]?.contains("default-src 'none'") == true)
         #expect(r.headers["content-security-policy"]?.contains("frame-ancestors 'none'") == true)
         #expect(r.headers["x-frame-options"] == "DENY")
@@ -47,7 +61,7 @@ struct AdminUIRouteTests {
         defer { server.stop() }
         let r = try TestHTTP.request(port: server.adminPort, method: "HEAD", path: "/admin/ui/style.css")
         #expect(r.status == 200)
-        #expect(r.headers["content-length"] == String(AdminUIAssets.files["style.css"]?.text.utf8.count ?? -1))
+        #expect(r.headers["content-length"] == String(AdminUIAssets.files["style.css"]?.bytes.count ?? -1))
         #expect(r.body.isEmpty)
     }
 

@@ -193,6 +193,18 @@ func fuzzJSON(_ payload: [UInt8], maxDepth: Int) {
         let viaString = Result { () throws(JSONParseError) in try JSONParser.parse(text, maxDepth: maxDepth) }
         require(sameResult(result, viaString), "String input parsed differently: \(show(payload))")
     }
+    // One grammar: the readers that skip values (JSONObjectReader, on the scanner the
+    // parser is built on) accept exactly the objects and arrays the parser accepts.
+    payload.withUnsafeBufferPointer { text in
+        let members = JSONObjectReader.members(of: text, maxDepth: maxDepth)
+        let elements = JSONObjectReader.elements(of: text, maxDepth: maxDepth)
+        var isObject = false
+        var isArray = false
+        if case .success(.object) = result { isObject = true }
+        if case .success(.array) = result { isArray = true }
+        require((members != nil) == isObject, "the object reader and the parser disagree: \(show(payload))")
+        require((elements != nil) == isArray, "the array reader and the parser disagree: \(show(payload))")
+    }
 
     let raw = rawDepth(payload)
     switch result {

@@ -1,22 +1,8 @@
 // SPDX-License-Identifier: MIT
 
-/// Why a JSON text was refused.
-public enum JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The text is not JSON; `offset` is the byte where reading stopped.
-    case invalid(offset: Int, reason: String)
-    /// Arrays and objects nest deeper than the allowed number of levels.
-    case tooDeep(limit: Int)
-
-    public var description: String {
-        switch self {
-        case .invalid(let offset, let reason): return "invalid JSON at byte \(offset): \(reason)"
-        case .tooDeep(let limit): return "JSON nested deeper than \(limit) levels"
-        }
-    }
-}
-
-/// A strict RFC 8259 parser over UTF-8 bytes with a nesting limit. It never traps on
-/// input: every failure is a `JSONParseError`.
+/// A strict RFC 8259 parser over UTF-8 bytes with a nesting limit: it builds a ``JSONValue``
+/// from ``JSONScanner``'s tokens, so it refuses exactly what the scanner refuses, with the
+/// same error. It never traps on input: every failure is a ``JSONParseError``.
 public struct JSONParser {
     /// Parses exactly one JSON value (surrounding whitespace allowed).
     /// - Parameter maxDepth: the deepest allowed nesting; the top-level array or object is level 1.
@@ -36,21 +22,28 @@ public struct JSONParser {
     }
 
     static func parse(buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> Result<JSONValue, JSONParseError> {
-        var p = JSONParser(input: buffer, maxDepth: maxDepth)
+        var scanner = JSONScanner(buffer, maxDepth: maxDepth)
         do throws(JSONParseError) {
-            p.skipWhitespace()
-            let v = try p.readValue(depth: 0)
-            p.skipWhitespace()
-            if p.pos != buffer.count { throw p.fail("unexpected data after the value") }
-            return .success(v)
+            scanner.skipWhitespace()
+            let start = try scanner.startValue()
+            let value: JSONValue
+            if let scalar = try JSONTreeReader.scalar(start, &scanner) {
+                value = scalar
+            } else {
+                // A container: only now the reader and its member stacks.
+                var reader = JSONTreeReader()
+                value = try start == .object ? reader.readObject(&scanner, depth: 1) : reader.readArray(&scanner, depth: 1)
+            }
+            try scanner.expectEnd()
+            return .success(value)
         } catch {
             return .failure(error)
         }
     }
+}
 
-    private let input: UnsafeBufferPointer<UInt8>
-    private let maxDepth: Int
-    private var pos = 0
+/// Builds values from a scanner's tokens, depth first.
+private struct JSONTreeReader {
     /// Members of the objects being read, innermost last: each object collects its members
     /// here and takes them out into storage of the exact size when it ends, so reading an
     /// object allocates its storage once instead of growing it member by member.
@@ -58,76 +51,43 @@ public struct JSONParser {
     /// Elements of the arrays being read, innermost last (the same scheme as `pendingMembers`).
     private var pendingElements: [JSONValue] = []
 
-    private init(input: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
-        self.input = input
-        self.maxDepth = maxDepth
+    /// The value at the scanner, inside containers `depth` deep (0 at the top level).
+    mutating func readValue(_ scanner: inout JSONScanner, depth: Int) throws(JSONParseError) -> JSONValue {
+        let start = try scanner.startValue()
+        if let scalar = try Self.scalar(start, &scanner) { return scalar }
+        return try start == .object ? readObject(&scanner, depth: depth + 1) : readArray(&scanner, depth: depth + 1)
     }
 
-    private func fail(_ reason: String) -> JSONParseError { .invalid(offset: pos, reason: reason) }
-
-    private mutating func skipWhitespace() {
-        while pos < input.count {
-            switch input[pos] {
-            case 0x20, 0x0A, 0x0D, 0x09: pos += 1
-            default: return
-            }
+    /// The value `start` names when it is no container (a literal, read already, a string or
+    /// a number); `nil` for an object or an array, which the scanner is still at.
+    @inline(__always)
+    static func scalar(_ start: JSONScanner.ValueStart, _ scanner: inout JSONScanner) throws(JSONParseError) -> JSONValue? {
+        switch start {
+        case .object, .array: return nil
+        case .string:
+            var text = JSONStringBytes()
+            let token = try scanner.readString(into: &text)
+            return .string(text.string(token, in: scanner.input))
+        case .number: return try readNumber(&scanner)
+        case .true: return .bool(true)
+        case .false: return .bool(false)
+        case .null: return .null
         }
     }
 
-    private mutating func readValue(depth: Int) throws(JSONParseError) -> JSONValue {
-        guard pos < input.count else { throw fail("unexpected end of input") }
-        switch input[pos] {
-        case UInt8(ascii: "{"): return try readObject(depth: depth + 1)
-        case UInt8(ascii: "["): return try readArray(depth: depth + 1)
-        case UInt8(ascii: "\""): return .string(try readString())
-        case UInt8(ascii: "t"): try expect("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expect("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expect("null"); return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try readNumber()
-        default: throw fail("unexpected character")
-        }
-    }
-
-    private mutating func expect(_ word: StaticString) throws(JSONParseError) {
-        let n = word.utf8CodeUnitCount
-        guard input.count - pos >= n else { throw fail("unexpected end of input") }
-        let p = word.utf8Start
-        for i in 0..<n where input[pos + i] != p[i] { throw fail("invalid literal") }
-        pos += n
-    }
-
-    private mutating func readObject(depth: Int) throws(JSONParseError) -> JSONValue {
-        if depth > maxDepth { throw .tooDeep(limit: maxDepth) }
-        pos += 1
-        skipWhitespace()
-        if pos < input.count, input[pos] == UInt8(ascii: "}") {
-            pos += 1
-            return .object(JSONObject())
-        }
+    /// Reads the object at the scanner (its level is `depth`).
+    mutating func readObject(_ scanner: inout JSONScanner, depth: Int) throws(JSONParseError) -> JSONValue {
+        guard try scanner.enterObject(depth: depth) else { return .object(JSONObject()) }
         if pendingMembers.capacity == 0 { pendingMembers.reserveCapacity(16) }
         let first = pendingMembers.count
-        while true {
-            skipWhitespace()
-            guard pos < input.count, input[pos] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
-            let key = try readString()
-            skipWhitespace()
-            guard pos < input.count, input[pos] == UInt8(ascii: ":") else { throw fail("expected ':'") }
-            pos += 1
-            skipWhitespace()
-            let value = try readValue(depth: depth)
+        repeat {
+            var text = JSONStringBytes()
+            let token = try scanner.readKey(into: &text)
+            let key = text.string(token, in: scanner.input)
+            let value = try readValue(&scanner, depth: depth)
             pendingMembers.append((key, value))
-            skipWhitespace()
-            guard pos < input.count else { throw fail("unexpected end of input") }
-            if input[pos] == UInt8(ascii: ",") {
-                pos += 1
-                continue
-            }
-            if input[pos] == UInt8(ascii: "}") {
-                pos += 1
-                return .object(takeMembers(from: first))
-            }
-            throw fail("expected ',' or '}'")
-        }
+        } while try scanner.nextMember(closing: UInt8(ascii: "}"))
+        return .object(takeMembers(from: first))
     }
 
     /// The members collected since `first`, as an object; a repeated key keeps its first
@@ -141,68 +101,30 @@ public struct JSONParser {
         return members
     }
 
-    private mutating func readArray(depth: Int) throws(JSONParseError) -> JSONValue {
-        if depth > maxDepth { throw .tooDeep(limit: maxDepth) }
-        pos += 1
-        skipWhitespace()
-        if pos < input.count, input[pos] == UInt8(ascii: "]") {
-            pos += 1
-            return .array([])
-        }
+    /// Reads the array at the scanner (its level is `depth`).
+    mutating func readArray(_ scanner: inout JSONScanner, depth: Int) throws(JSONParseError) -> JSONValue {
+        guard try scanner.enterArray(depth: depth) else { return .array([]) }
         if pendingElements.capacity == 0 { pendingElements.reserveCapacity(16) }
         let first = pendingElements.count
-        while true {
-            skipWhitespace()
-            let element = try readValue(depth: depth)
+        repeat {
+            let element = try readValue(&scanner, depth: depth)
             pendingElements.append(element)
-            skipWhitespace()
-            guard pos < input.count else { throw fail("unexpected end of input") }
-            if input[pos] == UInt8(ascii: ",") {
-                pos += 1
-                continue
-            }
-            if input[pos] == UInt8(ascii: "]") {
-                pos += 1
-                let elements = Array(pendingElements[first...])
-                pendingElements.removeSubrange(first...)
-                return .array(elements)
-            }
-            throw fail("expected ',' or ']'")
-        }
+        } while try scanner.nextMember(closing: UInt8(ascii: "]"))
+        let elements = Array(pendingElements[first...])
+        pendingElements.removeSubrange(first...)
+        return .array(elements)
     }
 
-    private mutating func readNumber() throws(JSONParseError) -> JSONValue {
-        let start = pos
-        var integral = true
-        if input[pos] == UInt8(ascii: "-") { pos += 1 }
-        guard pos < input.count else { throw fail("unexpected end of input") }
-        if input[pos] == UInt8(ascii: "0") {
-            pos += 1
-        } else if isDigit(input[pos]) {
-            while pos < input.count, isDigit(input[pos]) { pos += 1 }
-        } else {
-            throw fail("invalid number")
-        }
-        if pos < input.count, input[pos] == UInt8(ascii: ".") {
-            integral = false
-            pos += 1
-            guard pos < input.count, isDigit(input[pos]) else { throw fail("invalid number") }
-            while pos < input.count, isDigit(input[pos]) { pos += 1 }
-        }
-        if pos < input.count, input[pos] == UInt8(ascii: "e") || input[pos] == UInt8(ascii: "E") {
-            integral = false
-            pos += 1
-            if pos < input.count, input[pos] == UInt8(ascii: "+") || input[pos] == UInt8(ascii: "-") { pos += 1 }
-            guard pos < input.count, isDigit(input[pos]) else { throw fail("invalid number") }
-            while pos < input.count, isDigit(input[pos]) { pos += 1 }
-        }
-        let slice = UnsafeBufferPointer(rebasing: input[start..<pos])
-        if integral, let i = Self.int64(slice) { return .integer(i) }
-        let text = String(decoding: slice, as: UTF8.self)
-        guard let d = Double(text) else { throw fail("invalid number") }
+    /// An integer when the number has no fraction or exponent and fits 64 bits, else a double.
+    private static func readNumber(_ scanner: inout JSONScanner) throws(JSONParseError) -> JSONValue {
+        let token = try scanner.readNumber()
+        let slice = UnsafeBufferPointer(rebasing: scanner.input[token.range])
+        if token.isIntegral, let i = int64(slice) { return .integer(i) }
+        guard let d = Double(String(decoding: slice, as: UTF8.self)) else { throw scanner.fail("invalid number") }
         return .number(d)
     }
 
+    /// The value of an integer's digits (optionally after `-`), `nil` when it does not fit.
     private static func int64(_ digits: UnsafeBufferPointer<UInt8>) -> Int64? {
         var i = 0
         let negative = digits[0] == UInt8(ascii: "-")
@@ -215,107 +137,38 @@ public struct JSONParser {
         }
         return negative ? -value : value
     }
+}
 
-    private func isDigit(_ c: UInt8) -> Bool { c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") }
+/// An escaped string's text as the scanner hands it over. A string without escapes is its
+/// bytes: the sink then holds no array at all (`nil` costs no release when it goes).
+private struct JSONStringBytes: JSONStringSink {
+    private var bytes: [UInt8]?
 
-    private mutating func readString() throws(JSONParseError) -> String {
-        pos += 1  // opening quote
-        let start = pos
-        // Fast path: no escapes.
-        let (end, sawNonASCII) = JSONStringRun.plainEnd(input, from: pos)
-        var isASCII = !sawNonASCII
-        pos = end
-        if pos < input.count {
-            let c = input[pos]
-            if c == UInt8(ascii: "\"") {
-                let s = try Self.decodeUTF8(UnsafeBufferPointer(rebasing: input[start..<pos]), isASCII: isASCII, at: start)
-                pos += 1
-                return s
-            }
-            if c < 0x20 { throw fail("control character in string") }
-        }
-        // Escapes: copy the runs between them in bulk, decode each escape.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(pos - start + 32)
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: input[start..<pos]))
-        while pos < input.count {
-            let runStart = pos
-            let (runEnd, runNonASCII) = JSONStringRun.plainEnd(input, from: pos)
-            pos = runEnd
-            if runNonASCII { isASCII = false }
-            if runStart < pos { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: input[runStart..<pos])) }
-            guard pos < input.count else { break }
-            let c = input[pos]
-            if c == UInt8(ascii: "\"") {
-                pos += 1
-                return try bytes.withUnsafeBufferPointer { b throws(JSONParseError) in
-                    try Self.decodeUTF8(b, isASCII: isASCII, at: start)
-                }
-            }
-            if c < 0x20 { throw fail("control character in string") }
-            pos += 1  // the backslash
-            guard pos < input.count else { throw fail("unexpected end of input") }
-            let e = input[pos]
-            pos += 1
-            switch e {
-            case UInt8(ascii: "\""): bytes.append(0x22)
-            case UInt8(ascii: "\\"): bytes.append(0x5C)
-            case UInt8(ascii: "/"): bytes.append(0x2F)
-            case UInt8(ascii: "b"): bytes.append(0x08)
-            case UInt8(ascii: "f"): bytes.append(0x0C)
-            case UInt8(ascii: "n"): bytes.append(0x0A)
-            case UInt8(ascii: "r"): bytes.append(0x0D)
-            case UInt8(ascii: "t"): bytes.append(0x09)
-            case UInt8(ascii: "u"):
-                var scalar = try readHex4()
-                if scalar >= 0xD800 && scalar < 0xDC00 {
-                    // A high surrogate must be followed by an escaped low surrogate.
-                    guard input.count - pos >= 6, input[pos] == UInt8(ascii: "\\"), input[pos + 1] == UInt8(ascii: "u")
-                    else { throw fail("lone surrogate in string") }
-                    pos += 2
-                    let low = try readHex4()
-                    guard low >= 0xDC00 && low < 0xE000 else { throw fail("lone surrogate in string") }
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                } else if scalar >= 0xDC00 && scalar < 0xE000 {
-                    throw fail("lone surrogate in string")
-                }
-                guard let u = Unicode.Scalar(scalar) else { throw fail("invalid escape") }
-                if scalar >= 0x80 { isASCII = false }
-                UTF8.encode(u) { bytes.append($0) }
-            default:
-                throw fail("invalid escape")
-            }
-        }
-        throw fail("unterminated string")
+    mutating func plain(_ range: Range<Int>, of input: UnsafeBufferPointer<UInt8>) {
+        var b = bytes.take() ?? Self.buffer(capacity: range.count + 32)
+        b.append(contentsOf: UnsafeBufferPointer(rebasing: input[range]))
+        bytes = b
     }
 
-    private mutating func readHex4() throws(JSONParseError) -> UInt32 {
-        guard input.count - pos >= 4 else { throw fail("unexpected end of input") }
-        var v: UInt32 = 0
-        for _ in 0..<4 {
-            let c = input[pos]
-            let d: UInt32
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(c - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(c - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(c - UInt8(ascii: "A") + 10)
-            default: throw fail("invalid \\u escape")
-            }
-            v = v << 4 | d
-            pos += 1
+    mutating func escaped(_ scalar: Unicode.Scalar) {
+        var b = bytes.take() ?? Self.buffer(capacity: 32)
+        if scalar.isASCII {
+            b.append(UInt8(truncatingIfNeeded: scalar.value))
+        } else {
+            UTF8.encode(scalar) { b.append($0) }
         }
-        return v
+        bytes = b
     }
 
-    /// The string of `bytes`, which must be valid UTF-8. Decoding repairs invalid sequences,
-    /// so a string that reads back other than its bytes was invalid; ASCII needs no check.
-    /// (`String(validating:as:)` does the same job through unspecialised generic code, at
-    /// several times the cost.)
-    private static func decodeUTF8(_ bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool, at offset: Int) throws(JSONParseError) -> String {
-        var s = String(decoding: bytes, as: UTF8.self)
-        if !isASCII, !s.withUTF8({ $0.elementsEqual(bytes) }) {
-            throw .invalid(offset: offset, reason: "string is not valid UTF-8")
-        }
-        return s
+    private static func buffer(capacity: Int) -> [UInt8] {
+        var b: [UInt8] = []
+        b.reserveCapacity(capacity)
+        return b
+    }
+
+    /// The text of the string `token` of `input` (checked as UTF-8 by the scanner).
+    func string(_ token: JSONScanner.StringToken, in input: UnsafeBufferPointer<UInt8>) -> String {
+        if token.hasEscapes, let bytes { return String(decoding: bytes, as: UTF8.self) }
+        return String(decoding: UnsafeBufferPointer(rebasing: input[token.start..<token.end]), as: UTF8.self)
     }
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The admin page's session states (admin-ui/sessions.js) under node's test runner (the
+// The admin page's session states (Sources/DSBridgeServer/AdminUI/sessions.js) under node's test runner (the
 // browser test, scripts/admin_ui_browser_test.py, reads them from the page against a real
-// daemon):   node --test admin-ui/tests/*.test.mjs
+// daemon):   node --test Sources/DSBridgeServer/AdminUI/tests/*.test.mjs
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { STATE_LABELS, stateLabel, stateOf } from '../sessions.js';

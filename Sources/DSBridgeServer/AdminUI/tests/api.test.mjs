@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The admin page's API client (admin-ui/api.js) under node's test runner, with `fetch`
+// The admin page's API client (Sources/DSBridgeServer/AdminUI/api.js) under node's test runner, with `fetch`
 // replaced by a recorder (the browser test, scripts/admin_ui_browser_test.py, runs it against
-// a real daemon):   node --test admin-ui/tests/*.test.mjs
+// a real daemon):   node --test Sources/DSBridgeServer/AdminUI/tests/*.test.mjs
 import { afterEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AdminClient, health, parseArgs, paths } from '../api.js';

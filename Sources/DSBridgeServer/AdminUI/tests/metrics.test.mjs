@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The admin page's pure parts (admin-ui/metrics.js) under node's test runner:
-//   node --test admin-ui/tests/*.test.mjs
+// The admin page's pure parts (Sources/DSBridgeServer/AdminUI/metrics.js) under node's test runner:
+//   node --test Sources/DSBridgeServer/AdminUI/tests/*.test.mjs
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
