@@ -136,6 +136,10 @@ static int paced_send(struct worker *w, int *next, double period)
 		struct conn *c = w->conns[*next];
 		if (c->next_due > now)
 			return (int)((c->next_due - now) * 1000) + 1;
+		/* An ack due rides in front of the call, in the same write, as dsbridge.js sends it
+		 * (PROTOCOL.md 2.2): a page calling at least once a second sends no ack of its own. */
+		if (w->o->mode == MODE_WS && w->o->server == SERVER_DSBRIDGED && c->highest_seq > c->acked_seq)
+			ws_ack(c);
 		if (c->next_id - c->base < MAX_INFLIGHT)
 			call_queue(c);
 		flush(w, c);
@@ -178,8 +182,10 @@ static void *worker_run(void *arg)
 				flush(w, c);
 		}
 		/* Twice a second, a page acknowledges whatever it has not (PROTOCOL.md 2.3: within
-		 * 1 s of unacknowledged traffic), when fewer than --ack-every came since. */
-		if (w->o->mode == MODE_WS && w->o->server == SERVER_DSBRIDGED && now_seconds() >= next_sweep) {
+		 * 1 s of unacknowledged traffic), when fewer than --ack-every came since. Paced at
+		 * once a second or more, the acks ride with the calls instead (paced_send): a sweep
+		 * would send every page's ack in one burst, which no set of real pages does. */
+		if (w->o->mode == MODE_WS && w->o->server == SERVER_DSBRIDGED && w->o->rate < 1 && now_seconds() >= next_sweep) {
 			next_sweep += 0.5;
 			for (int i = 0; i < w->nconns; i++) {
 				struct conn *c = w->conns[i];
