@@ -15,24 +15,21 @@ public enum InlineDispatchPolicy {
     /// How long a `@nonblocking` method may run on the network thread.
     public static let budgetNanoseconds: Int64 = 1_000_000
 
-    /// The resolved route of each call of a frame (by message index; `nil` for other
-    /// messages; empty when the frame has no call) when every message of the frame may run
-    /// on the network thread; `nil` when the frame needs a worker.
+    /// The resolved route of each call of a frame (by message index) when every message
+    /// of the frame may run on the network thread; `nil` when the frame needs a worker.
     static func routes(
         for messages: [PageMessage], session: BridgeSession, registry: InterfaceRegistry
-    ) -> [Result<CallRoute, CallFailure>?]? {
-        // Made at the first call: a frame of acks and cancels needs none (an empty list).
-        var routes: [Result<CallRoute, CallFailure>?] = []
-        for (index, message) in messages.enumerated() {
-            switch message {
+    ) -> InlineRoutes? {
+        var routes = InlineRoutes()
+        for index in messages.indices {
+            switch messages[index] {
             case .ack, .cancel:
                 continue
             case .hello:
                 return nil
             case .call(let call):
                 guard let route = route(of: call.method, session: session, registry: registry) else { return nil }
-                if routes.isEmpty { routes = Array(repeating: nil, count: messages.count) }
-                routes[index] = route
+                routes.append(route, at: index)
             }
         }
         return routes

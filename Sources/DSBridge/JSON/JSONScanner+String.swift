@@ -131,6 +131,12 @@ extension JSONScanner {
             return String(decoding: UnsafeBufferPointer(rebasing: input[token.start..<token.end]), as: UTF8.self)
         }
 
+        /// The length of the name's text in UTF-8 (escapes decoded; -1 for one that does not decode).
+        var length: Int {
+            if token.hasEscapes { return decoded?.utf8.count ?? -1 }
+            return token.end - token.start
+        }
+
         /// Whether the name is exactly `text` (escapes decoded).
         func `is`(_ text: StaticString) -> Bool {
             if !token.hasEscapes {

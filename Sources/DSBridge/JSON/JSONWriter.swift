@@ -122,20 +122,21 @@ public struct JSONWriter: Sendable {
                 UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
             ) =
                 (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        // Digits from the end of a buffer on the stack, then appended in one go.
         var magnitude = integer.magnitude
-        var count = 0
         withUnsafeMutableBytes(of: &digits) { buf in
+            var start = buf.count
             while magnitude > 0 {
-                buf[count] = UInt8(ascii: "0") &+ UInt8(magnitude % 10)
+                start -= 1
+                buf[start] = UInt8(ascii: "0") &+ UInt8(magnitude % 10)
                 magnitude /= 10
-                count += 1
             }
-            if integer < 0 { bytes.append(UInt8(ascii: "-")) }
-            var i = count - 1
-            while i >= 0 {
-                bytes.append(buf[i])
-                i -= 1
+            if integer < 0 {
+                start -= 1
+                buf[start] = UInt8(ascii: "-")
             }
+            let first = buf.baseAddress?.assumingMemoryBound(to: UInt8.self).advanced(by: start)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: first, count: buf.count - start))
         }
     }
 

@@ -264,7 +264,7 @@ public final class BridgeConnection: Sendable {
     /// (``InlineDispatchPolicy``).
     private func dispatch(
         _ messages: ArraySlice<PageMessage>, session: BridgeSession?, plan: FrameDispatch, frameBytes: Int = 0,
-        inlineRoutes: [Result<CallRoute, CallFailure>?]? = nil
+        inlineRoutes: InlineRoutes? = nil
     ) -> DispatchStop {
         let site: CallSite = plan.onNetworkThread ? .networkThread(bridge.networkThreadGuard) : .worker
         var plan = plan
@@ -285,8 +285,15 @@ public final class BridgeConnection: Sendable {
                 }
             case .call(let call):
                 let rest = messages[index...]
+                // The clock read for the plan is also the call's start (one read, not two).
+                var clock: UInt64?
                 let decision = plan.call(
-                    hasSession: current != nil, now: { DispatchTime.now().uptimeNanoseconds },
+                    hasSession: current != nil,
+                    now: {
+                        let now = DispatchTime.now().uptimeNanoseconds
+                        clock = now
+                        return now
+                    },
                     rateWait: { current?.takeCallTokens(rest.count { if case .call = $0 { true } else { false } }) ?? 0 })
                 switch decision {
                 case .inline: break
@@ -297,7 +304,7 @@ public final class BridgeConnection: Sendable {
                 case .waitJournal:
                     if let s = current, case .stop(let stop) = gate(rest, session: s) { return stop }
                 }
-                current?.receiveCall(call, from: self, site: site, route: inlineRoutes.flatMap { $0.isEmpty ? nil : $0[index] })
+                current?.receiveCall(call, from: self, site: site, route: inlineRoutes?.route(at: index), startedNanoseconds: clock)
             case .cancel(let id):
                 current?.cancel(callID: id, site: site)
             case .ack(let seq):

@@ -8,10 +8,12 @@ extension BridgeSession {
     /// `route` may be resolved already.
     func receiveCall(
         _ call: PageMessage.Call, from connection: BridgeConnection, site: CallSite = .worker,
-        route: Result<CallRoute, CallFailure>? = nil
+        route: Result<CallRoute, CallFailure>? = nil, startedNanoseconds: UInt64? = nil
     ) {
         guard transition({ $0.acceptCall(id: call.id) }) else { return }
-        run(method: call.method, arg: .raw(call.rawArg), reply: .socket(call.id), site: site, resolved: route, trace: call.trace)
+        run(
+            method: call.method, arg: .raw(call.rawArg), reply: .socket(call.id), site: site, resolved: route, trace: call.trace,
+            startedNanoseconds: startedNanoseconds)
         markStarted(through: call.id)
     }
 
@@ -57,10 +59,13 @@ extension BridgeSession {
         }
     }
 
-    /// - Parameter trace: the page's trace context, for the call's span (tracing on).
+    /// - Parameters:
+    ///   - trace: the page's trace context, for the call's span (tracing on).
+    ///   - startedNanoseconds: when the call started (monotonic clock), if the caller read
+    ///     the clock already; else it is read here.
     func run(
         method: String, arg: CallArgument.Wire, reply: Reply, site: CallSite = .worker,
-        resolved: Result<CallRoute, CallFailure>? = nil, trace: TraceContext? = nil
+        resolved: Result<CallRoute, CallFailure>? = nil, trace: TraceContext? = nil, startedNanoseconds: UInt64? = nil
     ) {
         var span: OpenPageSpan?
         if bridge.tracesCalls { span = openSpan(method: method, arg: arg, reply: reply, trace: trace) }
@@ -94,10 +99,14 @@ extension BridgeSession {
             }
         case .synchronous(let source, let name):
             runSynchronous(
-                MethodCall(interface: instance(of: source), name: name, label: method, argument: argument, reply: reply, site: site, span: span))
+                MethodCall(
+                    interface: instance(of: source), name: name, label: method, argument: argument, reply: reply, site: site, span: span,
+                    startedNanoseconds: startedNanoseconds))
         case .asynchronous(let source, let name):
             runAsynchronous(
-                MethodCall(interface: instance(of: source), name: name, label: method, argument: argument, reply: reply, site: site, span: span))
+                MethodCall(
+                    interface: instance(of: source), name: name, label: method, argument: argument, reply: reply, site: site, span: span,
+                    startedNanoseconds: startedNanoseconds))
         }
     }
 
@@ -198,7 +207,7 @@ extension BridgeSession {
 
         init(
             interface: any ExposedInterface, name: String, label: String, argument: CallArgument, reply: Reply, site: CallSite,
-            span: OpenPageSpan?
+            span: OpenPageSpan?, startedNanoseconds: UInt64?
         ) {
             self.span = span
             self.interface = interface
@@ -208,7 +217,7 @@ extension BridgeSession {
             self.reply = reply
             self.site = site
             usageBefore = site.networkThreadGuard?.startRun()
-            startedNanoseconds = DispatchTime.now().uptimeNanoseconds
+            self.startedNanoseconds = startedNanoseconds ?? DispatchTime.now().uptimeNanoseconds
         }
 
         var elapsedNanoseconds: Int64 {

@@ -25,18 +25,20 @@ public struct PageFrameDecoder: Sendable {
     /// Decodes a frame; the calls' `arg` fields are slices of `frame`.
     public func decode(frame: [UInt8], helloSeen: Bool) throws(ProtocolViolation) -> [PageMessage] {
         let scanned = frame.withUnsafeBufferPointer { scan($0) }
-        let elements: [Element]
+        var messages: [PageMessage] = []
         switch scanned {
-        case .success(let e): elements = e
+        case .success(.object(let fields)):
+            // A lone message: no list of elements to go through.
+            messages.append(try message(fields, in: frame))
+        case .success(.batch(let elements)):
+            messages.reserveCapacity(elements.count)
+            for element in elements {
+                guard case .envelope(let fields) = element else { throw ProtocolViolation("batch element is not an object") }
+                messages.append(try message(fields, in: frame))
+            }
         case .failure(.tooDeep(let limit)): throw ProtocolViolation("nesting deeper than \(limit) levels")
         case .failure(.invalid): throw ProtocolViolation("not JSON")
         case .failure(.notContainer): throw ProtocolViolation("frame is not an object or an array")
-        }
-        var messages: [PageMessage] = []
-        messages.reserveCapacity(elements.count)
-        for element in elements {
-            guard case .envelope(let fields) = element else { throw ProtocolViolation("batch element is not an object") }
-            messages.append(try message(fields, in: frame))
         }
         var sawHello = helloSeen
         for (index, m) in messages.enumerated() {
@@ -66,6 +68,21 @@ public struct PageFrameDecoder: Sendable {
         var auth: Range<Int>?
         var ack: Range<Int>?
         var traceparent: Range<Int>?
+
+        /// Notes `range` as the field `name` names, when it is one of the envelope's.
+        /// (Sorted by length first: a name is compared with at most three.)
+        mutating func note(_ name: JSONScanner.MemberName, _ range: Range<Int>) {
+            switch name.length {
+            case 1: if name.is("t") { t = range } else if name.is("v") { v = range }
+            case 2: if name.is("id") { id = range }
+            case 3: if name.is("arg") { arg = range } else if name.is("seq") { seq = range } else if name.is("ack") { ack = range }
+            case 4: if name.is("auth") { auth = range }
+            case 5: if name.is("token") { token = range }
+            case 6: if name.is("method") { method = range }
+            case 11: if name.is("traceparent") { traceparent = range }
+            default: break
+            }
+        }
     }
 
     /// A message of the frame, or a batch element that is not an object.
@@ -74,20 +91,28 @@ public struct PageFrameDecoder: Sendable {
         case notObject
     }
 
+    /// A frame's top-level value: one message, or a batch.
+    enum Scanned {
+        case object(Fields)
+        case batch([Element])
+    }
+
     enum ScanFailure: Error {
         case invalid
         case tooDeep(limit: Int)
         case notContainer
     }
 
-    private func scan(_ input: UnsafeBufferPointer<UInt8>) -> Result<[Element], ScanFailure> {
+    private func scan(_ input: UnsafeBufferPointer<UInt8>) -> Result<Scanned, ScanFailure> {
         var s = JSONScanner(input, maxDepth: maxDepth)
         do throws(JSONParseError) {
             s.skipWhitespace()
             var elements: [Element] = []
             switch s.peek {
             case UInt8(ascii: "{"):
-                elements.append(.envelope(try fields(&s, depth: 1)))
+                let object = try fields(&s, depth: 1)
+                try s.expectEnd()
+                return .success(.object(object))
             case UInt8(ascii: "["):
                 if try s.enterArray(depth: 1) {
                     repeat {
@@ -105,7 +130,7 @@ public struct PageFrameDecoder: Sendable {
                 return .failure(.notContainer)
             }
             try s.expectEnd()
-            return .success(elements)
+            return .success(.batch(elements))
         } catch .tooDeep(let limit) {
             return .failure(.tooDeep(limit: limit))
         } catch {
@@ -116,29 +141,7 @@ public struct PageFrameDecoder: Sendable {
     /// Reads the object at the scanner (its level is `depth`), noting its known fields.
     private func fields(_ s: inout JSONScanner, depth: Int) throws(JSONParseError) -> Fields {
         var f = Fields()
-        try s.members(depth: depth) { name, range in
-            if name.is("t") {
-                f.t = range
-            } else if name.is("id") {
-                f.id = range
-            } else if name.is("method") {
-                f.method = range
-            } else if name.is("arg") {
-                f.arg = range
-            } else if name.is("seq") {
-                f.seq = range
-            } else if name.is("v") {
-                f.v = range
-            } else if name.is("token") {
-                f.token = range
-            } else if name.is("auth") {
-                f.auth = range
-            } else if name.is("ack") {
-                f.ack = range
-            } else if name.is("traceparent") {
-                f.traceparent = range
-            }
-        }
+        try s.members(depth: depth) { name, range in f.note(name, range) }
         return f
     }
 
@@ -147,6 +150,7 @@ public struct PageFrameDecoder: Sendable {
     private func message(_ f: Fields, in frame: [UInt8]) throws(ProtocolViolation) -> PageMessage {
         func value(_ range: Range<Int>?) throws(ProtocolViolation) -> JSONValue? {
             guard let range else { return nil }
+            if let simple = Self.simpleValue(frame, range) { return simple }
             do {
                 return try JSONParser.parse(frame[range], maxDepth: maxDepth)
             } catch {
@@ -190,5 +194,27 @@ public struct PageFrameDecoder: Sendable {
         default:
             throw ProtocolViolation("unknown t \"\(type.prefix(32))\"")
         }
+    }
+
+    /// The value at `range` when it is a string without escapes or an integer of at most 18
+    /// digits (the envelope's fields, nearly always), read without the parser: the same
+    /// value ``JSONParser`` gives (step 1 checked the text). `nil` for anything else.
+    static func simpleValue(_ frame: [UInt8], _ range: Range<Int>) -> JSONValue? {
+        guard let first = range.first.map({ frame[$0] }) else { return nil }
+        if first == UInt8(ascii: "\""), range.count >= 2 {
+            let text = (range.lowerBound + 1)..<(range.upperBound - 1)
+            guard frame[range.upperBound - 1] == UInt8(ascii: "\""), !frame[text].contains(UInt8(ascii: "\\")) else { return nil }
+            return .string(String(decoding: frame[text], as: UTF8.self))
+        }
+        let negative = first == UInt8(ascii: "-")
+        let digits = (negative ? range.lowerBound + 1 : range.lowerBound)..<range.upperBound
+        guard !digits.isEmpty, digits.count <= 18 else { return nil }
+        var magnitude: Int64 = 0
+        for index in digits {
+            let digit = frame[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            magnitude = magnitude &* 10 &+ Int64(digit)
+        }
+        return .integer(negative ? -magnitude : magnitude)
     }
 }

@@ -333,4 +333,24 @@ struct InlineDispatchTests {
         #expect(answers.map { $0["data"] } == [1, 2, 3, 4, 5, 6])
         #expect(h.bridge.registry.nonblockingSource(of: try #require(MethodName("n.spin"))) != nil, "no single call overran")
     }
+
+    @Test("a frame's inline routes are found by message index, for one call and for a batch")
+    func inlineRoutesByIndex() {
+        func failure(_ n: Int) -> Result<CallRoute, CallFailure> { .failure(CallFailure(.methodNotFound, "route \(n)")) }
+        func message(_ route: Result<CallRoute, CallFailure>?) -> String? {
+            if case .failure(let f)? = route { return f.message }
+            return nil
+        }
+        var one = InlineRoutes()
+        one.append(failure(2), at: 2)
+        #expect(message(one.route(at: 2)) == "route 2")
+        #expect(one.route(at: 0) == nil && one.route(at: 3) == nil)
+        var batch = InlineRoutes()
+        let indices = [1, 3, 4, 7, 8, 12, 30]
+        for i in indices { batch.append(failure(i), at: i) }
+        for i in 0...31 {
+            #expect(message(batch.route(at: i)) == (indices.contains(i) ? "route \(i)" : nil), "index \(i)")
+        }
+        #expect(InlineRoutes().route(at: 0) == nil)
+    }
 }

@@ -25,6 +25,21 @@ struct JSONCodecTests {
         #expect(JSONWriter.string(.number(.infinity)) == "null")
     }
 
+    @Test("integers print as Swift prints them, from Int64.min to Int64.max")
+    func integersPrint() {
+        var values: [Int64] = [.min, .min + 1, .max, .max - 1, 0, 9, 10, -1, -9, -10, 99, 100, 1_000_000_001]
+        var power: Int64 = 1
+        for _ in 0..<18 {
+            power *= 10
+            values += [power - 1, power, power + 1, -power]
+        }
+        for value in values {
+            var w = JSONWriter(capacity: 0)
+            w.write(integer: value)
+            #expect(String(decoding: w.bytes, as: UTF8.self) == String(value))
+        }
+    }
+
     @Test("escapes decode, including surrogate pairs; control characters are escaped on output")
     func strings() throws {
         #expect(try JSONParser.parse("\"\\u00e9\\ud83d\\ude00\\/\\t\"") == .string("\u{e9}\u{1F600}/\t"))

@@ -38,6 +38,17 @@ struct FrameDecoderEquivalenceTests {
         #"{"t":"hello","v":2}"#, #"{"t":"hello","v":1,"token":3}"#, #"[{"t":"ack","seq":1},{"t":"hello","v":1}]"#,
         #"{"t":"ack","seq":9223372036854775807}"#, #"{"t":"ack","seq":9223372036854775808}"#,
         #"{"t":"ack","seq":1,"x":tru}"#, #"{"t":"ack","seq":1,"x":"unterminated}"#,
+        // Fields read without the parser (strings without escapes, integers up to 18 digits)
+        // and the ones next to them that still go through it.
+        #"{"t":"cancel","id":-3}"#, #"{"t":"ack","seq":-0}"#, #"{"t":"ack","seq":0}"#,
+        #"{"t":"ack","seq":999999999999999999}"#, #"{"t":"ack","seq":1000000000000000000}"#,
+        #"{"t":"ack","seq":-999999999999999999}"#, #"{"t":"ack","seq":-9223372036854775808}"#,
+        #"{"t":"ack","seq":1.5}"#, #"{"t":"ack","seq":2E0}"#, #"{ "t" : "ack" , "seq" : 7 }"#,
+        #"{"t":"","id":1}"#, #"{"t":"call","id":1,"method":""}"#, #"{"t":"call","id":1,"method":"café.x"}"#,
+        #"{"t":"call","id":1,"method":"café.x","traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}"#,
+        #"{"t":"call","id":1,"method":"m","traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}"#,
+        #"{"t":"hello","v":1,"token":"T","auth":"a","ack":2}"#, #"{"t":"call","id":1,"method":"m","arg":{"data":1}}"#,
+        #"{"t":"ack","seq":3,"x":1,"xx":2,"xxx":3,"xxxx":4,"xxxxx":5,"xxxxxx":6,"xxxxxxxxxxx":7}"#,
     ]
 
     @Test("tricky frames decode as before, with and without a hello seen", arguments: tricky)
