@@ -37,6 +37,7 @@ Standard library only; run it with the interpreter named in .venv-test/python-pa
 """
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -149,6 +150,16 @@ class Suite:
             ws.close()
             raise Fail("no welcome: %s" % ws.ended_summary())
         return ws, w
+
+    @contextlib.contextmanager
+    def session_socket(self, daemon=None, **fields):
+        """The socket of a welcomed session (see session) for a `with` block, closed however
+        the block ends."""
+        ws, _ = self.session(daemon, **fields)
+        try:
+            yield ws
+        finally:
+            ws.close()
 
     def out(self, line):
         self.checks.out(line)
@@ -299,15 +310,12 @@ class Suite:
         return "sent %s → %s" % (clip(text, 60), self.protocol_error(text))
 
     def c_empty_batch(self):
-        ws, _ = self.session()
-        try:
+        with self.session_socket() as ws:
             ws.send_text("[]")
             ws.send_text(self.call_frame(1, data="after-empty-batch"))
             m = self.expect_ret(ws, 1)
             check(m.get("code") == 0 and m.get("data") == "after-empty-batch", "unexpected ret %s" % m)
             return "[] ignored; the next call answered"
-        finally:
-            ws.close()
 
     def resume_last_call(self, token):
         """Resumes the session and returns its welcome's lastCall (the highest call id the
@@ -339,8 +347,7 @@ class Suite:
         return "[hello, call, bad] → %s, no welcome" % self.protocol_error(frame_text, hello=False)
 
     def c_bad_arg(self):
-        ws, _ = self.session()
-        try:
+        with self.session_socket() as ws:
             out = []
             for cid, arg in ((1, 5), (2, "not json"), (3, "[1,2]"), (4, [1])):
                 ws.send_json({"t": "call", "id": cid, "method": "echo.syn", "arg": arg})
@@ -351,12 +358,9 @@ class Suite:
             ws.send_text(self.call_frame(5, data="still-open"))
             check(self.expect_ret(ws, 5).get("data") == "still-open", "socket unusable after badArgument")
             return ", ".join(out) + "; socket stays open"
-        finally:
-            ws.close()
 
     def c_bad_method_names(self):
-        ws, _ = self.session()
-        try:
+        with self.session_socket() as ws:
             names = ["", ".echo.syn", "echo.syn.", "echo..syn", " echo.syn", "echo.syn ", "echo.\tsyn", "nope.nope",
                      "x" * 5000, "_dsb.nope", "echo.syn\u0000"]
             for i, name in enumerate(names, 1):
@@ -365,12 +369,9 @@ class Suite:
                 kind = (m.get("error") or {}).get("kind")
                 check(m.get("code") == -1 and kind == "methodNotFound", "method %r answered %s" % (clip(name, 20), m))
             return "%d malformed or unknown names → methodNotFound each" % len(names)
-        finally:
-            ws.close()
 
     def c_duplicate_ids(self):
-        ws, _ = self.session()
-        try:
+        with self.session_socket() as ws:
             ws.send_text(self.call_frame(5, data="first"))
             check(self.expect_ret(ws, 5).get("data") == "first", "wrong ret")
             ws.send_text(self.call_frame(5, data="again"))
@@ -382,19 +383,14 @@ class Suite:
             extra = [x for x in ws.take() if isinstance(x, dict) and x.get("t") == "ret"]
             check(not extra, "duplicate/lower ids were answered: %s" % extra)
             return "id 5 twice and id 3 after 5 dropped without reply; id 6 answered"
-        finally:
-            ws.close()
 
     def c_unknown_fields(self):
-        ws, _ = self.session()
-        try:
+        with self.session_socket() as ws:
             ws.send_text('{"t":"call","id":1,"method":"echo.syn","arg":{"data":"uf","zz":1},"future":{"x":[1,2]}}')
             ws.send_text('{"t":"ack","seq":0,"extra":true}')
             m = self.expect_ret(ws, 1)
             check(m.get("code") == 0 and m.get("data") == "uf", "unexpected %s" % m)
             return "unknown fields ignored; call answered"
-        finally:
-            ws.close()
 
     def c_session_kept_after_4000(self):
         ws, w = self.session()
@@ -468,8 +464,7 @@ class Suite:
             ws.close()
 
     def c_invalid_utf8(self, payload, fragments=None):
-        ws, _ = self.session()
-        try:
+        with self.session_socket() as ws:
             if fragments:
                 for i, part in enumerate(fragments):
                     ws.send_frame(OP_TEXT if i == 0 else OP_CONT, part, fin=(i == len(fragments) - 1))
@@ -480,12 +475,9 @@ class Suite:
             check(c == 1007, "expected 1007, got %s" % ws.ended_summary())
             check(not got, "the frame was processed: %s" % got)
             return "%r → close 1007 %r" % (clip((payload or b"".join(fragments))[-24:], 40), r)
-        finally:
-            ws.close()
 
     def c_utf8_split_across_fragments(self):
-        ws, _ = self.session()
-        try:
+        with self.session_socket() as ws:
             text = self.call_frame(1, data="é€😀").encode("utf-8")
             cut1 = text.index("é".encode()) + 1          # inside the 2-byte é
             cut2 = text.index("😀".encode()) + 2         # inside the 4-byte emoji
@@ -495,14 +487,25 @@ class Suite:
             m = self.expect_ret(ws, 1)
             check(m.get("data") == "é€😀", "unexpected %s" % m)
             return "valid UTF-8 characters split across fragments accepted"
-        finally:
-            ws.close()
 
     def big_call(self, size, method="nope.nope"):
         """A call message of exactly `size` bytes (a long data string), answered methodNotFound."""
         head = '{"t":"call","id":1,"method":"%s","arg":{"data":"' % method
         tail = '"}}'
         return (head + "x" * (size - len(head) - len(tail)) + tail).encode()
+
+    def send_oversize(self, ws, data):
+        """Sends `data`, a message over maxMessageBytes, from a thread of its own (the daemon
+        closes before it has read it all) and checks that the socket closes with 1009 and no
+        ret; returns the close reason."""
+        sender = threading.Thread(target=ws.send_raw, args=(data,), daemon=True)
+        sender.start()
+        c, r = ws.wait_close(15)
+        sender.join(5)
+        got = [m for m in ws.take() if isinstance(m, dict) and m.get("t") == "ret"]
+        check(c == 1009, "expected close 1009, got %s" % ws.ended_summary())
+        check(not got, "the oversize message was processed: %s" % clip(str(got)))
+        return r
 
     def c_huge_frame(self, size, declared=None):
         ws, w = self.session()
@@ -513,13 +516,7 @@ class Suite:
             else:
                 # The header declares `declared` bytes; we send only `size` of them.
                 data = frame(OP_TEXT, payload, rng=self.rng, length=declared)
-            sender = threading.Thread(target=ws.send_raw, args=(data,), daemon=True)
-            sender.start()
-            c, r = ws.wait_close(15)
-            sender.join(5)
-            got = [m for m in ws.take() if isinstance(m, dict) and m.get("t") == "ret"]
-            check(c == 1009, "expected close 1009, got %s" % ws.ended_summary())
-            check(not got, "the oversize message was processed: %s" % clip(str(got)))
+            r = self.send_oversize(ws, data)
             what = "%d-byte message" % size if declared is None else "frame declaring %d bytes (%d sent)" % (declared, size)
         finally:
             ws.close()
@@ -528,19 +525,15 @@ class Suite:
         return "%s → close 1009 %r; session kept, nothing received (lastCall 0)" % (what, r)
 
     def c_exact_limit(self):
-        ws, _ = self.session()
-        try:
+        with self.session_socket() as ws:
             ws.send_raw(frame(OP_TEXT, self.big_call(MAX_MESSAGE_BYTES), rng=self.rng))
             m = self.expect_ret(ws, 1, timeout=15)
             kind = (m.get("error") or {}).get("kind")
             check(kind == "methodNotFound", "unexpected ret %s" % clip(str(m)))
             return "message of exactly maxMessageBytes (%d) accepted (ret methodNotFound)" % MAX_MESSAGE_BYTES
-        finally:
-            ws.close()
 
     def c_fragmented_valid(self):
-        ws, _ = self.session()
-        try:
+        with self.session_socket() as ws:
             text = self.call_frame(1, data={"fragmented": True, "pad": "y" * 300}).encode()
             a, b = len(text) // 3, 2 * len(text) // 3
             ws.send_frame(OP_TEXT, text[:a], fin=False)
@@ -555,27 +548,16 @@ class Suite:
             m = self.expect_ret(ws, 2)
             check(m.get("data") == "one-byte-fragments", "unexpected %s" % m)
             return "3 fragments with a ping between → ret; %d one-byte fragments → ret" % len(text2)
-        finally:
-            ws.close()
 
     def c_fragmented_oversize(self):
-        ws, _ = self.session()
-        try:
+        with self.session_socket() as ws:
             chunk = 256 * 1024
             n = MAX_MESSAGE_BYTES // chunk + 2
             payload = self.big_call(n * chunk)
             data = b"".join(frame(OP_TEXT if i == 0 else OP_CONT, payload[i * chunk:(i + 1) * chunk],
                                   fin=(i == n - 1), rng=self.rng) for i in range(n))
-            sender = threading.Thread(target=ws.send_raw, args=(data,), daemon=True)
-            sender.start()
-            c, r = ws.wait_close(15)
-            sender.join(5)
-            got = [m for m in ws.take() if isinstance(m, dict) and m.get("t") == "ret"]
-            check(c == 1009, "expected close 1009, got %s" % ws.ended_summary())
-            check(not got, "processed: %s" % clip(str(got)))
+            r = self.send_oversize(ws, data)
             return "%d fragments of 256 KiB (%d bytes) → close 1009 %r" % (n, n * chunk, r)
-        finally:
-            ws.close()
 
     def c_rfc_violation(self, what, data, hello=True):
         """Frames RFC 6455 forbids; PROTOCOL.md is silent: the safe answer is closing that
@@ -598,8 +580,7 @@ class Suite:
         """RFC 6455 5.1: a server MUST close on an unmasked client frame. PROTOCOL.md is
         silent; masking protects intermediaries, not the server, so the safe behaviour
         asked here is: closed, or processed exactly like the masked frame (no desync)."""
-        ws, _ = self.session()
-        try:
+        with self.session_socket() as ws:
             ws.send_raw(frame(OP_TEXT, self.call_frame(1, data="unmasked"), masked=False))
             ws.send_text(self.call_frame(2, data="masked-after"))
             m1 = ws.next_message(3, lambda m: isinstance(m, dict) and m.get("t") == "ret")
@@ -611,8 +592,6 @@ class Suite:
                   "stream desynchronised: %s, %s" % (m1, m2))
             return ("unmasked frame ACCEPTED and processed like a masked one, stream intact (RFC 6455 5.1 says "
                     "close; lws 4.1 does not check; silent; harmless to the daemon)")
-        finally:
-            ws.close()
 
     def nested(self, depth, kind):
         if kind == "array":
@@ -628,13 +607,10 @@ class Suite:
     def c_depth_boundary(self):
         # The call object is level 1, arg level 2, data's outermost array level 3.
         ok_data = self.nested(MAX_DEPTH - 2, "array")
-        ws, _ = self.session()
-        try:
+        with self.session_socket() as ws:
             ws.send_text('{"t":"call","id":1,"method":"echo.syn","arg":{"data":%s}}' % ok_data)
             m = self.expect_ret(ws, 1)
             check(m.get("code") == 0, "depth %d refused: %s" % (MAX_DEPTH, clip(str(m))))
-        finally:
-            ws.close()
         bad = '{"t":"call","id":1,"method":"echo.syn","arg":{"data":%s}}' % self.nested(MAX_DEPTH - 1, "array")
         detail = self.protocol_error(bad)
         return "depth %d answered; depth %d → %s" % (MAX_DEPTH, MAX_DEPTH + 1, detail)
@@ -874,12 +850,9 @@ class Suite:
         t_http = time.monotonic() - t
         check(r.status == 200 and r.complete, "GET /dsbridge.js during the attack: %s" % r.summary())
         t = time.monotonic()
-        ws, _ = self.session()
-        try:
+        with self.session_socket() as ws:
             ws.send_text(self.call_frame(1, data="probe"))
             check(self.expect_ret(ws, 1).get("data") == "probe", "probe call failed")
-        finally:
-            ws.close()
         return max(t_http, time.monotonic() - t)
 
     def hold_connections(self, count, opening, dribble=None, interval=0.5, limit=35.0):

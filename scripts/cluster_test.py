@@ -172,6 +172,13 @@ def start_threads(target, args_list):
     return threads
 
 
+def stop_threads(stop, threads, timeout):
+    """Sets `stop` and waits for each of `threads` to end (at most `timeout` s each)."""
+    stop.set()
+    for t in threads:
+        t.join(timeout)
+
+
 def sync_calls_during_takeovers(nodes, rounds=25):
     """Moves fresh sessions from nodes[0] to nodes[1] (a hello with the token there) while
     threads send sync calls with the token to every node on kept-alive connections.
@@ -188,9 +195,7 @@ def sync_calls_during_takeovers(nodes, rounds=25):
         ws = WS(nodes[1].port)
         ws.session(token=page.token, ack=0)
         time.sleep(0.05)
-        stop.set()
-        for t in threads:
-            t.join(25)
+        stop_threads(stop, threads, 25)
         ws.close()
         page.ws.close()
     return tally.statuses, tally.odd
@@ -250,12 +255,8 @@ def admin_calls_during_takeovers(nodes, rounds=15):
                 ws.call(cid, "_dsb.returnValue", answer)
         answering.append(answer_invokes_on(ws, max([w["lastCall"]] + [cid for cid, _ in sent]) + 1, done))
         time.sleep(0.15)
-        stop.set()
-        for t in threads:
-            t.join(25)
-        done.set()
-        for t in answering:
-            t.join(5)
+        stop_threads(stop, threads, 25)
+        stop_threads(done, answering, 5)
         ws.close()
         page.ws.close()
     return tally.statuses, tally.odd

@@ -35,7 +35,6 @@ case failed. Starts its own daemon on 127.0.0.1 (free ports, a temporary web roo
 stops it whatever happens; a watchdog ends the run after 90 s. Python 3 standard library.
 """
 
-import argparse
 import base64
 import os
 import shutil
@@ -44,7 +43,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from dsbtest.checks import Checks, Fail, check  # noqa: E402
-from dsbtest.daemon import Daemon, demo_args, hard_limit, make_cert  # noqa: E402
+from dsbtest.daemon import Daemon, demo_args, hard_limit, http_test_options, make_cert  # noqa: E402
 from dsbtest.http import HOST, Closed, Connection, clip_bytes, tls_client_context  # noqa: E402
 from dsbtest.page import OP_TEXT, frame  # noqa: E402
 
@@ -197,11 +196,7 @@ def run_port(p):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--daemon", required=True, help="path of the dsbridged binary")
-    ap.add_argument("--tls", action="store_true", help="the page port over TLS (--tls-cert, a throwaway certificate)")
-    ap.add_argument("--keep", action="store_true", help="keep the temporary web root and log")
-    args = ap.parse_args()
+    args = http_test_options(__doc__, "the page port over TLS (--tls-cert, a throwaway certificate)")
     tmp = tempfile.mkdtemp(prefix="dsb-framing-")
     web = os.path.join(tmp, "web")
     os.makedirs(web)

@@ -42,7 +42,6 @@ Prints `PASS name` / `FAIL name: why` per case (lines starting `#` are notes), t
 (SIGTERM, then kill) whatever happens. Python 3 standard library only.
 """
 
-import argparse
 import base64
 import hashlib
 import json
@@ -57,7 +56,7 @@ import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from dsbtest.checks import Checks, Fail, check  # noqa: E402
-from dsbtest.daemon import Daemon, demo_args, make_cert  # noqa: E402
+from dsbtest.daemon import Daemon, demo_args, http_test_options, make_cert  # noqa: E402
 from dsbtest.http import HOST, SOCK_TIMEOUT, Closed, Connection, clip_bytes as clip, tls_client_context  # noqa: E402
 from dsbtest.page import OP_TEXT, frame  # noqa: E402
 
@@ -908,11 +907,7 @@ def c_no_listing():
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--daemon", required=True, help="path of the dsbridged binary")
-    ap.add_argument("--keep", action="store_true", help="keep the temporary web root and log")
-    ap.add_argument("--tls", action="store_true", help="run every case over TLS (--tls-cert, a throwaway certificate)")
-    args = ap.parse_args()
+    args = http_test_options(__doc__, "run every case over TLS (--tls-cert, a throwaway certificate)")
     Env.tls = args.tls
     daemon = os.path.abspath(args.daemon)
 

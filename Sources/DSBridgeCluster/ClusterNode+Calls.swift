@@ -199,7 +199,7 @@ extension ClusterNode {
             let req = nextRequest()
             let once = Atomic<Bool>(false)
             let part: @Sendable ([GroupCallResult]) -> Void = { r in if !once.exchange(true, ordering: .acquiringAndReleasing) { all.add(r) } }
-            pending.withLock { $0.groups[req] = GroupWait(waitingFor: [node], results: [], done: part) }
+            pending.withLock { $0.groups[req] = GroupWait(waitingFor: [node], parts: [], done: part) }
             let message = NodeMessage.group(
                 req: req, from: nodeID, sessions: ids, method: request.method, args: request.args, timeoutMs: request.timeoutMs)
             publish(message, to: node) { [self] delivered in
@@ -246,19 +246,13 @@ extension ClusterNode {
         let finish: @Sendable ([JSONValue]) -> Void = { s in
             if !once.exchange(true, ordering: .acquiringAndReleasing) { done(s, silent.withLock { $0 }) }
         }
-        pending.withLock { $0.lists[req] = ListWait(waitingFor: Set(nodes), sessions: [], done: finish) }
+        pending.withLock { $0.lists[req] = ListWait(waitingFor: Set(nodes), parts: [], done: finish) }
         for node in nodes {
             publish(.list(req: req, from: nodeID), to: node) { [self] delivered in
                 guard !delivered else { return }
                 silent.withLock { $0.append(node) }
-                let complete = pending.withLock { p -> ListWait? in
-                    guard var w = p.lists[req] else { return nil }
-                    w.waitingFor.remove(node)
-                    if w.waitingFor.isEmpty { return p.lists.removeValue(forKey: req) }
-                    p.lists[req] = w
-                    return nil
-                }
-                if let complete { complete.done(complete.sessions) }
+                let complete = pending.withLock { ListWait.answer(req, in: &$0.lists, from: node) }
+                complete?.finish()
             }
         }
         afterDelay(milliseconds: 2_000) { [self] in
@@ -266,7 +260,7 @@ extension ClusterNode {
             // Nodes that did not answer in time (frozen, overloaded, dying) are listed from
             // Redis like dead ones, rather than left out.
             silent.withLock { $0.append(contentsOf: late.waitingFor.sorted()) }
-            late.done(late.sessions)
+            late.finish()
         }
     }
 

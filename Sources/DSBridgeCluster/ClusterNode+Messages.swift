@@ -133,18 +133,8 @@ extension ClusterNode {
     }
 
     private func listed(req: Int64, node: String, sessions: [JSONValue]) {
-        let done = pending.withLock { p -> ListWait? in
-            guard var wait = p.lists[req] else { return nil }
-            wait.sessions += sessions
-            wait.waitingFor.remove(node)
-            if wait.waitingFor.isEmpty {
-                p.lists.removeValue(forKey: req)
-                return wait
-            }
-            p.lists[req] = wait
-            return nil
-        }
-        if let done { done.done(done.sessions) }
+        let done = pending.withLock { ListWait.answer(req, in: &$0.lists, from: node, parts: sessions) }
+        done?.finish()
     }
 
     private func grouped(req: Int64, results: [JSONValue]) {
@@ -154,19 +144,8 @@ extension ClusterNode {
             else { return nil }
             return GroupCallResult(session: s, node: n, status: Int(status), body: body)
         }
-        let node = parsed.first?.node
-        let done = pending.withLock { p -> GroupWait? in
-            guard var wait = p.groups[req] else { return nil }
-            wait.results += parsed
-            if let node { wait.waitingFor.remove(node) }
-            if wait.waitingFor.isEmpty {
-                p.groups.removeValue(forKey: req)
-                return wait
-            }
-            p.groups[req] = wait
-            return nil
-        }
-        if let done { done.done(done.results) }
+        let done = pending.withLock { GroupWait.answer(req, in: &$0.groups, from: parsed.first?.node, parts: parsed) }
+        done?.finish()
     }
 
     /// Calls the sessions `ids` of this node (those it has); answers once all did.

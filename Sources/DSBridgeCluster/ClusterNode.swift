@@ -111,17 +111,10 @@ public final class ClusterNode: ClusterRouter {
         var metrics: [Int64: @Sendable (String?) -> Void] = [:]
     }
 
-    struct ListWait: Sendable {
-        var waitingFor: Set<String>
-        var sessions: [JSONValue]
-        let done: @Sendable ([JSONValue]) -> Void
-    }
-
-    struct GroupWait: Sendable {
-        var waitingFor: Set<String>
-        var results: [GroupCallResult]
-        let done: @Sendable ([GroupCallResult]) -> Void
-    }
+    /// A cluster listing waiting for the other nodes' sessions.
+    typealias ListWait = NodeWait<JSONValue>
+    /// A group call waiting for the node that runs it.
+    typealias GroupWait = NodeWait<GroupCallResult>
 
     let pending = Mutex(Pending())
     /// Owners of sessions on other nodes, as last read from Redis (a hint: a refusal is

@@ -120,25 +120,34 @@ struct ServerMessageScanner {
 
     private mutating func object() throws(ScanError) -> ServerMessageView {
         guard peek() == UInt8(ascii: "{") else { throw .notAnObject(at: index) }
-        index += 1
         var view = ServerMessageView()
+        try members { scanner, key throws(ScanError) in try scanner.field(key, into: &view) }
+        return view
+    }
+
+    /// Walks the object whose `{` is at `index`, up to and past its `}`: for each member,
+    /// `read` gets the key's range with `index` at the value, and must read or skip it.
+    private mutating func members(
+        _ read: (inout ServerMessageScanner, Range<Int>) throws(ScanError) -> Void
+    ) throws(ScanError) {
+        index += 1
         skipSpace()
         if peek() == UInt8(ascii: "}") {
             index += 1
-            return view
+            return
         }
         while true {
             skipSpace()
             let key = try string()
             try expect(UInt8(ascii: ":"))
             skipSpace()
-            try field(key, into: &view)
+            try read(&self, key)
             skipSpace()
             switch peek() {
             case UInt8(ascii: ","): index += 1
             case UInt8(ascii: "}"):
                 index += 1
-                return view
+                return
             default: throw .malformed(at: index)
             }
         }
@@ -200,28 +209,11 @@ struct ServerMessageScanner {
 
     /// `{"kind": K, ...}`: the range of K.
     private mutating func errorKind() throws(ScanError) -> Range<Int>? {
-        index += 1
         var kind: Range<Int>?
-        skipSpace()
-        if peek() == UInt8(ascii: "}") {
-            index += 1
-            return nil
+        try members { scanner, key throws(ScanError) in
+            if scanner.equals(key, "kind") { kind = try scanner.stringOrSkip() } else { try scanner.skipValue() }
         }
-        while true {
-            skipSpace()
-            let key = try string()
-            try expect(UInt8(ascii: ":"))
-            skipSpace()
-            if equals(key, "kind") { kind = try stringOrSkip() } else { _ = try skipValue() }
-            skipSpace()
-            switch peek() {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"):
-                index += 1
-                return kind
-            default: throw .malformed(at: index)
-            }
-        }
+        return kind
     }
 
     /// A string at `index`: the range of its contents.

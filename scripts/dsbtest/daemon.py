@@ -212,6 +212,19 @@ def script_parser(doc):
     return parser
 
 
+def http_test_options(doc, tls_help):
+    """The options of an HTTP rules test over a temporary web root (http_framing_test,
+    http_keepalive_test), parsed: the first line of `doc` as the description, --daemon (the
+    binary, required), --tls (what goes over TLS with a throwaway certificate: `tls_help`)
+    and --keep (the temporary web root and log)."""
+    import argparse
+    parser = argparse.ArgumentParser(description=doc.split("\n")[0])
+    parser.add_argument("--daemon", required=True, help="path of the dsbridged binary")
+    parser.add_argument("--tls", action="store_true", help=tls_help)
+    parser.add_argument("--keep", action="store_true", help="keep the temporary web root and log")
+    return parser.parse_args()
+
+
 def checks_limit(seconds, checks, daemons):
     """hard_limit for a script that records Checks: after `seconds`, a failed `watchdog`
     check, every daemon in daemons() killed, the summary printed."""

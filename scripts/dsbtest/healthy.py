@@ -16,7 +16,7 @@ import threading
 import time
 
 from .demo import JS_METHODS as DEMO_JS_METHODS, page_answers
-from .page import WS, call_message, dumps, return_value
+from .page import WS, ack_due, call_message, dumps, return_value
 
 WINDOW = 3                 # calls in flight at once
 PUSH_EVERY = 15            # a test.pushInvokes every N echo calls
@@ -178,9 +178,7 @@ class Healthy(threading.Thread):
     def _ack(self, ws, st, force):
         if st["highest"] <= st["acked"]:
             return
-        due = (st["highest"] - st["acked"] >= ACK_EVERY
-               or (st["unacked_since"] is not None and time.monotonic() - st["unacked_since"] >= ACK_DELAY_S))
-        if due or force:
+        if force or ack_due(st["highest"], st["acked"], st["unacked_since"], ACK_EVERY, ACK_DELAY_S):
             ws.ack(st["highest"])
             st["acked"] = st["highest"]
             st["unacked_since"] = None

@@ -416,6 +416,14 @@ def return_value(callback_id, data=None, complete=True, error=None):
     return {"id": callback_id, "data": data, "complete": complete}
 
 
+def ack_due(highest, acked, unacked_since, every, delay_s):
+    """Whether a page that processed seqs up to `highest` and acknowledged up to `acked`
+    acknowledges now: `every` messages or more are unacknowledged, or the first of them came
+    `delay_s` seconds ago or more (`unacked_since`, time.monotonic(); None: none waits)."""
+    return (highest - acked >= every
+            or (unacked_since is not None and time.monotonic() - unacked_since >= delay_s))
+
+
 class AsyncWS:
     """A page's WebSocket on asyncio streams, for thousands of pages at once: the upgrade,
     masked text frames out, messages in (pings answered; a close frame ends it).

@@ -38,7 +38,7 @@ import random
 import threading
 import time
 
-from .page import WS, UpgradeRefused, call_message, clip, dumps, return_value
+from .page import WS, UpgradeRefused, ack_due, call_message, clip, dumps, return_value
 
 ACK_EVERY = 64
 ACK_DELAY_S = 0.2
@@ -524,9 +524,7 @@ class ResumingPage(threading.Thread):
     def maybe_ack(self, force):
         if self.ws is None or self.highest <= self.acked:
             return
-        due = (self.highest - self.acked >= ACK_EVERY
-               or (self.unacked_since is not None and time.monotonic() - self.unacked_since >= ACK_DELAY_S))
-        if due or force:
+        if force or ack_due(self.highest, self.acked, self.unacked_since, ACK_EVERY, ACK_DELAY_S):
             self.send({"t": "ack", "seq": self.highest})
             self.acked = self.highest
             self.unacked_since = None

@@ -9,10 +9,7 @@ public struct SyncCallRequest: Sendable, Equatable {
     /// The page's W3C trace context (a valid `traceparent` header), for the call's span.
     public var trace: TraceContext?
     /// The `arg` field as a value (`nil` when omitted).
-    public var arg: JSONValue? {
-        guard let rawArg else { return nil }
-        return try? rawArg.value()
-    }
+    public var arg: JSONValue? { rawArg?.parsedValue }
     /// Highest socket call id the page had sent; the call waits until those started.
     public var after: Int64
     /// Size of the request body, counted against the memory budget while the call is held

@@ -22,4 +22,8 @@ public struct RawJSON: Sendable, Equatable {
     public func value() throws(JSONParseError) -> JSONValue {
         try JSONParser.parse(bytes, maxDepth: .max)
     }
+
+    /// ``value()``, or `nil` when it fails: a message's `arg` as a value
+    /// (``PageMessage/Call/arg``, ``SyncCallRequest/arg``).
+    var parsedValue: JSONValue? { try? value() }
 }

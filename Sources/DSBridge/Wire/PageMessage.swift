@@ -36,10 +36,7 @@ public enum PageMessage: Sendable, Equatable {
         public var trace: TraceContext?
 
         /// The `arg` field as a value (`nil` when omitted).
-        public var arg: JSONValue? {
-            guard let rawArg else { return nil }
-            return try? rawArg.value()
-        }
+        public var arg: JSONValue? { rawArg?.parsedValue }
 
         public init(id: Int64, method: String, arg: JSONValue?) {
             self.init(id: id, method: method, rawArg: arg.map(RawJSON.init))
