@@ -9,19 +9,25 @@ struct InlineRoutes {
     /// A route and the index of its message in the frame.
     typealias Entry = (index: Int, route: Result<CallRoute, CallFailure>)
 
-    /// The first call's.
-    private var first: Entry?
+    /// The first call's message index (-1: none yet) and route.
+    private var firstIndex = -1
+    private var firstRoute: Result<CallRoute, CallFailure>?
     /// The later calls', by increasing message index.
     private var rest: [Entry] = []
 
     /// Notes the route of the call at message `index` (indices come in increasing order).
     mutating func append(_ route: Result<CallRoute, CallFailure>, at index: Int) {
-        if first == nil { first = (index, route) } else { rest.append((index, route)) }
+        if firstIndex < 0 {
+            firstIndex = index
+            firstRoute = route
+        } else {
+            rest.append((index, route))
+        }
     }
 
     /// The route of the call at message `index`, if one was noted.
     func route(at index: Int) -> Result<CallRoute, CallFailure>? {
-        if let first, first.index == index { return first.route }
+        if index == firstIndex { return firstRoute }
         // Binary search: the indices are increasing.
         var low = 0
         var high = rest.count

@@ -264,7 +264,7 @@ public final class BridgeConnection: Sendable {
     /// (``InlineDispatchPolicy``).
     private func dispatch(
         _ messages: ArraySlice<PageMessage>, session: BridgeSession?, plan: FrameDispatch, frameBytes: Int = 0,
-        inlineRoutes: InlineRoutes? = nil
+        inlineRoutes: borrowing InlineRoutes = InlineRoutes()
     ) -> DispatchStop {
         let site: CallSite = plan.onNetworkThread ? .networkThread(bridge.networkThreadGuard) : .worker
         var plan = plan
@@ -304,7 +304,7 @@ public final class BridgeConnection: Sendable {
                 case .waitJournal:
                     if let s = current, case .stop(let stop) = gate(rest, session: s) { return stop }
                 }
-                current?.receiveCall(call, from: self, site: site, route: inlineRoutes?.route(at: index), startedNanoseconds: clock)
+                current?.receiveCall(call, from: self, site: site, route: inlineRoutes.route(at: index), startedNanoseconds: clock)
             case .cancel(let id):
                 current?.cancel(callID: id, site: site)
             case .ack(let seq):
