@@ -106,16 +106,9 @@ public struct SyncCallRequest: Sendable, Equatable {
     /// `{"code":-1,"data":"","error":{"kind":…,"message":…}}`.
     public static func answerBody(_ result: Result<JSONValue, CallFailure>) -> [UInt8] {
         var w = JSONWriter()
-        switch result {
-        case .success(let data):
-            w.raw("{\"code\":0,\"data\":")
-            w.write(data)
-            w.raw("}")
-        case .failure(let failure):
-            w.raw("{\"code\":-1,\"data\":\"\",")
-            ServerMessage.writeError(failure, into: &w)
-            w.raw("}")
-        }
+        w.raw("{")
+        ServerMessage.writeOutcome(result, into: &w)
+        w.raw("}")
         return w.bytes
     }
 }

@@ -65,16 +65,9 @@ public enum ServerMessage: Sendable, Equatable {
             w.write(integer: seq)
             w.raw(",\"id\":")
             w.write(integer: id)
-            switch result {
-            case .success(let data):
-                w.raw(",\"code\":0,\"data\":")
-                w.write(data)
-                w.raw("}")
-            case .failure(let failure):
-                w.raw(",\"code\":-1,\"data\":\"\",")
-                Self.writeError(failure, into: &w)
-                w.raw("}")
-            }
+            w.raw(",")
+            Self.writeOutcome(result, into: &w)
+            w.raw("}")
         case .cb(let stub, let payload):
             w.raw("{\"t\":\"cb\",\"seq\":")
             w.write(integer: seq)
@@ -131,6 +124,19 @@ public enum ServerMessage: Sendable, Equatable {
                 + JSONWriter.estimatedSize(of: .array(args))
         case .heartbeat:
             return 10
+        }
+    }
+
+    /// Writes a call's outcome as its answer carries it (a `ret`, a sync call's 200 body):
+    /// `"code":0,"data":…` or `"code":-1,"data":"","error":{"kind":…,"message":…}`.
+    static func writeOutcome(_ result: Result<JSONValue, CallFailure>, into w: inout JSONWriter) {
+        switch result {
+        case .success(let data):
+            w.raw("\"code\":0,\"data\":")
+            w.write(data)
+        case .failure(let failure):
+            w.raw("\"code\":-1,\"data\":\"\",")
+            writeError(failure, into: &w)
         }
     }
 
