@@ -9,7 +9,7 @@ a call and prints each stage's share and microseconds a call.
 A sample goes to the first stage, in the table's order, that one of its stack's frames
 names (kernel work first, then the innermost parts of a call before the outer ones); the
 rest is "other". --top N also lists the N functions with the most samples of their own
-(names demangled with `swift demangle` when it is on PATH). docs/PERFORMANCE.md, "Where a
+(names demangled with `swift demangle` when swift is on PATH). docs/PERFORMANCE.md, "Where a
 call's time goes at saturation", has a table made this way.
 """
 import argparse
@@ -68,12 +68,12 @@ def stage_of(frames):
 
 
 def demangle(names):
-    tool = shutil.which("swift-demangle") or (["swift", "demangle"] if shutil.which("swift") else None)
-    if not tool:
+    """`names` demangled by `swift demangle` (as they are when it is not there or fails)."""
+    if not shutil.which("swift"):
         return names
-    command = [tool, "--simplified", "--compact"] if isinstance(tool, str) else tool + ["--simplified", "--compact"]
     try:
-        done = subprocess.run(command, input="\n".join(names), capture_output=True, text=True, timeout=60)
+        done = subprocess.run(["swift", "demangle", "--simplified", "--compact"], input="\n".join(names),
+                              capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.TimeoutExpired):
         return names
     out = done.stdout.splitlines()
