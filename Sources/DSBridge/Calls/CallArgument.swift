@@ -55,14 +55,31 @@ extension CallArgument {
     enum Wire: Sendable {
         /// Parsed (a sync HTTP call's body).
         case value(JSONValue?)
-        /// As text (a socket frame's slice).
-        case raw(RawJSON?)
+        /// As text (a socket frame's slice), with where its `data` and `_dscbstub` are when
+        /// the frame's decoder found them already (``PageMessage/Call/envelope``).
+        case raw(RawJSON?, envelope: Envelope? = nil)
+    }
+
+    /// Where `data` and `_dscbstub` are in an object `arg` (offsets from its first byte; the
+    /// last of a name given twice, as the parser keeps it).
+    struct Envelope: Sendable, Equatable {
+        var data: Range<Int>?
+        var stub: Range<Int>?
+
+        /// Notes the member `name` at `range` when it is `data` or `_dscbstub`.
+        mutating func note(_ name: JSONScanner.MemberName, _ range: Range<Int>) {
+            if name.is("data") {
+                data = range
+            } else if name.is("_dscbstub") {
+                stub = range
+            }
+        }
     }
 
     init(_ wire: Wire, maxDepth: Int) throws(CallFailure) {
         switch wire {
         case .value(let value): try self.init(wire: value, maxDepth: maxDepth)
-        case .raw(let raw): try self.init(raw: raw, maxDepth: maxDepth)
+        case .raw(let raw, let envelope): try self.init(raw: raw, envelope: envelope, maxDepth: maxDepth)
         }
     }
 
@@ -70,12 +87,17 @@ extension CallArgument {
     /// of an object `arg`, only `data` and `_dscbstub` are parsed (a name given twice counts
     /// once, the last, as the parser keeps it).
     public init(raw arg: RawJSON?, maxDepth: Int = 128) throws(CallFailure) {
+        try self.init(raw: arg, envelope: nil, maxDepth: maxDepth)
+    }
+
+    /// ``init(raw:maxDepth:)``; `known`: where `data` and `_dscbstub` are, when the frame's
+    /// decoder read the object `arg` already.
+    init(raw arg: RawJSON?, envelope known: Envelope?, maxDepth: Int) throws(CallFailure) {
         guard let arg else {
             self.init(data: .null)
             return
         }
-        let fields = arg.bytes.withUnsafeBufferPointer { Self.envelopeFields($0) }
-        guard let (data, stub) = fields else {
+        guard let envelope = known ?? arg.bytes.withUnsafeBufferPointer({ Self.envelope(of: $0) }) else {
             // Not an object (null, a string holding the envelope, or wrong): as a value.
             let value: JSONValue
             do {
@@ -95,35 +117,28 @@ extension CallArgument {
             }
         }
         var stubName: String?
-        if let stub {
+        if let stub = envelope.stub {
             switch try parse(stub) {
             case .string(let name): stubName = name
             case .null: stubName = nil
             default: throw CallFailure(.badArgument, "_dscbstub must be a string")
             }
         }
-        self.init(data: try data.map(parse) ?? .null, stub: stubName)
+        self.init(data: try envelope.data.map(parse) ?? .null, stub: stubName)
     }
 
     /// Where `data` and `_dscbstub` are in an object `arg` (offsets into `text`), or `nil`
     /// when `arg` is not an object.
-    private static func envelopeFields(_ text: UnsafeBufferPointer<UInt8>) -> (data: Range<Int>?, stub: Range<Int>?)? {
+    private static func envelope(of text: UnsafeBufferPointer<UInt8>) -> Envelope? {
         var s = JSONScanner(text, maxDepth: .max)
         s.skipWhitespace()
         guard s.peek == UInt8(ascii: "{") else { return nil }
-        var data: Range<Int>?
-        var stub: Range<Int>?
+        var envelope = Envelope()
         do throws(JSONParseError) {
-            try s.members(depth: 1) { name, range in
-                if name.is("data") {
-                    data = range
-                } else if name.is("_dscbstub") {
-                    stub = range
-                }
-            }
+            try s.members(depth: 1) { name, range in envelope.note(name, range) }
         } catch {
             return nil  // checked when it arrived: not reached; the value path reports it
         }
-        return (data, stub)
+        return envelope
     }
 }

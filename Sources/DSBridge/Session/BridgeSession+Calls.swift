@@ -12,7 +12,7 @@ extension BridgeSession {
     ) {
         guard transition({ $0.acceptCall(id: call.id) }) else { return }
         run(
-            method: call.method, arg: .raw(call.rawArg), reply: .socket(call.id), site: site, resolved: route, trace: call.trace,
+            method: call.method, arg: .raw(call.rawArg, envelope: call.envelope), reply: .socket(call.id), site: site, resolved: route, trace: call.trace,
             startedNanoseconds: startedNanoseconds)
         markStarted(through: call.id)
     }
@@ -114,7 +114,7 @@ extension BridgeSession {
     private func openSpan(method: String, arg: CallArgument.Wire, reply: Reply, trace: TraceContext?) -> OpenPageSpan {
         var requestBytes = 0
         switch arg {
-        case .raw(let raw): requestBytes = raw?.bytes.count ?? 0
+        case .raw(let raw, _): requestBytes = raw?.bytes.count ?? 0
         case .value(let value): requestBytes = value.map { JSONWriter.bytes($0).count } ?? 0
         }
         return OpenPageSpan(

@@ -24,6 +24,14 @@ public struct PageFrameDecoder: Sendable {
 
     /// Decodes a frame; the calls' `arg` fields are slices of `frame`.
     public func decode(frame: [UInt8], helloSeen: Bool) throws(ProtocolViolation) -> [PageMessage] {
+        // Most frames are one call in the layout dsbridge.js writes: read in one pass.
+        if helloSeen, let call = CallFrameFastPath.call(in: frame, maxDepth: maxDepth) { return [.call(call)] }
+        return try decodeAnyLayout(frame: frame, helloSeen: helloSeen)
+    }
+
+    /// Decodes a frame of any layout (what ``decode(frame:helloSeen:)`` does with a frame
+    /// the one-pass reading leaves).
+    func decodeAnyLayout(frame: [UInt8], helloSeen: Bool) throws(ProtocolViolation) -> [PageMessage] {
         let scanned = frame.withUnsafeBufferPointer { scan($0) }
         var messages: [PageMessage] = []
         switch scanned {

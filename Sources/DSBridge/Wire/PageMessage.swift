@@ -34,6 +34,9 @@ public enum PageMessage: Sendable, Equatable {
         /// The page's W3C trace context (`traceparent`, PROTOCOL.md 2.2), when it sent a valid
         /// one: the call's span continues that trace.
         public var trace: TraceContext?
+        /// Where `arg`'s `data` and `_dscbstub` are, when the frame's decoder read them on its
+        /// way (``CallFrameFastPath``); otherwise they are found when the call runs.
+        var envelope: CallArgument.Envelope?
 
         /// The `arg` field as a value (`nil` when omitted).
         public var arg: JSONValue? { rawArg?.parsedValue }

@@ -48,7 +48,17 @@ public enum ServerMessage: Sendable, Equatable {
 
     /// The exact JSON bytes of the message; `seq` is written for sequenced messages.
     public func encoded(seq: Int64) -> [UInt8] {
-        var w = JSONWriter(capacity: estimatedSize(seq: seq))
+        // Exact unless a string needs escapes or a number is not an integer: then the
+        // bounded writer gives up and a growing one writes it.
+        let size = estimatedSize(seq: seq)
+        if let bytes = JSONBoundedWriter.bytes(capacity: size, { encode(seq: seq, into: &$0) }) { return bytes }
+        var w = JSONWriter(capacity: size + 64)
+        encode(seq: seq, into: &w)
+        return w.bytes
+    }
+
+    /// Writes the message's JSON text into `w`.
+    private func encode(seq: Int64, into w: inout some JSONOutput) {
         switch self {
         case .welcome(let session, let token, let lastCall, let resumed, let heartbeatMs):
             w.raw("{\"t\":\"welcome\",\"session\":")
@@ -98,7 +108,6 @@ public enum ServerMessage: Sendable, Equatable {
         case .heartbeat:
             w.raw("{\"t\":\"hb\"}")
         }
-        return w.bytes
     }
 
     /// Bytes to reserve for the encoding: its fixed text, numbers and strings as
@@ -129,7 +138,7 @@ public enum ServerMessage: Sendable, Equatable {
 
     /// Writes a call's outcome as its answer carries it (a `ret`, a sync call's 200 body):
     /// `"code":0,"data":…` or `"code":-1,"data":"","error":{"kind":…,"message":…}`.
-    static func writeOutcome(_ result: Result<JSONValue, CallFailure>, into w: inout JSONWriter) {
+    static func writeOutcome(_ result: Result<JSONValue, CallFailure>, into w: inout some JSONOutput) {
         switch result {
         case .success(let data):
             w.raw("\"code\":0,\"data\":")
@@ -141,7 +150,7 @@ public enum ServerMessage: Sendable, Equatable {
     }
 
     /// Writes `"error":{"kind":…,"message":…}`.
-    static func writeError(_ failure: CallFailure, into w: inout JSONWriter) {
+    static func writeError(_ failure: CallFailure, into w: inout some JSONOutput) {
         w.raw("\"error\":{\"kind\":")
         w.write(string: failure.kind.rawValue)
         w.raw(",\"message\":")

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-import DSBridge
 import Testing
+
+@testable import DSBridge
 
 /// The frame decoder reads the envelope from the bytes without a JSON tree. These tests hold
 /// it to the decoder it replaced: parse the whole frame with ``JSONParser``, then read each
@@ -8,7 +9,8 @@ import Testing
 /// same refusals, same reasons, and a call's `arg` read into the same ``CallArgument``.
 @Suite("Frame decoder: the same answers as parsing the whole frame")
 struct FrameDecoderEquivalenceTests {
-    static let tricky: [String] = [
+    /// Frames of every kind, each field read by the general decoder (``PageFrameDecoder``).
+    static let general: [String] = [
         #"{"t":"call","id":1,"method":"a.b","arg":{"data":{"x":[1,2,{"y":null}]},"_dscbstub":"dscb1"}}"#,
         #"{"t":"call","id":1,"method":"a.b","arg":"{\"data\":5,\"_dscbstub\":\"dscb2\"}"}"#,
         #"{"t":"call","id":1,"method":"a.b","arg":null}"#,
@@ -51,6 +53,55 @@ struct FrameDecoderEquivalenceTests {
         #"{"t":"ack","seq":3,"x":1,"xx":2,"xxx":3,"xxxx":4,"xxxxx":5,"xxxxxx":6,"xxxxxxxxxxx":7}"#,
     ]
 
+    static let tricky = general + fastLayout + nearFastLayout
+
+    /// Calls in the layout ``CallFrameFastPath`` reads in one pass.
+    static let fastLayout: [String] = [
+        #"{"t":"call","id":1000000001,"method":"echo.syn","arg":{"data":"xxxxxxxxxxxxxxxx"}}"#,
+        #"{"t":"call","id":7,"method":"a.b","arg":{"data":{"x":[1,2,{"y":null}]},"_dscbstub":"dscb1"}}"#,
+        #"{"t":"call","id":7,"method":"a.b","arg":{"_dscbstub":"dscb1","data":[true,false,null,-1.5]}}"#,
+        #"{"t":"call","id":7,"method":"a.b","arg":{"data":1,"data":2,"_dscbstub":5,"_dscbstub":null}}"#,
+        #"{"t":"call","id":7,"method":"a.b","arg":{"d\u0061ta":"escaped key","_dscb\u0073tub":"dscb9"}}"#,
+        #"{"t":"call","id":7,"method":"a.b","arg":{"data":"\u00e9\n","other":{"deep":[[[1]]]}}}"#,
+        #"{"t":"call","id":7,"method":"a.b","arg":{}}"#, #"{"t":"call","id":7,"method":"a.b","arg":{"_dscbstub":7}}"#,
+        #"{"t":"call","id":2,"method":"a.b","arg":"{\"data\":5,\"_dscbstub\":\"dscb2\"}"}"#,
+        #"{"t":"call","id":2,"method":"a.b","arg":null}"#, #"{"t":"call","id":2,"method":"a.b","arg":[1]}"#,
+        #"{"t":"call","id":2,"method":"","arg":5}"#, #"{"t":"call","id":2,"method":"café.ü","arg":{"data":"é😀"}}"#,
+        #"{"t":"call","id":999999999999999999,"method":"m","arg":{"data":0}}"#,
+        #"{"t":"call","id":3,"method":"m","arg":{"data":1},"traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}"#,
+        #"{"t":"call","id":3,"method":"m","arg":{"data":1},"traceparent":"not a trace"}"#,
+        #"{"t":"call","id":3,"method":"m","arg":{"data":1},"traceparent":""}"#,
+        #"{"t":"call","id":3,"method":"m","arg":{"data":[[[[[[1]]]]]]}}"#,
+    ]
+
+    /// Frames next to the fast layout: read by the general decoder (or refused by it).
+    static let nearFastLayout: [String] = [
+        #"{"t":"call","id":1000000000000000000,"method":"m","arg":{"data":0}}"#,
+        #"{"t":"call","id":0,"method":"m","arg":1}"#, #"{"t":"call","id":01,"method":"m","arg":1}"#,
+        #"{"t":"call","id":-1,"method":"m","arg":1}"#, #"{"t":"call","id":1.0,"method":"m","arg":1}"#,
+        #"{"t":"call","id":1e1,"method":"m","arg":1}"#, #"{"t":"call","id":1,"method":"m\u0041","arg":1}"#,
+        #"{"t":"call","id":1,"method":"m","arg":1} "#, #"{"t":"call","id":1,"method":"m","arg":1,"x":2}"#,
+        #"{"t":"call","id":1,"method":"m","arg":{"data":1}"#, #"{"t":"call","id":1,"method":"m","arg":}"#,
+        #"{"t":"call","id":1,"method":"m","arg":{"data":1}}}"#, #"{"t":"call","id":1,"method":"m","arg":{"data":tru}}"#,
+        #"{"t":"call","id":1,"method":"m","arg":{"data":"\ud800"}}"#, "{\"t\":\"call\",\"id\":1,\"method\":\"m\u{1}\",\"arg\":1}",
+        #"{"t":"call","id":1,"method":"m","arg":1,"traceparent":5}"#, #"{"t":"call","id":1,"method":"m","arg":1,"traceparent":"a"} "#,
+        #"{"t":"call","id":1,"method":"m","arg":1,"t":"ack","seq":1}"#, #"{"t":"call","id":1,"method":"m"}"#,
+        #"{"t":"call","id":1,"method":5,"arg":1}"#, #"{"t":"call","id":"1","method":"m","arg":1}"#,
+    ]
+
+    @Test("calls in the fast layout take the one-pass reading; frames next to it do not")
+    func fastLayoutIsTaken() {
+        for text in Self.fastLayout {
+            #expect(CallFrameFastPath.call(in: Array(text.utf8), maxDepth: 128) != nil, "frame \(text)")
+        }
+        for text in Self.nearFastLayout {
+            #expect(CallFrameFastPath.call(in: Array(text.utf8), maxDepth: 128) == nil, "frame \(text)")
+        }
+        // The depth limit is the frame's: nested past it, the general reading names the fault.
+        #expect(CallFrameFastPath.call(in: Array(Self.fastLayout[1].utf8), maxDepth: 3) == nil)
+        #expect(CallFrameFastPath.call(in: Array(Self.fastLayout[0].utf8), maxDepth: 1) == nil)
+    }
+
     @Test("tricky frames decode as before, with and without a hello seen", arguments: tricky)
     func trickyFrames(text: String) {
         for helloSeen in [true, false] {
@@ -73,9 +124,11 @@ struct FrameDecoderEquivalenceTests {
     @Test("random mutations of valid frames decode as before")
     func mutations() {
         var rng = SplitMix(seed: 21)
-        let seeds = Self.tricky.filter { !$0.isEmpty }.map { Array($0.utf8) }
+        // The fast layout's frames twice (tricky has them too): their mutations are the near
+        // misses the one-pass reading must leave to the general one.
+        let seeds = (Self.tricky + Self.fastLayout).filter { !$0.isEmpty }.map { Array($0.utf8) }
         let alphabet = Array(#"{}[]":,\ tu0aexyz-1.9é"#.utf8) + [0xC3, 0x80, 0xFF]
-        for _ in 0..<4_000 {
+        for _ in 0..<6_000 {
             var frame = seeds[Int(rng.next() % UInt64(seeds.count))]
             for _ in 0..<(1 + Int(rng.next() % 3)) {
                 let at = Int(rng.next() % UInt64(frame.count + 1))
@@ -145,20 +198,32 @@ struct FrameDecoderEquivalenceTests {
     }
 
     private func expectSame(_ frame: [UInt8], helloSeen: Bool, maxDepth: Int, sourceLocation: SourceLocation = #_sourceLocation) {
-        let new = Result { () throws(ProtocolViolation) in try PageFrameDecoder(maxDepth: maxDepth).decode(frame: frame, helloSeen: helloSeen) }
+        let decoder = PageFrameDecoder(maxDepth: maxDepth)
+        let new = Result { () throws(ProtocolViolation) in try decoder.decode(frame: frame, helloSeen: helloSeen) }
         let old = Result { () throws(ProtocolViolation) in try ReferenceDecoder(maxDepth: maxDepth).decode(frame, helloSeen: helloSeen) }
         let text = String(decoding: frame, as: UTF8.self)
         switch (new, old) {
         case (.success(let a), .success(let b)):
             #expect(a == b, "frame \(text)", sourceLocation: sourceLocation)
             for case (.call(let x), .call(let y)) in zip(a, b) {
-                let raw = Result { () throws(CallFailure) in try CallArgument(raw: x.rawArg, maxDepth: maxDepth) }
+                // As the call runs it: with the envelope the decoder noted, if any.
+                let raw = Result { () throws(CallFailure) in try CallArgument(.raw(x.rawArg, envelope: x.envelope), maxDepth: maxDepth) }
                 let wire = Result { () throws(CallFailure) in try CallArgument(wire: y.arg, maxDepth: maxDepth) }
                 switch (raw, wire) {
                 case (.success(let p), .success(let q)): #expect(p == q, "arg of \(text)", sourceLocation: sourceLocation)
                 case (.failure(let p), .failure(let q)): #expect(p.kind == q.kind, "arg of \(text)", sourceLocation: sourceLocation)
                 default: Issue.record("arg of \(text): \(raw) vs \(wire)", sourceLocation: sourceLocation)
                 }
+            }
+            // The reference knows no traceparent; the general reading does: the one-pass
+            // reading (``CallFrameFastPath``) must give the same trace and the same `arg` text.
+            let general = Result { () throws(ProtocolViolation) in try decoder.decodeAnyLayout(frame: frame, helloSeen: helloSeen) }
+            guard case .success(let g) = general, g.count == a.count else {
+                Issue.record("frame \(text): the general reading gave \(general)", sourceLocation: sourceLocation)
+                return
+            }
+            for case (.call(let x), .call(let y)) in zip(a, g) {
+                #expect(x.trace == y.trace && x.rawArg == y.rawArg, "call of \(text)", sourceLocation: sourceLocation)
             }
         case (.failure(let a), .failure(let b)):
             #expect(a == b, "frame \(text)", sourceLocation: sourceLocation)
