@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 
-/// Writes JSON text through a pointer into an array sized up front, when the size is known
+/// Writes JSON text through a pointer into memory sized up front, when the size is known
 /// before writing (``JSONWriter/estimatedSize(of:)`` is exact unless a string needs escapes
-/// or a number is not an integer): one allocation and no growth or uniqueness checks per
-/// append, where ``JSONWriter`` checks its array on each. Text that does not fit is not
-/// returned: the caller writes it again with a ``JSONWriter``.
+/// or a number is not an integer): no growth or uniqueness checks per append, where
+/// ``JSONWriter`` checks its array on each. Text that does not fit is not returned: the
+/// caller writes it again with a ``JSONWriter``.
 struct JSONBoundedWriter: JSONOutput {
     private let base: UnsafeMutablePointer<UInt8>
     private let capacity: Int
@@ -36,17 +36,17 @@ struct JSONBoundedWriter: JSONOutput {
         count += run.count
     }
 
-    /// What `body` writes, in an array of at most `capacity` bytes; `nil` when it wrote more.
+    /// What `body` writes, in an array, when it is at most `capacity` bytes; `nil` when it
+    /// wrote more. (Written into scratch memory, on the stack when small, then copied into
+    /// an array allocated at its size: creating an array with uninitialized capacity is not
+    /// specialized by the compiler and looks up the array's type at run time.)
     static func bytes(capacity: Int, _ body: (inout JSONBoundedWriter) -> Void) -> [UInt8]? {
-        var fitted = false
-        let bytes = [UInt8](unsafeUninitializedCapacity: max(capacity, 1)) { buffer, initialized in
-            guard let base = buffer.baseAddress else { return }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(capacity, 1)) { scratch -> [UInt8]? in
+            guard let base = scratch.baseAddress else { return nil }
             var writer = JSONBoundedWriter(base: base, capacity: capacity)
             body(&writer)
-            fitted = !writer.overflowed
-            // Bytes are trivial: those written past an overflow need no deinitialization.
-            initialized = fitted ? writer.count : 0
+            // Bytes are trivial: the scratch memory needs no deinitialization.
+            return writer.overflowed ? nil : Array(UnsafeBufferPointer(start: base, count: writer.count))
         }
-        return fitted ? bytes : nil
     }
 }

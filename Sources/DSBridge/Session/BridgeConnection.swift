@@ -285,7 +285,8 @@ public final class BridgeConnection: Sendable {
                 }
             case .call(let call):
                 let rest = messages[index...]
-                // The clock read for the plan is also the call's start (one read, not two).
+                // The clock read for the plan is also the call's start and the rate's time
+                // (one read, not three).
                 var clock: UInt64?
                 let decision = plan.call(
                     hasSession: current != nil,
@@ -294,7 +295,9 @@ public final class BridgeConnection: Sendable {
                         clock = now
                         return now
                     },
-                    rateWait: { current?.takeCallTokens(rest.count { if case .call = $0 { true } else { false } }) ?? 0 })
+                    rateWait: {
+                        current?.takeCallTokens(rest.count { if case .call = $0 { true } else { false } }, dispatchUptime: clock) ?? 0
+                    })
                 switch decision {
                 case .inline: break
                 case .handOff, .waitRate:

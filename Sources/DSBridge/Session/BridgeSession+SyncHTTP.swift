@@ -5,15 +5,17 @@
 extension BridgeSession {
     /// Counts `count` calls against the session's rate (`maxCallsPerSecond`).
     /// - Returns: milliseconds the calls must wait before they run; 0 means at once.
-    /// - Parameter heldBytes: sync-call body bytes to count as held (``holdSyncBody(_:)``)
-    ///   when the calls need not wait, under the same lock.
-    func takeCallTokens(_ count: Int, thenHold heldBytes: Int = 0) -> Int {
+    /// - Parameters:
+    ///   - heldBytes: sync-call body bytes to count as held (``holdSyncBody(_:)``) when the
+    ///     calls need not wait, under the same lock.
+    ///   - dispatchUptime: the time (`DispatchTime`'s uptime, ns), when the caller read it.
+    func takeCallTokens(_ count: Int, thenHold heldBytes: Int = 0, dispatchUptime: UInt64? = nil) -> Int {
         let perSecond = bridge.configuration.maxCallsPerSecond
         guard perSecond > 0, count > 0 else {
             holdSyncBody(heldBytes)
             return 0
         }
-        let now = bridge.executor.uptimeMilliseconds
+        let now = dispatchUptime.map { bridge.executor.uptimeMilliseconds(atDispatchUptime: $0) } ?? bridge.executor.uptimeMilliseconds
         let wait = transition { s in
             let wait = s.takeCallTokens(count, perSecond: perSecond, now: now)
             if wait == 0, heldBytes != 0 { s.holdSyncBody(heldBytes) }

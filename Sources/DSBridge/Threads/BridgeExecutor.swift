@@ -17,6 +17,11 @@ public protocol BridgeExecutor: Sendable {
     func scheduleCancellable(afterMilliseconds milliseconds: Int, _ work: @escaping @Sendable () -> Void) -> ScheduledWork
     /// Milliseconds on this executor's monotonic clock (rate limits read it).
     var uptimeMilliseconds: Int64 { get }
+    /// ``uptimeMilliseconds`` at `nanoseconds` of Dispatch's uptime clock (`DispatchTime`),
+    /// a reading the caller took already: the real executor's clock is that one, so it need
+    /// not be read again. The default (an executor with a clock of its own) answers
+    /// ``uptimeMilliseconds``.
+    func uptimeMilliseconds(atDispatchUptime nanoseconds: UInt64) -> Int64
 }
 
 /// Work scheduled with ``BridgeExecutor/scheduleCancellable(afterMilliseconds:_:)``.
@@ -32,6 +37,8 @@ public struct ScheduledWork: Sendable {
 }
 
 extension BridgeExecutor {
+    public func uptimeMilliseconds(atDispatchUptime nanoseconds: UInt64) -> Int64 { uptimeMilliseconds }
+
     public func scheduleCancellable(afterMilliseconds milliseconds: Int, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
         schedule(afterMilliseconds: milliseconds, work)
         return .notCancellable
@@ -67,6 +74,8 @@ public struct DispatchBridgeExecutor: BridgeExecutor {
     }
 
     public var uptimeMilliseconds: Int64 { Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000) }
+
+    public func uptimeMilliseconds(atDispatchUptime nanoseconds: UInt64) -> Int64 { Int64(nanoseconds / 1_000_000) }
 }
 
 /// Which thread handles a page message, and so what may run on it.
