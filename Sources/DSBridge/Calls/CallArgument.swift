@@ -76,8 +76,8 @@ extension CallArgument {
         }
     }
 
-    init(_ wire: Wire, maxDepth: Int) throws(CallFailure) {
-        switch wire {
+    init(_ wire: consuming Wire, maxDepth: Int) throws(CallFailure) {
+        switch consume wire {
         case .value(let value): try self.init(wire: value, maxDepth: maxDepth)
         case .raw(let raw, let envelope): try self.init(raw: raw, envelope: envelope, maxDepth: maxDepth)
         }

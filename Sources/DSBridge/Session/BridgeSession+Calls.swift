@@ -8,7 +8,7 @@ extension BridgeSession {
     /// `route` may be resolved already.
     func receiveCall(
         _ call: PageMessage.Call, from connection: BridgeConnection, site: CallSite = .worker,
-        route: Result<CallRoute, CallFailure>? = nil, startedNanoseconds: UInt64? = nil
+        route: consuming Result<CallRoute, CallFailure>? = nil, startedNanoseconds: UInt64? = nil
     ) {
         guard transition({ $0.acceptCall(id: call.id) }) else { return }
         run(
@@ -64,15 +64,16 @@ extension BridgeSession {
     ///   - startedNanoseconds: when the call started (monotonic clock), if the caller read
     ///     the clock already; else it is read here.
     func run(
-        method: String, arg: CallArgument.Wire, reply: Reply, site: CallSite = .worker,
-        resolved: Result<CallRoute, CallFailure>? = nil, trace: TraceContext? = nil, startedNanoseconds: UInt64? = nil
+        method: String, arg: consuming CallArgument.Wire, reply: Reply, site: CallSite = .worker,
+        resolved: consuming Result<CallRoute, CallFailure>? = nil, trace: TraceContext? = nil, startedNanoseconds: UInt64? = nil
     ) {
         var span: OpenPageSpan?
         if bridge.tracesCalls { span = openSpan(method: method, arg: arg, reply: reply, trace: trace) }
         let route: CallRoute
         let argument: CallArgument
         do {
-            if let resolved { route = try resolved.get() } else { route = try bridge.registry.cachedRoute(of: method).route }
+            // Moved out, not copied (a route holds an interface and a name).
+            if let resolved = consume resolved { route = try resolved.get() } else { route = try bridge.registry.cachedRoute(of: method).route }
             argument = try CallArgument(arg, maxDepth: bridge.configuration.maxDepth)
         } catch {
             logger.debug("call refused: \(error.message)", metadata: ["bridge.session": "\(id)", "bridge.method": "\(method.prefix(100))"])
@@ -86,7 +87,7 @@ extension BridgeSession {
             answer(reply, .failure(error), site: site)
             return
         }
-        switch route {
+        switch consume route {
         case .internalMethod(let m):
             let result = runInternal(m, argument.data, callID: reply.callID, site: site)
             recordCall(method: method, outcome: Self.outcome(result), nanoseconds: nil)
