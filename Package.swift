@@ -45,6 +45,9 @@ let package = Package(
             path: "Sources/CHiredis",
             providers: [.apt(["libhiredis-dev"])]
         ),
+        // The one-shot libuv timer of the service thread's loop and of a bench worker's: its
+        // own target so that the bench depends on no other module of the daemon.
+        .target(name: "UVLoopTimer", dependencies: ["CLibWebSockets"]),
         .macro(
             name: "DSBridgeMacros",
             dependencies: [
@@ -70,6 +73,7 @@ let package = Package(
             dependencies: [
                 "DSBridge",
                 "CLibWebSockets",
+                "UVLoopTimer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "HeapModule", package: "swift-collections"),
@@ -142,6 +146,7 @@ let package = Package(
             name: "dsbridge-bench",
             dependencies: [
                 "CLibWebSockets",
+                "UVLoopTimer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "HeapModule", package: "swift-collections"),
