@@ -153,9 +153,11 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
+        // What more than one test target uses: the seeded random generator.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "DSBridgeTests",
-            dependencies: ["DSBridge", "DSBridgeDemo"]
+            dependencies: ["DSBridge", "DSBridgeDemo", "TestSupport"]
         ),
         .testTarget(
             name: "DSBridgeClusterTests",
@@ -196,7 +198,7 @@ let package = Package(
         .testTarget(
             name: "DSBridgeServerTests",
             dependencies: [
-                "DSBridge", "DSBridgeServer", "DSBridgeDemo",
+                "DSBridge", "DSBridgeServer", "DSBridgeDemo", "TestSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import DSBridge
+import TestSupport
 import Testing
 
 /// The frame decoder reads the envelope from the bytes without a JSON tree. These tests hold
