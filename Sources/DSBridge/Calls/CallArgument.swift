@@ -114,11 +114,11 @@ extension CallArgument {
         var data: Range<Int>?
         var stub: Range<Int>?
         do throws(JSONParseError) {
-            try s.members(depth: 1) { name, range in
+            try s.members(depth: 1) { name, value in
                 if name.is("data") {
-                    data = range
+                    data = value.range
                 } else if name.is("_dscbstub") {
-                    stub = range
+                    stub = value.range
                 }
             }
         } catch {
