@@ -45,6 +45,9 @@ let package = Package(
             path: "Sources/CHiredis",
             providers: [.apt(["libhiredis-dev"])]
         ),
+        // The one-shot libuv timer of the service thread's loop and of a bench worker's: its
+        // own target so that the bench depends on no other module of the daemon.
+        .target(name: "UVLoopTimer", dependencies: ["CLibWebSockets"]),
         .macro(
             name: "DSBridgeMacros",
             dependencies: [
@@ -70,6 +73,7 @@ let package = Package(
             dependencies: [
                 "DSBridge",
                 "CLibWebSockets",
+                "UVLoopTimer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "HeapModule", package: "swift-collections"),
@@ -142,15 +146,18 @@ let package = Package(
             name: "dsbridge-bench",
             dependencies: [
                 "CLibWebSockets",
+                "UVLoopTimer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
+        // What more than one test target uses: the seeded random generator.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "DSBridgeTests",
-            dependencies: ["DSBridge", "DSBridgeDemo"]
+            dependencies: ["DSBridge", "DSBridgeDemo", "TestSupport"]
         ),
         .testTarget(
             name: "DSBridgeClusterTests",
@@ -191,7 +198,7 @@ let package = Package(
         .testTarget(
             name: "DSBridgeServerTests",
             dependencies: [
-                "DSBridge", "DSBridgeServer", "DSBridgeDemo",
+                "DSBridge", "DSBridgeServer", "DSBridgeDemo", "TestSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CLibWebSockets
+import UVLoopTimer
 
 /// Why the service thread's event loop could not be set up.
 enum EventLoopError: Error {
@@ -11,44 +12,43 @@ enum EventLoopError: Error {
 /// loop (it watches its sockets with epoll through libuv and installs no signal handlers);
 /// dsbridged adds three handles of its own:
 /// - a prepare handle: work done once per loop pass, just before it waits;
-/// - one timer, armed at the earliest deadline of the loop's ``DeadlineQueue``;
+/// - one timer (a ``LoopTimer``), armed at the earliest deadline of the loop's ``DeadlineQueue``;
 /// - an async handle: the wake other threads use (``ServiceWakeHandle``).
 ///
 /// Used only on the service thread, except ``wakeHandle``.
 final class EventLoop {
     let loop: UnsafeMutablePointer<uv_loop_t>
     private let prepare: UnsafeMutablePointer<uv_prepare_t>
-    private let timer: UnsafeMutablePointer<uv_timer_t>
+    private let timer: LoopTimer
     private let async: UnsafeMutablePointer<uv_async_t>
     /// Runs before each wait.
     var onPrepare: () -> Void = {}
     /// Runs when the timer fires.
-    var onTimer: () -> Void = {}
+    var onTimer: () -> Void {
+        get { timer.onFire }
+        set { timer.onFire = newValue }
+    }
     /// Runs after another thread woke the loop.
     var onWake: () -> Void = {}
-    /// Where the timer is armed (`nil`: stopped).
-    private var timerDeadline: UInt64?
     private var closed = false
 
     init() throws(EventLoopError) {
         loop = .allocate(capacity: 1)
-        prepare = .allocate(capacity: 1)
-        timer = .allocate(capacity: 1)
-        async = .allocate(capacity: 1)
         let status = uv_loop_init(loop)
         guard status == 0 else {
-            loop.deallocate(); prepare.deallocate(); timer.deallocate(); async.deallocate()
+            loop.deallocate()
             throw .libuv(status)
         }
+        prepare = .allocate(capacity: 1)
+        async = .allocate(capacity: 1)
+        timer = LoopTimer(loop: loop)
         let me = Unmanaged.passUnretained(self).toOpaque()
         uv_prepare_init(loop, prepare)
-        uv_timer_init(loop, timer)
         uv_async_init(loop, async) { handle in
             guard let data = handle?.pointee.data else { return }
             Unmanaged<EventLoop>.fromOpaque(data).takeUnretainedValue().onWake()
         }
         prepare.pointee.data = me
-        timer.pointee.data = me
         async.pointee.data = me
         uv_prepare_start(prepare) { handle in
             guard let data = handle?.pointee.data else { return }
@@ -64,23 +64,7 @@ final class EventLoop {
 
     /// Arms the timer at `deadline` (loop clock), or stops it for `nil`. Re-arming at the
     /// same deadline costs nothing.
-    func setTimer(deadline: UInt64?) {
-        guard deadline != timerDeadline else { return }
-        timerDeadline = deadline
-        guard let deadline else {
-            uv_timer_stop(timer)
-            return
-        }
-        let current = now
-        uv_timer_start(
-            timer,
-            { handle in
-                guard let data = handle?.pointee.data else { return }
-                let loop = Unmanaged<EventLoop>.fromOpaque(data).takeUnretainedValue()
-                loop.timerDeadline = nil
-                loop.onTimer()
-            }, deadline > current ? deadline - current : 0, 0)
-    }
+    func setTimer(deadline: UInt64?) { timer.set(deadline: deadline) }
 
     /// Runs until ``stop()``.
     func run() { uv_run(loop, UV_RUN_DEFAULT) }
@@ -95,9 +79,8 @@ final class EventLoop {
         guard !closed else { return }
         closed = true
         uv_prepare_stop(prepare)
-        uv_timer_stop(timer)
         uv_close(UnsafeMutableRawPointer(prepare).assumingMemoryBound(to: uv_handle_t.self), nil)
-        uv_close(UnsafeMutableRawPointer(timer).assumingMemoryBound(to: uv_handle_t.self), nil)
+        timer.close()
         uv_close(UnsafeMutableRawPointer(async).assumingMemoryBound(to: uv_handle_t.self), nil)
         // lws' own handles close asynchronously; a pass with nothing left returns 0.
         var passes = 0

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CLibWebSockets
+import UVLoopTimer
 
 /// Which event loop a worker's libwebsockets context runs on.
 enum ClientLoopKind: String, Sendable, Codable, CaseIterable {
@@ -11,49 +12,31 @@ enum ClientLoopKind: String, Sendable, Codable, CaseIterable {
 }
 
 /// A libuv loop a worker hands to libwebsockets as its foreign loop, with one timer of the
-/// worker's own (worker thread only).
+/// worker's own (a ``LoopTimer``; worker thread only).
 final class ClientEventLoop {
     let loop: UnsafeMutablePointer<uv_loop_t>
-    private let timer: UnsafeMutablePointer<uv_timer_t>
+    private let timer: LoopTimer
     /// Runs when the timer fires.
-    var onTimer: () -> Void = {}
-    /// Where the timer is armed (loop clock, ms; `nil`: stopped).
-    private var armedAt: UInt64?
+    var onTimer: () -> Void {
+        get { timer.onFire }
+        set { timer.onFire = newValue }
+    }
 
     /// `nil` when libuv cannot set up a loop.
     init?() {
         loop = .allocate(capacity: 1)
-        timer = .allocate(capacity: 1)
         guard uv_loop_init(loop) == 0 else {
             loop.deallocate()
-            timer.deallocate()
             return nil
         }
-        uv_timer_init(loop, timer)
-        timer.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+        timer = LoopTimer(loop: loop)
     }
 
     /// The loop's clock (ms), cached per pass.
     var now: UInt64 { uv_now(loop) }
 
     /// Fires ``onTimer`` at `deadline` (loop clock, ms), or stops the timer for `nil`.
-    func setTimer(at deadline: UInt64?) {
-        guard deadline != armedAt else { return }
-        armedAt = deadline
-        guard let deadline else {
-            uv_timer_stop(timer)
-            return
-        }
-        let current = now
-        uv_timer_start(
-            timer,
-            { handle in
-                guard let data = handle?.pointee.data else { return }
-                let me = Unmanaged<ClientEventLoop>.fromOpaque(data).takeUnretainedValue()
-                me.armedAt = nil
-                me.onTimer()
-            }, deadline > current ? deadline - current : 0, 0)
-    }
+    func setTimer(at deadline: UInt64?) { timer.set(deadline: deadline) }
 
     /// One pass: waits for at least one event (a socket, lws' own timers and its cancel
     /// pipe, or the worker's timer), handles what is ready, and returns.
@@ -63,8 +46,7 @@ final class ClientEventLoop {
     /// (calling `afterEachPass`, which destroys the context a second time as lws expects on
     /// a foreign loop), and frees the loop.
     func close(afterEachPass: () -> Void) {
-        uv_timer_stop(timer)
-        uv_close(UnsafeMutableRawPointer(timer).assumingMemoryBound(to: uv_handle_t.self), nil)
+        timer.close()
         var passes = 0
         while uv_run(loop, UV_RUN_NOWAIT) != 0 && passes < 10_000 {
             afterEachPass()

@@ -135,7 +135,7 @@ extension CallArgument {
         guard s.peek == UInt8(ascii: "{") else { return nil }
         var envelope = Envelope()
         do throws(JSONParseError) {
-            try s.members(depth: 1) { name, range in envelope.note(name, range) }
+            try s.members(depth: 1) { name, value in envelope.note(name, value.range) }
         } catch {
             return nil  // checked when it arrived: not reached; the value path reports it
         }

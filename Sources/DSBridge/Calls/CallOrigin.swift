@@ -7,11 +7,6 @@ package struct CallOrigin: Sendable, Equatable {
     package let node: String
     /// The call's number on that node.
     package let ref: Int64
-
-    package init(node: String, ref: Int64) {
-        self.node = node
-        self.ref = ref
-    }
 }
 
 extension CallOrigin {

@@ -76,11 +76,11 @@ public struct SyncCallRequest: Sendable, Equatable {
                 try s.expectEnd()
                 return .success((nil, nil, false))
             }
-            try s.members(depth: 1) { name, range in
+            try s.members(depth: 1) { name, value in
                 if name.is("method") {
-                    method = range
+                    method = value.range
                 } else if name.is("arg") {
-                    arg = range
+                    arg = value.range
                 }
             }
             try s.expectEnd()

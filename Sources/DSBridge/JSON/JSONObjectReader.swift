@@ -13,8 +13,8 @@ package enum JSONObjectReader {
         guard s.peek == UInt8(ascii: "{") else { return nil }
         var members: [(name: String, value: Range<Int>)] = []
         var undecodable = false
-        let read: ()? = try? s.members(depth: 1) { name, range in
-            if let decoded = name.decoded { members.append((decoded, range)) } else { undecodable = true }
+        let read: ()? = try? s.members(depth: 1) { name, value in
+            if let decoded = name.decoded { members.append((decoded, value.range)) } else { undecodable = true }
         }
         guard read != nil, !undecodable, (try? s.expectEnd()) != nil else { return nil }
         return members

@@ -170,15 +170,28 @@ struct JSONScanner: ~Copyable {
         throw fail(closing == UInt8(ascii: "}") ? "expected ',' or '}'" : "expected ',' or ']'")
     }
 
+    /// A member's value as ``members(depth:_:)`` read it.
+    struct MemberValue {
+        /// The value's bytes (a string's with its quotes).
+        let range: Range<Int>
+        /// The value is a string with at least one escape: its text is not its bytes.
+        let hasEscapes: Bool
+    }
+
     /// Reads the object at `pos` (its level is `depth`), handing `member` each member's name
-    /// and the range of its value, in order.
-    mutating func members(depth: Int, _ member: (MemberName, Range<Int>) -> Void) throws(JSONParseError) {
+    /// and its value, in order.
+    mutating func members(depth: Int, _ member: (MemberName, MemberValue) -> Void) throws(JSONParseError) {
         guard try enterObject(depth: depth) else { return }
         repeat {
             let key = try readKey()
             let start = pos
-            try skipValue(depth: depth)
-            member(MemberName(token: key, input: input), start..<pos)
+            var hasEscapes = false
+            if peek == UInt8(ascii: "\"") {
+                hasEscapes = try readString().hasEscapes
+            } else {
+                try skipValue(depth: depth)
+            }
+            member(MemberName(token: key, input: input), MemberValue(range: start..<pos, hasEscapes: hasEscapes))
         } while try nextMember(closing: UInt8(ascii: "}"))
     }
 

@@ -145,12 +145,6 @@ public struct JournalBatch: Sendable {
     let throughSeq: Int64
     let throughCall: Int64
 
-    init(session: String, throughSeq: Int64, throughCall: Int64) {
-        self.session = session
-        self.throughSeq = throughSeq
-        self.throughCall = throughCall
-    }
-
     /// An empty batch of session `session` (tests of a journal's encoding).
     package static func forTests(session: String) -> JournalBatch {
         JournalBatch(session: session, throughSeq: 0, throughCall: 0)

@@ -116,21 +116,6 @@ extension BridgeSession {
         if !late.isEmpty { bridge.journal?.passLate(late, of: self) }
     }
 
-    /// Continues a restored session: final errors for the calls of lost nodes, then the
-    /// late messages, numbered and journaled like any message.
-    func finishRestoring(_ snapshot: SessionSnapshot) {
-        // Ready in the journal with invokes still held: its dsinit was accepted on a node
-        // lost before it ran there. The page will not send another: release them here.
-        if snapshot.ready, !snapshot.held.isEmpty {
-            bridge.executor.execute { [self] in markReady(site: .worker) }
-        }
-        for node in snapshot.lostNodes {
-            let calls = snapshot.run.filter { $0.node == node }.map { ($0.id, $0.entry) }
-            if !calls.isEmpty { sendFinalErrors(calls, node: node) }
-        }
-        appendLate(snapshot.late)
-    }
-
     /// `node` is gone: each of `calls` (its run-table entries here) that is still open gets
     /// its final error (`ret` code -1, or a final `cb` when its `ret` went out already).
     public func failCallsOfLostNode(_ node: String, calls: [(id: Int64, entry: RunEntry)]) {
@@ -138,7 +123,8 @@ extension BridgeSession {
         if !open.isEmpty { sendFinalErrors(open, node: node) }
     }
 
-    private func sendFinalErrors(_ calls: [(id: Int64, entry: RunEntry)], node: String) {
+    /// Final errors for `calls` (run-table entries), which ran on `node`, now lost.
+    func sendFinalErrors(_ calls: [(id: Int64, entry: RunEntry)], node: String) {
         // A runner id may carry its node's incarnation (`NAME#INC`): the page is told the name.
         let name = node.split(separator: "#", maxSplits: 1).first.map(String.init) ?? node
         let failure = CallFailure(.failed, "node \(name) was lost while the call ran")

@@ -80,8 +80,23 @@ struct SessionReconnect {
         bridge.logger.info("session taken over", metadata: ["bridge.session": "\(session.id)"])
         bridge.metrics.sessionOpened()
         scheduleExpiry(of: session, generation: 0)
-        session.finishRestoring(snapshot)
+        finishRestoring(session, snapshot)
         return session
+    }
+
+    /// Continues `session`, restored from `snapshot`: final errors for the calls of lost
+    /// nodes, then the late messages, numbered and journaled like any message.
+    private func finishRestoring(_ session: BridgeSession, _ snapshot: SessionSnapshot) {
+        // Ready in the journal with invokes still held: its dsinit was accepted on a node
+        // lost before it ran there. The page will not send another: release them here.
+        if snapshot.ready, !snapshot.held.isEmpty {
+            bridge.executor.execute { session.markReady(site: .worker) }
+        }
+        for node in snapshot.lostNodes {
+            let calls = snapshot.run.filter { $0.node == node }.map { ($0.id, $0.entry) }
+            if !calls.isEmpty { session.sendFinalErrors(calls, node: node) }
+        }
+        session.appendLate(snapshot.late)
     }
 
     // MARK: 2. hello

@@ -77,7 +77,7 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
             held.append(PageReadiness.HeldInvoke(callbackId: h.callbackId, invoke: invoke, bytes: bytes))
         }
         // Ready with invokes still held (a dsinit accepted on a lost node): not ready until
-        // the restore releases them (``BridgeSession/finishRestoring(_:)``).
+        // the restore releases them (``SessionReconnect/restore(_:)``).
         readiness = PageReadiness(restoring: snapshot.ready, held: held)
     }
 

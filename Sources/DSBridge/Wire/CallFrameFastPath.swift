@@ -57,8 +57,8 @@ enum CallFrameFastPath {
             var envelope: CallArgument.Envelope?
             if s.peek == UInt8(ascii: "{") {
                 var found = CallArgument.Envelope()
-                try s.members(depth: 2) { name, range in
-                    found.note(name, (range.lowerBound - argStart)..<(range.upperBound - argStart))
+                try s.members(depth: 2) { name, value in
+                    found.note(name, (value.range.lowerBound - argStart)..<(value.range.upperBound - argStart))
                 }
                 envelope = found
             } else {

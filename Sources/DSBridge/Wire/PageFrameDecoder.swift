@@ -64,30 +64,32 @@ public struct PageFrameDecoder: Sendable {
     // MARK: step 1: check the text, note the fields
 
     /// Where the fields a message may have are in the frame (the last one, for a name
-    /// given twice, as the parser keeps it).
+    /// given twice, as the parser keeps it), and which are strings with escapes.
     struct Fields {
-        var t: Range<Int>?
-        var id: Range<Int>?
-        var method: Range<Int>?
-        var arg: Range<Int>?
-        var seq: Range<Int>?
-        var v: Range<Int>?
-        var token: Range<Int>?
-        var auth: Range<Int>?
-        var ack: Range<Int>?
-        var traceparent: Range<Int>?
+        typealias Field = JSONScanner.MemberValue
 
-        /// Notes `range` as the field `name` names, when it is one of the envelope's.
+        var t: Field?
+        var id: Field?
+        var method: Field?
+        var arg: Field?
+        var seq: Field?
+        var v: Field?
+        var token: Field?
+        var auth: Field?
+        var ack: Field?
+        var traceparent: Field?
+
+        /// Notes `value` as the field `name` names, when it is one of the envelope's.
         /// (Sorted by length first: a name is compared with at most three.)
-        mutating func note(_ name: JSONScanner.MemberName, _ range: Range<Int>) {
+        mutating func note(_ name: JSONScanner.MemberName, _ value: Field) {
             switch name.length {
-            case 1: if name.is("t") { t = range } else if name.is("v") { v = range }
-            case 2: if name.is("id") { id = range }
-            case 3: if name.is("arg") { arg = range } else if name.is("seq") { seq = range } else if name.is("ack") { ack = range }
-            case 4: if name.is("auth") { auth = range }
-            case 5: if name.is("token") { token = range }
-            case 6: if name.is("method") { method = range }
-            case 11: if name.is("traceparent") { traceparent = range }
+            case 1: if name.is("t") { t = value } else if name.is("v") { v = value }
+            case 2: if name.is("id") { id = value }
+            case 3: if name.is("arg") { arg = value } else if name.is("seq") { seq = value } else if name.is("ack") { ack = value }
+            case 4: if name.is("auth") { auth = value }
+            case 5: if name.is("token") { token = value }
+            case 6: if name.is("method") { method = value }
+            case 11: if name.is("traceparent") { traceparent = value }
             default: break
             }
         }
@@ -149,18 +151,18 @@ public struct PageFrameDecoder: Sendable {
     /// Reads the object at the scanner (its level is `depth`), noting its known fields.
     private func fields(_ s: inout JSONScanner, depth: Int) throws(JSONParseError) -> Fields {
         var f = Fields()
-        try s.members(depth: depth) { name, range in f.note(name, range) }
+        try s.members(depth: depth) { name, value in f.note(name, value) }
         return f
     }
 
     // MARK: step 2: make the messages
 
     private func message(_ f: Fields, in frame: [UInt8]) throws(ProtocolViolation) -> PageMessage {
-        func value(_ range: Range<Int>?) throws(ProtocolViolation) -> JSONValue? {
-            guard let range else { return nil }
-            if let simple = Self.simpleValue(frame, range) { return simple }
+        func value(_ field: Fields.Field?) throws(ProtocolViolation) -> JSONValue? {
+            guard let field else { return nil }
+            if let simple = Self.simpleValue(frame, field) { return simple }
             do {
-                return try JSONParser.parse(frame[range], maxDepth: maxDepth)
+                return try JSONParser.parse(frame[field.range], maxDepth: maxDepth)
             } catch {
                 throw ProtocolViolation("not JSON")  // step 1 checked it: not reached
             }
@@ -174,8 +176,8 @@ public struct PageFrameDecoder: Sendable {
             // `traceparent` is optional (PROTOCOL.md 2.2, revision 1.9); anything but a valid one,
             // as a string without escapes, is ignored.
             var trace: TraceContext?
-            if let r = f.traceparent, r.count > 2 { trace = TraceContext(traceparent: frame[(r.lowerBound + 1)..<(r.upperBound - 1)]) }
-            return .call(.init(id: id, method: method, rawArg: f.arg.map { RawJSON(checked: frame[$0]) }, trace: trace))
+            if let r = f.traceparent?.range, r.count > 2 { trace = TraceContext(traceparent: frame[(r.lowerBound + 1)..<(r.upperBound - 1)]) }
+            return .call(.init(id: id, method: method, rawArg: f.arg.map { RawJSON(checked: frame[$0.range]) }, trace: trace))
         case "ack":
             guard let seq = try value(f.seq)?.integerValue else { throw ProtocolViolation("ack needs an integer seq") }
             return .ack(seq: seq)
@@ -204,15 +206,16 @@ public struct PageFrameDecoder: Sendable {
         }
     }
 
-    /// The value at `range` when it is a string without escapes or an integer of at most 18
+    /// The field's value when it is a string without escapes or an integer of at most 18
     /// digits (the envelope's fields, nearly always), read without the parser: the same
     /// value ``JSONParser`` gives (step 1 checked the text). `nil` for anything else.
-    static func simpleValue(_ frame: [UInt8], _ range: Range<Int>) -> JSONValue? {
+    static func simpleValue(_ frame: [UInt8], _ field: Fields.Field) -> JSONValue? {
+        let range = field.range
         guard let first = range.first.map({ frame[$0] }) else { return nil }
         if first == UInt8(ascii: "\""), range.count >= 2 {
-            let text = (range.lowerBound + 1)..<(range.upperBound - 1)
-            guard frame[range.upperBound - 1] == UInt8(ascii: "\""), !frame[text].contains(UInt8(ascii: "\\")) else { return nil }
-            return .string(String(decoding: frame[text], as: UTF8.self))
+            // Step 1 read it as a string: its bytes are its text unless it had an escape.
+            guard !field.hasEscapes else { return nil }
+            return .string(String(decoding: frame[(range.lowerBound + 1)..<(range.upperBound - 1)], as: UTF8.self))
         }
         let negative = first == UInt8(ascii: "-")
         let digits = (negative ? range.lowerBound + 1 : range.lowerBound)..<range.upperBound

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import TestSupport
 import Testing
 
 @testable import DSBridgeServer

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import TestSupport
 import Testing
 
 @testable import DSBridge
@@ -50,6 +51,9 @@ struct FrameDecoderEquivalenceTests {
         #"{"t":"call","id":1,"method":"café.x","traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}"#,
         #"{"t":"call","id":1,"method":"m","traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}"#,
         #"{"t":"hello","v":1,"token":"T","auth":"a","ack":2}"#, #"{"t":"call","id":1,"method":"m","arg":{"data":1}}"#,
+        // Strings with escapes in each string field: the scanner's flag sends them to the parser.
+        #"{"t":"hello","v":1,"token":"T\"\\x","auth":"\u00e9\/a"}"#, #"{"t":"call","id":1,"method":"a\u002eb\n"}"#,
+        #"{"t":"ack","seq":1,"x":"\\"}"#, #"{"t":"call","id":1,"method":"m","arg":"\"","traceparent":"\u0030"}"#,
         #"{"t":"ack","seq":3,"x":1,"xx":2,"xxx":3,"xxxx":4,"xxxxx":5,"xxxxxx":6,"xxxxxxxxxxx":7}"#,
     ]
 

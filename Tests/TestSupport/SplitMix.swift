@@ -2,15 +2,15 @@
 
 /// A small seeded random generator (SplitMix64), so a failing randomized run can be replayed
 /// from its seed.
-struct SplitMix: RandomNumberGenerator {
+package struct SplitMix: RandomNumberGenerator {
     /// The generator's state.
-    var state: UInt64
+    package var state: UInt64
 
     /// A generator starting from `seed`.
-    init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
     /// The next 64 random bits.
-    mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
