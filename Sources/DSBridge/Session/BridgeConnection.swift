@@ -291,13 +291,10 @@ public final class BridgeConnection: Sendable {
                 let decision = plan.call(
                     hasSession: current != nil,
                     now: {
-                        let now = DispatchTime.now().uptimeNanoseconds
-                        clock = now
-                        return now
+                        clock = DispatchTime.now().uptimeNanoseconds
+                        return clock ?? 0
                     },
-                    rateWait: {
-                        current?.takeCallTokens(rest.count { if case .call = $0 { true } else { false } }, dispatchUptime: clock) ?? 0
-                    })
+                    rateWait: { current?.takeCallTokens(rest.count(where: \.isCall), dispatchUptime: clock) ?? 0 })
                 switch decision {
                 case .inline: break
                 case .handOff, .waitRate:
@@ -378,9 +375,7 @@ public final class BridgeConnection: Sendable {
     }
 
     private func hasReadyCall(_ messages: ArraySlice<PageMessage>) -> Bool {
-        messages.contains { message in
-            if case .call(let c) = message { bridge.registry.internalMethod(named: c.method) == .dsinit } else { false }
-        }
+        messages.contains { if case .call(let c) = $0 { bridge.registry.internalMethod(named: c.method) == .dsinit } else { false } }
     }
 
     private static func callIDs(_ messages: ArraySlice<PageMessage>) -> [Int64] {

@@ -11,6 +11,12 @@ public enum PageMessage: Sendable, Equatable {
     /// Acknowledges every server message up to `seq`.
     case ack(seq: Int64)
 
+    /// Whether this is a call.
+    var isCall: Bool {
+        if case .call = self { return true }
+        return false
+    }
+
     public struct Hello: Sendable, Equatable {
         public var version: Int64
         public var token: String?
