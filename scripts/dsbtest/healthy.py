@@ -43,6 +43,8 @@ class HealthyPage(ResumingPage):
     """One session of the healthy page: the toolkit's page client with the healthy workload,
     reporting what it issues and receives to its `Healthy` (the page's run object)."""
 
+    read_wait_s = 0.01      # a turn of the loop: at most one work call, so this sets the pace
+
     def __init__(self, index, healthy):
         super().__init__(index, healthy)
         self.healthy = healthy
@@ -119,6 +121,9 @@ class HealthyPage(ResumingPage):
         super().on_ret(m)
         if c is not None:
             self.healthy.returned(self.serials.pop(c.id, None), time.monotonic() - c.issued)
+            # A page that never resumes needs no answered call (a second ret is then one for
+            # an unknown call: still a problem), and the session runs for minutes.
+            del self.calls[c.id]
 
     def answer_invoke(self, cid, method, args, answers):
         self.check_no_invoke_skipped(cid)

@@ -176,6 +176,7 @@ class ResumingPage(threading.Thread):
     round_due(), outstanding(), open_socket(), welcomed(), on_replay() and tick()."""
 
     refused_as_cut = ()     # upgrade answers that are a failed attempt, not a fatal one
+    read_wait_s = 0.02      # how long a turn of the loop waits for messages when none is there
 
     def __init__(self, index, run):
         super().__init__(daemon=True, name="session-%d" % index)
@@ -233,8 +234,8 @@ class ResumingPage(threading.Thread):
         return "%d calls without ret, %d open stubs" % (len(self.unreturned), self.open_stubs)
 
     def tick(self):
-        """Called once a turn of the loop while connected (every 20 ms or sooner): what a page
-        checks over time."""
+        """Called once a turn of the loop while connected (every read_wait_s or sooner): what a
+        page checks over time."""
 
     # Logging / problems --------------------------------------------------------------------
 
@@ -592,7 +593,7 @@ class ResumingPage(threading.Thread):
                 if (working and self.round_due() and len(self.unreturned) < o.max_outstanding
                         and self.open_stubs < o.max_open_stubs):
                     self.issue_round()
-                for text in self.ws.recv_messages(0.02):
+                for text in self.ws.recv_messages(self.read_wait_s):
                     self.on_frame(text)
                 self.tick()
                 self.maybe_ack(force=False)
