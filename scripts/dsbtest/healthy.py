@@ -14,7 +14,8 @@ The page is the toolkit's page client (`HealthyPage`, a ResumingPage of session.
 checks the protocol: every ret once and as expected, seqs, invokes, acks); what it adds is
 the workload, a reply later than CALL_TIMEOUT_S as a problem, and no resume: a healthy
 session is never cut, so a cut or a replayed message is a problem, and `Healthy` starts a
-new session after one that ended.
+new session after one that ended (as after a server frame that breaks RFC 6455, which ends
+a page client's session).
 """
 
 import dataclasses
