@@ -1581,14 +1581,13 @@ class Suite:
         if not o.only:
             self.healthy.stop()
             self.healthy.join(5)
-            ok = (self.healthy.demo_reports >= DEMO_STEPS and self.healthy.demo_failed == 0
-                  and self.healthy.sessions == 1 and not self.healthy.problems)
+            t = self.healthy.tally
+            ok = t.demo_reports >= DEMO_STEPS and t.demo_failed == 0 and t.sessions == 1 and not self.healthy.problems
             self.record(ok, "healthy-session-summary",
                         "1 session expected, %d used; %d calls answered, %d invokes, %d demo reports (%d failed), "
                         "max latency %.0f ms, %d problems in all"
-                        % (self.healthy.sessions, self.healthy.answered, self.healthy.ping_received,
-                           self.healthy.demo_reports, self.healthy.demo_failed, self.healthy.total_max_latency * 1000,
-                           len(self.healthy.problems)))
+                        % (t.sessions, t.answered, t.ping_received, t.demo_reports, t.demo_failed,
+                           t.total_max_latency * 1000, len(self.healthy.problems)))
         code = self.main.stop()
         self.record(code == 0, "daemon-sigterm", "SIGTERM: exit code %s" % code)
 

@@ -47,7 +47,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from dsbtest.checks import Checks  # noqa: E402
 from dsbtest.daemon import Daemon, binary_path, demo_args, script_parser  # noqa: E402
-from dsbtest.demo import DEMO_INVOKES, DEMO_STEPS, JS_METHODS, page_answers  # noqa: E402
+from dsbtest.demo import DEMO_INVOKES, DEMO_STEPS, answer_as_demo_page  # noqa: E402
 from dsbtest.fault_proxy import FaultProxy  # noqa: E402
 from dsbtest.session import ResumingPage, Stats, Totals, WireLog, add_options, parse_options  # noqa: E402
 
@@ -99,18 +99,9 @@ class DemoPage(ResumingPage):
     def answer_invoke(self, cid, method, args, answers):
         """As DSBridge's demo page answers, and the daemon's demo reports checked."""
         self.stats.add("invoke_" + str(method))
-        demo = page_answers(method, args, JS_METHODS)
-        if demo is not None:
-            for value, complete in demo:
-                self.answer(cid, answers, value, complete)
-        elif method == "demoReport":
-            entry = args[0] if args else {}
-            self.demo_reports.append(entry)
-            if not entry.get("pass"):
-                self.problem("wrong", "the daemon's demo step %r failed: %s" % (entry.get("label"), entry))
-            self.answer(cid, answers, None)
-        else:
-            self.answer(cid, answers, None, error="not registered")
+        report = answer_as_demo_page(self, cid, method, args, answers)
+        if report is not None:
+            self.demo_reports.append(report)
 
     def finished(self):
         return (not self.unreturned and self.open_stubs == 0 and len(self.invokes) >= self.expected_invokes

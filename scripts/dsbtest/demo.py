@@ -7,6 +7,8 @@
     JS_METHODS         # HANDLERS and demoReport: what a page of the demo sequence registers
     page_answers(method, args, registered)   # what the demo page answers, as DSBridge's demo
         # page: [(value, complete), ...], or None when it has no such handler
+    answer_as_demo_page(page, cid, method, args, answers)   # a ResumingPage (session.py)
+        # answers an invoke so; returns a demoReport's entry
 
 The daemon's demo sequence (`test.nativeDemo`, Sources/DSBridgeDemo/DemoSequence.swift) makes
 DEMO_STEPS calls of those handlers and reports each outcome with a demoReport invoke.
@@ -62,6 +64,26 @@ def page_answers(method, args, registered=JS_METHODS):
     if method == "asyn.getInfo":
         return [({"tag": "asyn", "value": 8}, True)]
     return None
+
+
+def answer_as_demo_page(page, cid, method, args, answers, registered=JS_METHODS):
+    """Answers invoke `cid` of a ResumingPage (session.py) as DSBridge's demo page does: a
+    handler's values (page_answers), null to a demoReport (a step that does not say pass:true
+    is a problem of the page), an error to a method it does not register. Returns the
+    demoReport's entry (the step's outcome), else None."""
+    demo = page_answers(method, args, registered)
+    if demo is not None:
+        for value, complete in demo:
+            page.answer(cid, answers, value, complete)
+        return None
+    if method != "demoReport":
+        page.answer(cid, answers, None, error="not registered")
+        return None
+    entry = args[0] if args and isinstance(args[0], dict) else {}
+    if not entry.get("pass"):
+        page.problem("wrong", "the daemon's demo step %r failed: %s" % (entry.get("label"), entry))
+    page.answer(cid, answers, None)
+    return entry
 
 
 def _self_check():

@@ -5,257 +5,296 @@ and checks every reply.
 It keeps a few echo.syn calls in flight (unique payloads, each reply compared), asks the
 daemon for native-initiated calls with test.pushInvokes (each invoke must arrive exactly
 once, callbackIds in order, and is answered with _dsb.returnValue), answers the daemon's
-demo sequence (asked for with test.nativeDemo) like DSBridge's demo page (each demoReport must say pass:true), acknowledges
-seqs and checks they have no gaps, answers pings. Any anomaly is recorded as a problem;
-checkpoint() waits until the session has caught up and hands over the problems since the
-previous checkpoint.
+demo sequence (asked for with test.nativeDemo) like DSBridge's demo page (each demoReport
+must say pass:true), acknowledges seqs and checks they have no gaps, answers pings. Any
+anomaly is recorded as a problem; checkpoint() waits until the session has caught up and
+hands over the problems since the previous checkpoint.
+
+The page is the toolkit's page client (`HealthyPage`, a ResumingPage of session.py, which
+checks the protocol: every ret once and as expected, seqs, invokes, acks); what it adds is
+the workload, a reply later than CALL_TIMEOUT_S as a problem, and no resume: a healthy
+session is never cut, so a cut or a replayed message is a problem, and `Healthy` starts a
+new session after one that ended (as after a server frame that breaks RFC 6455, which ends
+a page client's session).
 """
 
-import random
+import dataclasses
 import threading
 import time
+import types
 
-from .demo import JS_METHODS as DEMO_JS_METHODS, page_answers
-from .page import WS, ack_due, call_message, dumps, return_value
+from .demo import JS_METHODS as DEMO_JS_METHODS, answer_as_demo_page
+from .session import ResumingPage, SessionFatal, Stats, WireLog
 
-WINDOW = 3                 # calls in flight at once
+WINDOW = 3                 # work calls (echo.syn, test.pushInvokes) in flight at once
+SEND_GAP_S = 0.003         # at least this long between two work calls
 PUSH_EVERY = 15            # a test.pushInvokes every N echo calls
 PUSH_COUNT = 3
 CALL_TIMEOUT_S = 5.0       # a reply later than this is a problem (a stall)
-ACK_EVERY = 64
-ACK_DELAY_S = 0.3
 JS_METHODS = DEMO_JS_METHODS | {"healthPing"}
 
 
+def page_options(seed):
+    """The page client's options (session.py) for a page that never resumes."""
+    return types.SimpleNamespace(seed="%s/healthy" % seed, stale_ack_rate=0.0, reconnect_min_ms=0.0,
+                                 reconnect_max_ms=0.0, max_outstanding=1 << 30, max_open_stubs=1)
+
+
+class HealthyPage(ResumingPage):
+    """One session of the healthy page: the toolkit's page client with the healthy workload,
+    reporting what it issues and receives to its `Healthy` (the page's run object)."""
+
+    read_wait_s = 0.01      # a turn of the loop: at most one work call, so this sets the pace
+
+    def __init__(self, index, healthy):
+        super().__init__(index, healthy)
+        self.healthy = healthy
+        self.serials = {}            # call id of a work call -> its serial (Healthy.issue_serial)
+        self.late = set()            # ids of calls reported late
+        self.since_push = 0
+        self.last_issue = 0.0
+        self.previous_callback_id = 0
+
+    # The workload ------------------------------------------------------------------------------
+
+    def begin(self):
+        # The demo sequence runs only when asked (PROTOCOL.md 8); asked before dsinit, so its
+        # first two invokes are held until then.
+        self.call("test.nativeDemo", None, expect="", kind="answer")
+        self.call("_dsb.dsinit", None, expect="", kind="answer")
+
+    def round_due(self):
+        in_flight = sum(1 for c in self.unreturned.values() if c.kind == "work")
+        return in_flight < WINDOW and time.monotonic() - self.last_issue >= SEND_GAP_S
+
+    def issue_round(self):
+        self.last_issue = time.monotonic()
+        if self.since_push >= PUSH_EVERY:
+            self.since_push = 0
+            self.flush([self.push_invokes()])
+        else:
+            self.since_push += 1
+            self.flush([self.echo()])
+
+    def echo(self):
+        """An echo.syn call with a payload no other call has."""
+        serial = self.healthy.issue_serial()
+        payload = {"n": serial, "r": self.rng.randrange(1 << 40),
+                   "s": "".join(self.rng.choice("abc€😀\"\\ \n") for _ in range(self.rng.randint(0, 40)))}
+        return self.work_call(serial, "echo.syn", payload, payload)
+
+    def push_invokes(self):
+        """A test.pushInvokes call: PUSH_COUNT healthPing invokes owed to the page."""
+        serial = self.healthy.issue_serial()
+        self.healthy.expect_pings(PUSH_COUNT)
+        self.expect_invokes(PUSH_COUNT)
+        data = {"method": "healthPing", "count": PUSH_COUNT, "args": [self.rng.randrange(1 << 30)]}
+        return self.work_call(serial, "test.pushInvokes", data, PUSH_COUNT)
+
+    def work_call(self, serial, method, data, expect):
+        c = self.call(method, data, expect=expect)
+        self.serials[c.id] = serial
+        return c
+
+    def finished(self):
+        """Stopping does not wait for the calls in flight."""
+        return True
+
+    # What it checks beyond the page client ---------------------------------------------------------
+
+    def tick(self):
+        self.report_late_calls()
+
+    def report_late_calls(self):
+        """A call without a ret for CALL_TIMEOUT_S is a problem (once)."""
+        now = time.monotonic()
+        for c in self.unreturned.values():
+            if c.id not in self.late and now - c.issued > CALL_TIMEOUT_S:
+                self.late.add(c.id)
+                self.problem("late", "call %d %s without a reply for %.0f s" % (c.id, c.method, CALL_TIMEOUT_S))
+
+    def on_replay(self, seq, m):
+        super().on_replay(seq, m)
+        self.problem("duplicated", "seq %d after %d: delivered twice (%s)" % (seq, self.highest, m.get("t")))
+
+    def on_ret(self, m):
+        c = self.unreturned.get(m.get("id"))
+        super().on_ret(m)
+        if c is not None:
+            self.healthy.returned(self.serials.pop(c.id, None), time.monotonic() - c.issued)
+            # A page that never resumes needs no answered call (a second ret is then one for
+            # an unknown call: still a problem), and the session runs for minutes.
+            del self.calls[c.id]
+
+    def answer_invoke(self, cid, method, args, answers):
+        self.check_no_invoke_skipped(cid)
+        if method == "healthPing":
+            self.healthy.pinged()
+            self.answer(cid, answers, args[0] if args else None)
+            return
+        report = answer_as_demo_page(self, cid, method, args, answers, JS_METHODS)
+        if report is not None:
+            self.healthy.demo_reported(report)
+
+    def check_no_invoke_skipped(self, cid):
+        """The daemon numbers a session's invokes 1, 2, 3...: a callbackId further on means
+        invokes that never came (the page client reports one that goes back)."""
+        if cid > self.previous_callback_id + 1:
+            self.problem("lost", "invoke callbackId %d after %d" % (cid, self.previous_callback_id))
+        self.previous_callback_id = max(self.previous_callback_id, cid)
+
+    # No resume: a cut ends the session ---------------------------------------------------------
+
+    def open_socket(self):
+        try:
+            return super().open_socket()
+        except OSError as e:
+            raise SessionFatal("cannot connect: %s" % e)
+
+    def handle_close(self, e):
+        how = str(e) if e.code is None else "close %s %r" % (e.code, e.reason)
+        raise SessionFatal("the server ended the healthy session (%s) with %d calls unanswered"
+                           % (how, len(self.unreturned)))
+
+
+@dataclasses.dataclass
+class Tally:
+    """The healthy session's counters over all its sessions (Healthy.cond guards them)."""
+
+    sessions: int = 0
+    serial: int = 0                    # work calls issued (echo.syn and test.pushInvokes)
+    answered: int = 0                  # work calls answered
+    max_answered_serial: int = 0
+    outstanding_serials: set = dataclasses.field(default_factory=set)
+    ping_expected: int = 0             # healthPing invokes asked for
+    ping_received: int = 0
+    demo_reports: int = 0
+    demo_failed: int = 0
+    window_max_latency: float = 0.0    # the slowest ret since the previous checkpoint (s)
+    total_max_latency: float = 0.0
+
+
 class Healthy(threading.Thread):
+    """The healthy session in a thread of its own: HealthyPage sessions one after another
+    (a new one after one that ended, the end a problem) until stop(); the counters over all
+    of them (`tally`, read by attack_suite.py); and the run object its pages are given
+    (session.py)."""
+
     def __init__(self, port, seed):
         super().__init__(daemon=True, name="healthy-session")
         self.port = port
-        self.rng = random.Random("%s/healthy" % seed)
+        self.options = page_options(seed)
+        self.stats = Stats()
+        self.wire = WireLog()
+        self.deadline = float("inf")
+        self.stop_work = threading.Event()
         self.cond = threading.Condition()
-        self.stop_event = threading.Event()
-        self.problems = []
-        self.reported = 0
-        # Global counters (over reconnects).
-        self.serial = 0              # calls issued (work calls: echo.syn and pushInvokes)
-        self.answered = 0
-        self.max_answered_serial = 0
-        self.outstanding_serials = set()
-        self.ping_expected = 0
-        self.ping_received = 0
-        self.demo_reports = 0
-        self.demo_failed = 0
-        self.sessions = 0
-        self.window_max_latency = 0.0
-        self.total_max_latency = 0.0
-        self.session_id = None
+        self.tally = Tally()
+        self.page = None
+        self.reported = 0            # problems handed over by checkpoint()
 
-    # -- bookkeeping --------------------------------------------------------------------------
+    @property
+    def session_id(self):
+        return self.page.session_id if self.page is not None else None
 
-    def problem(self, text):
+    @property
+    def problems(self):
+        return self.stats.problems
+
+    # What the page reports ---------------------------------------------------------------------
+
+    def issue_serial(self):
+        """The serial of a new work call, outstanding until returned()."""
         with self.cond:
-            if len(self.problems) < 200:
-                self.problems.append(text)
+            self.tally.serial += 1
+            self.tally.outstanding_serials.add(self.tally.serial)
+            return self.tally.serial
+
+    def returned(self, serial, latency):
+        """A call's ret came after `latency` s (`serial`: a work call's, else None)."""
+        t = self.tally
+        with self.cond:
+            t.window_max_latency = max(t.window_max_latency, latency)
+            t.total_max_latency = max(t.total_max_latency, latency)
+            if serial is not None:
+                t.answered += 1
+                t.outstanding_serials.discard(serial)
+                t.max_answered_serial = max(t.max_answered_serial, serial)
             self.cond.notify_all()
+
+    def expect_pings(self, n):
+        with self.cond:
+            self.tally.ping_expected += n
+
+    def pinged(self):
+        with self.cond:
+            self.tally.ping_received += 1
+            self.cond.notify_all()
+
+    def demo_reported(self, entry):
+        with self.cond:
+            self.tally.demo_reports += 1
+            if not entry.get("pass"):
+                self.tally.demo_failed += 1
+
+    # The suite's side --------------------------------------------------------------------------
 
     def checkpoint(self, timeout=8.0):
         """Waits until a call issued after now has been answered, every call issued before it
         too, and every native-initiated call asked for so far has arrived. Returns (problems
         since the last checkpoint, max latency in that window)."""
         deadline = time.monotonic() + timeout
+        t = self.tally
         with self.cond:
-            target = self.serial + 1
-            pings = self.ping_expected
+            target = t.serial + 1
+            pings = t.ping_expected
             while True:
-                caught_up = (self.max_answered_serial >= target
-                             and all(s > target for s in self.outstanding_serials)
-                             and self.ping_received >= pings)
+                caught_up = (t.max_answered_serial >= target
+                             and all(s > target for s in t.outstanding_serials)
+                             and t.ping_received >= pings)
                 if caught_up or not self.is_alive():
                     break
                 left = deadline - time.monotonic()
                 if left <= 0:
                     break
                 self.cond.wait(min(left, 0.1))
-            new = self.problems[self.reported:]
-            self.reported = len(self.problems)
+            new = ["healthy session: " + p for p in self.new_problems()]
             if not caught_up:
-                late = sorted(s for s in self.outstanding_serials if s <= target)
+                late = sorted(s for s in t.outstanding_serials if s <= target)
                 new = new + ["not caught up within %.0f s: calls %s of %d without a reply, %d of %d invokes"
-                             % (timeout, late[:5] or "(none issued yet)", target, self.ping_received, pings)]
-            latency = self.window_max_latency
-            self.window_max_latency = 0.0
+                             % (timeout, late[:5] or "(none issued yet)", target, t.ping_received, pings)]
+            latency = t.window_max_latency
+            t.window_max_latency = 0.0
         return new, latency
 
-    def stop(self):
-        self.stop_event.set()
+    def new_problems(self):
+        """The problems recorded since the previous call."""
+        with self.stats.lock:
+            new = self.stats.problems[self.reported:]
+            self.reported = len(self.stats.problems)
+        return new
 
-    # -- the session --------------------------------------------------------------------------
+    def stop(self):
+        self.stop_work.set()
+
+    # The sessions ------------------------------------------------------------------------------
 
     def run(self):
-        while not self.stop_event.is_set():
-            try:
-                self.session()
-            except Exception as e:  # noqa: BLE001 - reported as a problem, then a new session
-                self.problem("healthy session error: %s: %s" % (type(e).__name__, e))
-            if not self.stop_event.is_set():
+        while not self.stop_work.is_set():
+            self.run_session()
+            if not self.stop_work.is_set():
                 time.sleep(0.2)
 
-    def session(self):
-        ws = WS(self.port, self.rng, timeout=5.0)
-        self.sessions += 1
+    def run_session(self):
+        """One HealthyPage, run in this thread until it ends (stop(), or a failure: a problem)."""
+        self.tally.sessions += 1
+        page = self.page = HealthyPage(self.tally.sessions, self)
         try:
-            welcome = ws.hello(timeout=5.0)
-            if welcome is None:
-                raise RuntimeError("no welcome: %s" % ws.ended_summary())
-            self.session_id = welcome.get("session")
-            st = {"next_id": 1, "highest": 0, "acked": 0, "unacked_since": None, "calls": {},
-                  "last_cb": 0, "since_push": 0, "last_send": 0.0}
-            # The demo sequence runs only when asked (PROTOCOL.md 8); asked before dsinit, so
-            # its first two invokes are held until then.
-            self._call(ws, st, "test.nativeDemo", None, expect="", work=False)
-            self._call(ws, st, "_dsb.dsinit", None, expect="", work=False)
-            while True:
-                if self.stop_event.is_set():
-                    self._ack(ws, st, force=True)
-                    ws.send_close(1000)
-                    ws.wait_close(3.0)
-                    return
-                now = time.monotonic()
-                work = sum(1 for c in st["calls"].values() if c["work"])
-                if work < WINDOW and now - st["last_send"] >= 0.003:
-                    st["last_send"] = now
-                    if st["since_push"] >= PUSH_EVERY:
-                        st["since_push"] = 0
-                        k = self.rng.randrange(1 << 30)
-                        with self.cond:
-                            self.ping_expected += PUSH_COUNT
-                        self._call(ws, st, "test.pushInvokes",
-                                   {"method": "healthPing", "count": PUSH_COUNT, "args": [k]}, expect=PUSH_COUNT)
-                    else:
-                        st["since_push"] += 1
-                        payload = {"n": self.serial, "r": self.rng.randrange(1 << 40),
-                                   "s": "".join(self.rng.choice("abc€😀\"\\ \n") for _ in range(self.rng.randint(0, 40)))}
-                        self._call(ws, st, "echo.syn", payload, expect=payload)
-                ws.pump(0.01)
-                for m in ws.take():
-                    self._on_message(ws, st, m)
-                if ws.nonjson:
-                    self.problem("healthy session: non-JSON text from the server: %r" % ws.nonjson[:1])
-                    ws.nonjson.clear()
-                if ws.violations:
-                    self.problem("healthy session: RFC 6455 violations: %s" % ws.violations[:3])
-                    ws.violations.clear()
-                now = time.monotonic()
-                for c in st["calls"].values():
-                    if not c["late"] and now - c["t"] > CALL_TIMEOUT_S:
-                        c["late"] = True
-                        self.problem("healthy session: call %d %s without a reply for %.0f s"
-                                     % (c["id"], c["method"], CALL_TIMEOUT_S))
-                self._ack(ws, st, force=False)
-                if ws.close_code is not None or ws.ended:
-                    raise RuntimeError("the server ended the healthy session (%s) with %d calls unanswered"
-                                       % (ws.ended_summary(), len(st["calls"])))
+            page.run()
         finally:
             with self.cond:
                 # Calls of a dead session will never be answered: stop waiting for them.
-                self.outstanding_serials.clear()
+                self.tally.outstanding_serials.clear()
                 self.cond.notify_all()
-            ws.close()
-
-    def _call(self, ws, st, method, data, expect, work=True):
-        cid = st["next_id"]
-        st["next_id"] += 1
-        serial = None
-        if work:
-            with self.cond:
-                self.serial += 1
-                serial = self.serial
-                self.outstanding_serials.add(serial)
-        st["calls"][cid] = {"id": cid, "method": method, "expect": expect, "t": time.monotonic(),
-                            "serial": serial, "work": work, "late": False}
-        ws.send_text(dumps(call_message(cid, method, data)))
-
-    def _ack(self, ws, st, force):
-        if st["highest"] <= st["acked"]:
-            return
-        if force or ack_due(st["highest"], st["acked"], st["unacked_since"], ACK_EVERY, ACK_DELAY_S):
-            ws.ack(st["highest"])
-            st["acked"] = st["highest"]
-            st["unacked_since"] = None
-
-    def _on_message(self, ws, st, m):
-        if not isinstance(m, dict):
-            self.problem("healthy session: message is not an object: %r" % (m,))
-            return
-        t = m.get("t")
-        if t == "hb":
-            return
-        seq = m.get("seq")
-        if not isinstance(seq, int):
-            self.problem("healthy session: %s without an integer seq: %s" % (t, m))
-            return
-        if seq != st["highest"] + 1:
-            self.problem("healthy session: seq %d after %d (%s)" % (seq, st["highest"],
-                                                                  "gap: messages lost" if seq > st["highest"] else "duplicate"))
-        st["highest"] = max(st["highest"], seq)
-        if st["unacked_since"] is None:
-            st["unacked_since"] = time.monotonic()
-        if t == "ret":
-            self._on_ret(st, m)
-        elif t == "invoke":
-            self._on_invoke(ws, st, m)
-        else:
-            self.problem("healthy session: unexpected message %s" % m)
-
-    def _on_ret(self, st, m):
-        c = st["calls"].pop(m.get("id"), None)
-        if c is None:
-            self.problem("healthy session: ret for an unknown or already answered call: %s" % m)
-            return
-        latency = time.monotonic() - c["t"]
-        if m.get("code") != 0:
-            self.problem("healthy session: call %d %s failed: %s" % (c["id"], c["method"], m))
-        elif c["expect"] is not None and m.get("data") != c["expect"]:
-            self.problem("healthy session: call %d %s answered %r, expected %r"
-                         % (c["id"], c["method"], m.get("data"), c["expect"]))
-        with self.cond:
-            self.window_max_latency = max(self.window_max_latency, latency)
-            self.total_max_latency = max(self.total_max_latency, latency)
-            if c["serial"] is not None:
-                self.answered += 1
-                self.outstanding_serials.discard(c["serial"])
-                self.max_answered_serial = max(self.max_answered_serial, c["serial"])
-            self.cond.notify_all()
-
-    def _on_invoke(self, ws, st, m):
-        cid = m.get("callbackId")
-        method = m.get("method")
-        args = m.get("args") or []
-        if not isinstance(cid, int) or cid != st["last_cb"] + 1:
-            self.problem("healthy session: invoke callbackId %r after %d: %s" % (cid, st["last_cb"], m))
-        if isinstance(cid, int):
-            st["last_cb"] = max(st["last_cb"], cid)
-
-        def answer(data, complete=True, error=None):
-            self._call(ws, st, "_dsb.returnValue", return_value(cid, data, complete, error), expect=None, work=False)
-
-        demo = page_answers(method, args, JS_METHODS)
-        if method == "healthPing":
-            with self.cond:
-                self.ping_received += 1
-                self.cond.notify_all()
-            answer(args[0] if args else None)
-        elif demo is not None:
-            for value, complete in demo:
-                answer(value, complete)
-        elif method == "demoReport":
-            entry = args[0] if args and isinstance(args[0], dict) else {}
-            with self.cond:
-                self.demo_reports += 1
-                if not entry.get("pass"):
-                    self.demo_failed += 1
-            if not entry.get("pass"):
-                self.problem("healthy session: the daemon's demo step %r failed: %s" % (entry.get("label"), entry))
-            answer(None)
-        else:
-            answer(None, error="not registered")
+        if page.failed:
+            self.stats.problem("session %d (%s) ended: %s" % (page.index, page.session_id, page.failed))

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""The page client of the fault, cluster and bench scripts: a page that keeps its session
-across cuts, as PROTOCOL.md 2.1-2.3 says, and checks every answer it gets.
+"""The page client of the fault, cluster and bench scripts and of the attack suite's healthy
+session (healthy.py): a page that keeps its session across cuts, as PROTOCOL.md 2.1-2.3
+says, and checks every answer it gets.
 
     class MyPage(ResumingPage):              # one thread and one session each
         def begin(self): self.call("_dsb.dsinit", None, expect="", kind="answer")
@@ -148,11 +149,14 @@ class PageSocket(WS):
 
 
 class Call:
-    __slots__ = ("id", "method", "frame", "stub", "expect", "ret", "kind")
+    """A call the page issued: `issued` is when (time.monotonic()), `ret` its ret once it came."""
+
+    __slots__ = ("id", "method", "frame", "stub", "expect", "ret", "kind", "issued")
 
     def __init__(self, id, method, frame, stub, expect, kind):
         self.id, self.method, self.frame, self.stub, self.expect, self.kind = id, method, frame, stub, expect, kind
         self.ret = None
+        self.issued = time.monotonic()
 
 
 class Stub:
@@ -169,9 +173,10 @@ class Stub:
 class ResumingPage(threading.Thread):
     """One page session in a thread of its own (see the module's text). A script gives it
     its workload: begin(), issue_round(), answer_invoke(), finished(); and may refine
-    round_due(), outstanding(), open_socket() and welcomed()."""
+    round_due(), outstanding(), open_socket(), welcomed(), on_replay() and tick()."""
 
     refused_as_cut = ()     # upgrade answers that are a failed attempt, not a fatal one
+    read_wait_s = 0.02      # how long a turn of the loop waits for messages when none is there
 
     def __init__(self, index, run):
         super().__init__(daemon=True, name="session-%d" % index)
@@ -227,6 +232,10 @@ class ResumingPage(threading.Thread):
     def outstanding(self):
         """What is still open, for the time-limit failure."""
         return "%d calls without ret, %d open stubs" % (len(self.unreturned), self.open_stubs)
+
+    def tick(self):
+        """Called once a turn of the loop while connected (every read_wait_s or sooner): what a
+        page checks over time."""
 
     # Logging / problems --------------------------------------------------------------------
 
@@ -415,7 +424,7 @@ class ResumingPage(threading.Thread):
             return
         self.stats.add("raw_" + str(t))
         if seq <= self.highest:
-            self.stats.add("raw_replays")
+            self.on_replay(seq, m)
             if self.sabotage != "nodedupe":
                 return
         elif self.sabotage == "skip" and seq == 500:
@@ -435,6 +444,11 @@ class ResumingPage(threading.Thread):
             self.on_invoke(m, answers)
         else:
             self.problem("protocol", "unknown message type: %s" % m)
+
+    def on_replay(self, seq, m):
+        """A message whose seq was processed already: a replay after a resume, counted and not
+        processed again (a page that never resumes may call it a duplicate)."""
+        self.stats.add("raw_replays")
 
     def on_ret(self, m):
         id = m.get("id")
@@ -579,8 +593,9 @@ class ResumingPage(threading.Thread):
                 if (working and self.round_due() and len(self.unreturned) < o.max_outstanding
                         and self.open_stubs < o.max_open_stubs):
                     self.issue_round()
-                for text in self.ws.recv_messages(0.02):
+                for text in self.ws.recv_messages(self.read_wait_s):
                     self.on_frame(text)
+                self.tick()
                 self.maybe_ack(force=False)
                 if not working and self.finished():
                     self.maybe_ack(force=True)
