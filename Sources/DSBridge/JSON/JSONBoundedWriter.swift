@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-/// Writes JSON text through a pointer into memory sized up front, when the size is known
+/// Writes JSON text through a pointer into an array sized up front, when the size is known
 /// before writing (``JSONWriter/estimatedSize(of:)`` is exact unless a string needs escapes
 /// or a number is not an integer): no growth or uniqueness checks per append, where
 /// ``JSONWriter`` checks its array on each. Text that does not fit is not returned: the
@@ -37,16 +37,21 @@ struct JSONBoundedWriter: JSONOutput {
     }
 
     /// What `body` writes, in an array, when it is at most `capacity` bytes; `nil` when it
-    /// wrote more. (Written into scratch memory, on the stack when small, then copied into
-    /// an array allocated at its size: creating an array with uninitialized capacity is not
-    /// specialized by the compiler and looks up the array's type at run time.)
+    /// wrote more. (The array is made zero-filled and cut to what was written: an array made
+    /// with uninitialized capacity is not specialized by the compiler and looks up its type at
+    /// run time, and writing into scratch memory first made the closures copy the message.)
     static func bytes(capacity: Int, _ body: (inout JSONBoundedWriter) -> Void) -> [UInt8]? {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(capacity, 1)) { scratch -> [UInt8]? in
-            guard let base = scratch.baseAddress else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(capacity)
+        bytes.append(contentsOf: repeatElement(0, count: max(capacity, 1)))
+        let written = bytes.withUnsafeMutableBufferPointer { buffer -> Int? in
+            guard let base = buffer.baseAddress else { return nil }
             var writer = JSONBoundedWriter(base: base, capacity: capacity)
             body(&writer)
-            // Bytes are trivial: the scratch memory needs no deinitialization.
-            return writer.overflowed ? nil : Array(UnsafeBufferPointer(start: base, count: writer.count))
+            return writer.overflowed ? nil : writer.count
         }
+        guard let written else { return nil }
+        bytes.removeLast(bytes.count - written)
+        return bytes
     }
 }
