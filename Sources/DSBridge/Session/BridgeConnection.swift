@@ -102,8 +102,7 @@ public final class BridgeConnection: Sendable {
 
     /// Ends a stretch of processing; starts the inbox again if frames arrived meanwhile.
     private func resumeAfterProcessing() {
-        state.withLock { $0.finishProcessing() }
-        resumeProcessing()
+        if state.withLock({ $0.finishProcessing() }) { bridge.executor.execute { self.processInbox() } }
     }
 
     /// The next thing to do on the socket, or `nil` when there is nothing.

@@ -131,8 +131,11 @@ struct ConnectionState<Session: AnyObject & Sendable>: Sendable {
     }
 
     /// Ends a stretch of processing the calling thread did itself.
-    mutating func finishProcessing() {
+    /// - Returns: whether to start a worker at once: frames arrived meanwhile and nothing
+    ///   holds them (``resumeProcessing()``, in the same transition).
+    mutating func finishProcessing() -> Bool {
         processing = false
+        return resumeProcessing()
     }
 
     /// Starts processing again if frames wait and nothing holds them.

@@ -45,10 +45,11 @@ struct ConnectionStateTests {
         guard case .first(let got) = s.receive(frame(), mayRunFirst: true) else { Issue.record("expected first"); return }
         #expect(got === session)
         guard case .queued(false, false, _) = s.receive(frame(), mayRunFirst: true) else { Issue.record("processing: it queues"); return }
-        s.finishProcessing()
         do {
-            let step = s.resumeProcessing()
+            let step = s.finishProcessing()
             #expect(step, "frames wait: start a worker")
+            let again = s.resumeProcessing()
+            #expect(!again, "a worker is processing already")
         }
         var t = state()
         _ = t.adopt(session, welcome: [1])
