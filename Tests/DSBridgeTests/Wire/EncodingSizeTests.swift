@@ -59,4 +59,18 @@ struct EncodingSizeTests {
         #expect(first.count == (slack == 0 ? 139 : 93))
         #expect(log.sentSeq == (slack == 0 ? 3 : 2))
     }
+
+    @Test(
+        "messages below and above the size written into a zero-filled array, with and without escapes, encode as the writer writes them",
+        arguments: [0, 100, 4_000, 4_096, 4_200, 1_000_000])
+    func messagesOfEverySize(length: Int) {
+        for filler in ["x", "\"", "é"] {
+            let data = JSONValue.string(String(repeating: filler, count: length))
+            var w = JSONWriter()
+            w.raw("{\"t\":\"ret\",\"seq\":3,\"id\":7,\"code\":0,\"data\":")
+            w.write(data)
+            w.raw("}")
+            #expect(ServerMessage.ret(id: 7, result: .success(data)).encoded(seq: 3) == w.bytes, "\(length) x \(filler)")
+        }
+    }
 }
