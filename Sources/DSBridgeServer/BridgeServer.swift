@@ -16,6 +16,9 @@ public enum ServerStartError: Error, Sendable, CustomStringConvertible {
     case listenFailed(host: String, port: Int)
     /// The web root is not a readable folder.
     case webRootMissing(String)
+    /// The service thread could not be started (`pthread_create` failed with this errno:
+    /// out of memory, or the process's thread limit).
+    case serviceThreadFailed(Int32)
 
     public var description: String {
         switch self {
@@ -25,6 +28,7 @@ public enum ServerStartError: Error, Sendable, CustomStringConvertible {
         case .listenFailed(let host, let port):
             return "cannot listen on \(host):\(port) (address in use, not an address of this machine, or no permission)"
         case .webRootMissing(let path): return "web root \(path) is not a readable folder"
+        case .serviceThreadFailed(let code): return "cannot start the service thread: \(JoinableThreadError.create(code))"
         }
     }
 }
@@ -55,8 +59,11 @@ public final class BridgeServer: Sendable {
     private let launched = Atomic<Bool>(false)
     /// The listeners are open (the ports) or could not be.
     private let startup = OneShotEvent<Result<ListeningPorts, ServerStartError>>()
-    /// The service thread has ended (or never started because the start failed).
+    /// The service thread's work has ended (or it never started because the start failed).
     private let finished = OneShotEvent<Void>()
+    /// The service thread, joined by the first wait for the end (``waitUntilStopped()``,
+    /// ``stopped()``): they return once it has exited.
+    private let serviceThread = Mutex<JoinableThread?>(nil)
     private let limits = Mutex<DescriptorLimit?>(nil)
     private let draining = Atomic<Bool>(false)
     /// The last liveness question posted to the service thread, and the last it answered.
@@ -126,12 +133,15 @@ public final class BridgeServer: Sendable {
         logger.notice(
             "descriptor limit \(limit.soft) (was \(limit.previousSoft), hard \(limit.hard)): room for about \(limit.sessionCapacity) page connections (sessions and HTTP requests), \(DescriptorLimit.reserve) kept for the admin listener and files"
         )
-        let thread = Thread { [self] in
-            runServiceThread(descriptorLimit: limit)
+        do {
+            let thread = try JoinableThread(stackSize: 4 << 20) { [self] in
+                runServiceThread(descriptorLimit: limit)
+            }
+            serviceThread.withLock { $0 = thread }
+        } catch {
+            guard case .create(let code) = error else { return }
+            failedToStart(.serviceThreadFailed(code))
         }
-        thread.name = "lws-service"
-        thread.stackSize = 4 << 20
-        thread.start()
     }
 
     /// The server did not start: nothing listens, and there is no service thread to wait for.
@@ -187,6 +197,7 @@ public final class BridgeServer: Sendable {
     public func waitUntilStopped() {
         guard launched.load(ordering: .acquiring) else { return }
         finished.wait()
+        joinServiceThread()
     }
 
     /// Suspends until the service thread has ended, without holding a thread of the
@@ -194,6 +205,15 @@ public final class BridgeServer: Sendable {
     public func stopped() async {
         guard launched.load(ordering: .acquiring) else { return }
         await finished.value
+        // The thread's work is done: what is left of it is its exit, microseconds.
+        joinServiceThread()
+    }
+
+    /// Waits until the service thread has exited, after its work ended (``finished``): what
+    /// it ran at exit (OpenSSL's per-thread cleanup) is over before the caller goes on, and
+    /// perhaps on to `exit`.
+    private func joinServiceThread() {
+        serviceThread.withLock { $0 }?.join()
     }
 
     private func runServiceThread(descriptorLimit: DescriptorLimit) {

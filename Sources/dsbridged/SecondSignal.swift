@@ -7,7 +7,8 @@ import Glibc
 #endif
 
 /// PROTOCOL.md 7: the first SIGTERM or SIGINT drains (the `ServiceGroup` turns it into a
-/// graceful shutdown); a second one exits 0 at once. The `ServiceGroup` does not escalate
+/// graceful shutdown); a second one exits 0 at once (`_exit`: no exit handlers run under the
+/// threads still working). The `ServiceGroup` does not escalate
 /// a repeated graceful-shutdown signal, so this counts them itself: libdispatch delivers
 /// each signal to every source trapping it, the group's and this one. Nothing runs in
 /// signal context.
@@ -23,7 +24,10 @@ enum SecondSignal {
                 received += 1
                 if received > 1 {
                     logger.notice("second signal: exiting now")
-                    exit(0)
+                    // `_exit`, not `exit`: `exit`'s handlers (OpenSSL's cleanup among them)
+                    // would free what the still-running service thread may be using.
+                    fflush(nil)
+                    _exit(0)
                 }
             }
         }

@@ -18,6 +18,7 @@ and `script_parser` (a test script's argparse parser with --daemon).
 import os
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 
@@ -196,6 +197,10 @@ class Daemon:
         if not self.log.closed:
             self.log.close()
         self.exit_code = self.proc.returncode
+        if self.exit_code is not None and self.exit_code < 0 and self.exit_code != -signal.SIGKILL:
+            # Killed by a signal of its own (a crash): the Swift runtime's backtrace is in its log.
+            sys.stderr.write("%s (pid %d) ended by signal %d; the end of its log (%s):\n%s\n"
+                             % (self.name, self.pid, -self.exit_code, self.log_path, self.log_tail(4000)))
         return self.exit_code
 
     def kill(self):
