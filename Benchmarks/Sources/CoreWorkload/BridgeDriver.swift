@@ -51,6 +51,16 @@ public final class BridgeDriver {
         roundTrip(Self.withID(Self.fastCallFrame, nextCallID()), expecting: 1)
     }
 
+    /// One `echo.fast` call as the load generator sends it (`bench/min-load.c`, `dsb-load`):
+    /// `data` a string of 62 characters, the rest of the frame as dsbridge.js writes it.
+    @discardableResult
+    public func callEchoFastLoadFrame() -> [UInt8] {
+        roundTrip(Self.withID(Self.loadCallFrame, nextCallID()), expecting: 1)
+    }
+
+    static let loadCallFrame: [UInt8] = Array(
+        (#"{"t":"call","id":1000000000,"method":"echo.fast","arg":{"data":""# + String(repeating: "x", count: 62) + #""}}"#).utf8)
+
     static let fastCallFrame: [UInt8] = Array(
         #"{"t":"call","id":1000000000,"method":"echo.fast","arg":{"data":\#(Fixtures.payloadText)}}"#.utf8)
 

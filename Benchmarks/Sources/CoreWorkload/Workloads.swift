@@ -32,6 +32,10 @@ public enum Workloads {
             let driver = BridgeDriver()
             return .sync { sink(driver.callEchoFast()) }
         },
+        Workload(group: "dispatch", name: "bridge echo.fast, the load test's call (64-byte string data)") {
+            let driver = BridgeDriver()
+            return .sync { sink(driver.callEchoFastLoadFrame()) }
+        },
         Workload(group: "dispatch", name: "bridge echo.syn, string arg") {
             let driver = BridgeDriver()
             return .sync { sink(driver.callEchoStringArg()) }

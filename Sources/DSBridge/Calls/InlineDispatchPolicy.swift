@@ -22,15 +22,13 @@ public enum InlineDispatchPolicy {
     ) -> InlineRoutes? {
         var routes = InlineRoutes()
         for index in messages.indices {
-            switch messages[index] {
-            case .ack, .cancel:
-                continue
-            case .hello:
-                return nil
-            case .call(let call):
-                guard let route = route(of: call.method, session: session, registry: registry) else { return nil }
+            if let method = messages[index].callMethod {
+                guard let route = route(of: method, session: session, registry: registry) else { return nil }
                 routes.append(route, at: index)
+            } else if case .hello = messages[index] {
+                return nil
             }
+            // (An ack or a cancel runs anywhere.)
         }
         return routes
     }

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import DequeModule
 import Dispatch
 import Synchronization
 
@@ -240,16 +239,14 @@ public final class BridgeConnection: Sendable {
         case done
         /// The rest waits for the session's call rate.
         case rate(RateWait)
-        /// The rest waits for the journal (a takeover, or its calls' acceptance): a closure
-        /// registered with it continues the processing.
+        /// The rest waits for the journal (a takeover, its calls' acceptance), which goes on with it.
         case waiting
     }
 
-    /// How a frame (or what is left of one) is dispatched: on which thread, and what was
-    /// already checked. `checksRate`: its calls are counted against the session's rate
-    /// first (when they must wait, they and what follows are returned). `journalChecked`:
-    /// their acceptance is durable. `authorized`: the hello passed the authenticator
-    /// before a takeover.
+    /// How a frame (or what is left of one) is dispatched: on which thread, and what was already
+    /// checked. `checksRate`: its calls are counted against the session's rate first (when they
+    /// must wait, they and what follows are returned). `journalChecked`: their acceptance is
+    /// durable. `authorized`: the hello passed the authenticator before a takeover.
     private func plan(
         onNetworkThread: Bool = false, checksRate: Bool = true, journalChecked: Bool = false, authorized: Bool = false
     ) -> FrameDispatch {
@@ -258,9 +255,8 @@ public final class BridgeConnection: Sendable {
             authorized: authorized)
     }
 
-    /// Runs `messages` in order, as `plan` (a ``FrameDispatch``) decides for each.
-    /// `inlineRoutes`: the transport's thread runs them, with their calls already resolved
-    /// (``InlineDispatchPolicy``).
+    /// Runs `messages` in order, as `plan` (a ``FrameDispatch``) decides for each. `inlineRoutes`:
+    /// the transport's thread runs them, their calls resolved already (``InlineDispatchPolicy``).
     private func dispatch(
         _ messages: ArraySlice<PageMessage>, session: BridgeSession?, plan: FrameDispatch, frameBytes: Int = 0,
         inlineRoutes: borrowing InlineRoutes = InlineRoutes()
@@ -269,23 +265,10 @@ public final class BridgeConnection: Sendable {
         var plan = plan
         var current = session
         for index in messages.indices {
-            switch messages[index] {
-            case .hello(let hello):
-                state.withLock { $0.markHelloSeen() }
-                if let token = hello.token, plan.hello(resuming: token, isHeldHere: { bridge.session(token: $0) != nil }) == .takeOver {
-                    return takeOver(hello, token: token, then: messages[index...], frameBytes: frameBytes)
-                }
-                switch SessionReconnect(bridge: bridge).hello(hello, on: self, authorized: plan.authorized) {
-                case .success(let s):
-                    current = s
-                case .failure(let refusal):
-                    requestClose(code: refusal.code, reason: refusal.reason)
-                    return .done
-                }
-            case .call(let call):
+            // A call is read through accessors: a `switch` over the message copies all of it.
+            if messages[index].isCall {
                 let rest = messages[index...]
-                // The clock read for the plan is also the call's start and the rate's time
-                // (one read, not three).
+                // The clock read for the plan is also the call's start and the rate's time.
                 var clock: UInt64?
                 let decision = plan.call(
                     hasSession: current != nil,
@@ -303,7 +286,23 @@ public final class BridgeConnection: Sendable {
                 case .waitJournal:
                     if let s = current, case .stop(let stop) = gate(rest, session: s) { return stop }
                 }
-                current?.receiveCall(call, from: self, site: site, route: inlineRoutes.route(at: index), startedNanoseconds: clock)
+                current?.receiveCall(in: messages, at: index, from: self, site: site, route: inlineRoutes.route(at: index), startedNanoseconds: clock)
+                continue
+            }
+            switch messages[index] {
+            case .hello(let hello):
+                state.withLock { $0.markHelloSeen() }
+                if let token = hello.token, plan.hello(resuming: token, isHeldHere: { bridge.session(token: $0) != nil }) == .takeOver {
+                    return takeOver(hello, token: token, then: messages[index...], frameBytes: frameBytes)
+                }
+                switch SessionReconnect(bridge: bridge).hello(hello, on: self, authorized: plan.authorized) {
+                case .success(let s):
+                    current = s
+                case .failure(let refusal):
+                    requestClose(code: refusal.code, reason: refusal.reason)
+                    return .done
+                }
+            case .call: break  // (above)
             case .cancel(let id):
                 current?.cancel(callID: id, site: site)
             case .ack(let seq):

@@ -6,15 +6,18 @@ extension BridgeSession {
     /// Runs a socket call (in arrival order; called from the connection's processing).
     /// `site`: which thread runs it; on the network thread (``InlineDispatchPolicy``) its
     /// `route` may be resolved already.
+    /// The call is `messages[index]` (anything else is ignored): its fields are read there in place.
     func receiveCall(
-        _ call: PageMessage.Call, from connection: BridgeConnection, site: CallSite = .worker,
+        in messages: borrowing ArraySlice<PageMessage>, at index: Int, from connection: BridgeConnection, site: CallSite = .worker,
         route: consuming Result<CallRoute, CallFailure>? = nil, startedNanoseconds: UInt64? = nil
     ) {
-        guard transition({ $0.acceptCall(id: call.id) }) else { return }
+        guard let id = messages[index].callID, let method = messages[index].callMethod, let arg = messages[index].callArgument
+        else { return }
+        guard transition({ $0.acceptCall(id: id) }) else { return }
         run(
-            method: call.method, arg: .raw(call.rawArg, envelope: call.envelope), reply: .socket(call.id), site: site, resolved: route, trace: call.trace,
+            method: method, arg: arg, reply: .socket(id), site: site, resolved: route, trace: messages[index].callTrace,
             startedNanoseconds: startedNanoseconds)
-        markStarted(through: call.id)
+        markStarted(through: id)
     }
 
     /// Where a call's answer goes.
