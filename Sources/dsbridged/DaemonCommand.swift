@@ -76,6 +76,7 @@ struct DaemonCommand: AsyncParsableCommand {
         let registry = PrometheusCollectorRegistry()
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.durationHistogramBuckets[LoopLag.label] = LoopLag.buckets
+        factory.durationHistogramBuckets[CallDurationHistogram.label] = CallDurationHistogram.buckets
         MetricsSystem.bootstrap(factory)
         var lifecycle = SessionLifecycle()
         lifecycle.dismissed = { session in

@@ -293,6 +293,8 @@ struct DaemonProcessTests {
         #expect(lag.contains { $0.hasPrefix("dsbridge_event_loop_lag_seconds_bucket{le=\"0.0001\"}") }, "\(lag)")
         let count = lag.first { $0.hasPrefix("dsbridge_event_loop_lag_seconds_count") }.flatMap { Int($0.split(separator: " ").last ?? "") }
         #expect((count ?? 0) >= 1, "\(lag)")
+        // Call durations in buckets made for calls (CallDurationHistogram): from 25 µs.
+        #expect(lines.contains { $0.hasPrefix("dsbridge_call_duration_seconds_bucket{le=\"0.000025\"}") }, "\(text)")
     }
 
     @Test("journal format: syslog priority prefixes, no timestamps, metadata as key=value")

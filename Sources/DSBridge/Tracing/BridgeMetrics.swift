@@ -9,7 +9,7 @@ final class BridgeMetrics: Sendable {
     private let sessionsOpened = Counter(label: "dsbridge_sessions_opened_total")
     private let httpSyncCalls = Counter(label: "dsbridge_http_sync_calls_total")
     private let throttledCalls = Counter(label: "dsbridge_calls_throttled_total")
-    private let callDuration = Timer(label: "dsbridge_call_duration_seconds")
+    private let callDuration = Timer(label: CallDurationHistogram.label)
     private let cached = Mutex<[String: Counter]>([:])
     /// `dsbridge_native_calls_total` by outcome, in ``NativeCallOutcome/allCases`` order:
     /// made once (every native call's end increments one).

@@ -22,6 +22,14 @@ public struct TraceContext: Sendable, Equatable {
         self.flags = flags
     }
 
+    /// The context of a frame's `traceparent` member: `quoted` is the range of its JSON string
+    /// in `frame`, quotes included (an escape in it makes it invalid, as any other invalid
+    /// value: `nil`). The frame decoders' one reading of the member.
+    init?(quotedIn frame: [UInt8], _ quoted: Range<Int>) {
+        guard quoted.count > 2 else { return nil }
+        self.init(traceparent: frame[(quoted.lowerBound + 1)..<(quoted.upperBound - 1)])
+    }
+
     /// Parses a `traceparent` value: `VERSION-TRACEID-PARENTID-FLAGS` in lowercase hex (2, 32,
     /// 16, 2 digits). `nil` for anything else, as the W3C Trace Context rules say to ignore
     /// it: version `ff`, an all-zero trace or parent id, upper case, version `00` with more

@@ -16,8 +16,7 @@ enum CallFrameFastPath {
     /// The call `frame` holds, or `nil` when it is not in the fast layout.
     static func call(in frame: [UInt8], maxDepth: Int) -> PageMessage.Call? {
         guard let layout = frame.withUnsafeBufferPointer({ read($0, maxDepth: maxDepth) }) else { return nil }
-        var trace: TraceContext?
-        if let r = layout.traceparent { trace = TraceContext(traceparent: frame[(r.lowerBound + 1)..<(r.upperBound - 1)]) }
+        let trace = layout.traceparent.flatMap { TraceContext(quotedIn: frame, $0) }
         var call = PageMessage.Call(
             id: layout.id, method: String(decoding: frame[layout.method], as: UTF8.self),
             rawArg: RawJSON(checked: frame[layout.arg]), trace: trace)

@@ -175,8 +175,7 @@ public struct PageFrameDecoder: Sendable {
             guard case .string(let method)? = try value(f.method) else { throw ProtocolViolation("call needs a string method") }
             // `traceparent` is optional (PROTOCOL.md 2.2, revision 1.9); anything but a valid one,
             // as a string without escapes, is ignored.
-            var trace: TraceContext?
-            if let r = f.traceparent?.range, r.count > 2 { trace = TraceContext(traceparent: frame[(r.lowerBound + 1)..<(r.upperBound - 1)]) }
+            let trace = f.traceparent.flatMap { TraceContext(quotedIn: frame, $0.range) }
             return .call(.init(id: id, method: method, rawArg: f.arg.map { RawJSON(checked: frame[$0.range]) }, trace: trace))
         case "ack":
             guard let seq = try value(f.seq)?.integerValue else { throw ProtocolViolation("ack needs an integer seq") }
