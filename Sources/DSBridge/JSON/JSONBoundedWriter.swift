@@ -42,6 +42,12 @@ struct JSONBoundedWriter: JSONOutput {
     /// costs more than that above a few KiB, and far more in a debug build, where it goes byte
     /// by byte.)
     static let zeroFilledLimit = 4_096
+    /// The zeros a small message's array is filled with before it is written: memory of its
+    /// own, where an array's storage would be retained and released for each message.
+    /// (`nonisolated(unsafe)` is safe: the bytes are written once, when it is made, and only
+    /// read after.)
+    nonisolated(unsafe) private static let zeros = UnsafeBufferPointer(
+        UnsafeMutableBufferPointer<UInt8>.allocate(capacity: zeroFilledLimit).initialized(repeating: 0))
 
     /// What `body` writes, in an array, when it is at most `capacity` bytes; `nil` when it
     /// wrote more. (Inlined: called through a closure, the message it writes was copied, three
@@ -63,7 +69,8 @@ struct JSONBoundedWriter: JSONOutput {
         // Cut to what was written (the writer initializes over the zeros: bytes are trivial).
         var bytes: [UInt8] = []
         bytes.reserveCapacity(capacity)
-        bytes.append(contentsOf: repeatElement(0, count: max(capacity, 1)))
+        // Copied from zeros kept for it (one memcpy), where `repeatElement` went byte by byte.
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: zeros[0..<max(capacity, 1)]))
         let written = bytes.withUnsafeMutableBufferPointer { buffer -> Int? in
             guard let base = buffer.baseAddress else { return nil }
             var writer = JSONBoundedWriter(base: base, capacity: capacity)
@@ -73,5 +80,13 @@ struct JSONBoundedWriter: JSONOutput {
         guard let written else { return nil }
         bytes.removeLast(bytes.count - written)
         return bytes
+    }
+}
+
+extension UnsafeMutableBufferPointer where Element == UInt8 {
+    /// The buffer with every byte set to `value`.
+    fileprivate func initialized(repeating value: UInt8) -> Self {
+        initialize(repeating: value)
+        return self
     }
 }
