@@ -79,6 +79,7 @@ struct ServiceGroupTests {
     func cancellation() async throws {
         let (server, webRoot) = try Self.unstartedServer(drainMs: 10_000)
         defer { try? FileManager.default.removeItem(at: webRoot) }
+        let serviceThreadsBefore = threadsNamed("lws-service")
         let running = Task { try await server.run() }
         let ports = try await server.listen()
         let (opened, sessionOpened) = AsyncStream.makeStream(of: Void.self)
@@ -98,6 +99,9 @@ struct ServiceGroupTests {
         try await running.value
         #expect(ContinuousClock.now - started < .seconds(3), "the drain was cut, not waited for (drainMs 10 s)")
         await server.stopped()
+        // run() returned once the service thread had exited, not just ended its work (what
+        // it runs at exit must be over before a daemon goes on to exit).
+        #expect(threadsNamed("lws-service") == serviceThreadsBefore)
     }
 
     @Test("a server started with start() runs in a group until its graceful shutdown")
