@@ -70,12 +70,14 @@ def case_oversized(driver, daemons, c):
     driver.get(page_url(d))
     r = run_js(driver, """
         var big = new Array(3001).join('x'), huge = new Array(%d).join('y');
-        var r = {ok: 0, wrong: 0, huge: null, after: null};
+        var r = {ok: 0, wrong: 0, huge: null, after: null, bad: []};
         var all = [];
         for (var i = 0; i < 40; i++) (function (i) {
           all.push(dsBridge.invoke('echo.asyn', big + i).then(function (v) {
-            if (v === big + i) r.ok++; else r.wrong++;
-          }, function (e) { r.wrong++; }));
+            if (v === big + i) { r.ok++; return; }
+            r.wrong++;
+            r.bad.push({call: i, answer: typeof v === 'string' ? v.length + ' chars, ending ' + v.slice(-8) : String(v)});
+          }, function (e) { r.wrong++; r.bad.push({call: i, rejected: e && (e.kind + ': ' + e.message)}); }));
         })(i);
         all.push(dsBridge.invoke('echo.asyn', huge).then(function () { r.huge = 'resolved'; },
                                                           function (e) { r.huge = e.kind; }));
@@ -83,6 +85,7 @@ def case_oversized(driver, daemons, c):
                                                             function (e) { r.after = 'rejected: ' + e.kind; }));
         Promise.all(all).then(function () { done(r); });
     """ % (MAX_MESSAGE_BYTES + 40000), timeout=15)
+    # (`bad`: each call answered otherwise, with its answer's length and end or the rejection.)
     c.check(r and r.get("ok") == 40 and not r.get("wrong"),
             "40 calls of 3 kB queued together (over %d bytes in all) are all answered: %s"
             % (MAX_MESSAGE_BYTES, {k: v for k, v in (r or {}).items() if k != "huge"}))
