@@ -200,8 +200,9 @@ public final class BridgeServer: Sendable {
         joinServiceThread()
     }
 
-    /// Suspends until the service thread has ended, without holding a thread of the
-    /// concurrency pool; returns at once when the server was never started.
+    /// Suspends until the service thread has exited; returns at once when the server was
+    /// never started. No thread of the concurrency pool is held while it runs (only for its
+    /// exit once its work has ended, microseconds).
     public func stopped() async {
         guard launched.load(ordering: .acquiring) else { return }
         await finished.value
