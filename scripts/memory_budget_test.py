@@ -187,7 +187,20 @@ class Run:
                     break
                 got += 1 if m.get("code") == 0 else 0
             answers.append(got)
-        ended_holders = [i for i, (ws, _) in enumerate(holders) if ws.close_code is not None]
+        # The shedding pass may come after a holder has read all its answers (a slow build
+        # computes the later holders' answers while the first ones are read): its 4008 then
+        # follows the answers on the socket. Read on until every session the budget ended
+        # (the metric) has been seen closing, or 10 s.
+        deadline = time.monotonic() + 10
+        while True:
+            text = self.metrics()
+            ended = self.metric(text, "dsbridge_memory_budget_sessions_ended_total")
+            for ws, _ in holders:
+                ws.pump(0.05)
+            ended_holders = [i for i, (ws, _) in enumerate(holders) if ws.close_code is not None]
+            if (ended and len(ended_holders) >= ended) or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
         closes = sorted(set("%s %s" % (holders[i][0].close_code, holders[i][0].close_reason) for i in ended_holders))
         text = self.metrics()
         held = self.metric(text, "dsbridge_memory_held_bytes")
