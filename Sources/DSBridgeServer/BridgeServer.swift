@@ -134,10 +134,15 @@ public final class BridgeServer: Sendable {
             "descriptor limit \(limit.soft) (was \(limit.previousSoft), hard \(limit.hard)): room for about \(limit.sessionCapacity) page connections (sessions and HTTP requests), \(DescriptorLimit.reserve) kept for the admin listener and files"
         )
         do {
+            // The thread's work waits until its handle is kept: a waiter that sees `finished`
+            // (a start that fails at once) then always finds the thread to join.
+            let kept = DispatchSemaphore(value: 0)
             let thread = try JoinableThread(stackSize: 4 << 20) { [self] in
+                kept.wait()
                 runServiceThread(descriptorLimit: limit)
             }
             serviceThread.withLock { $0 = thread }
+            kept.signal()
         } catch {
             guard case .create(let code) = error else { return }
             failedToStart(.serviceThreadFailed(code))

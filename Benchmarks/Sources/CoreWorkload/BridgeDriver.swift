@@ -58,6 +58,17 @@ public final class BridgeDriver {
         roundTrip(Self.withID(Self.loadCallFrame, nextCallID()), expecting: 1)
     }
 
+    /// Eight of the load generator's calls as one read of its socket brings them at
+    /// saturation (`dsb-load --inflight 8`: eight frames, handed over one after another in
+    /// one ``BridgeConnection/receivingFrames(_:)``), up to the frame of their eight `ret`s.
+    @discardableResult
+    public func callEchoFastLoadRead() -> [UInt8] {
+        var frames: [[UInt8]] = []
+        frames.reserveCapacity(8)
+        for _ in 0..<8 { frames.append(Self.withID(Self.loadCallFrame, nextCallID())) }
+        return roundTrip(frames, expecting: 8)
+    }
+
     static let loadCallFrame: [UInt8] = Array(
         (#"{"t":"call","id":1000000000,"method":"echo.fast","arg":{"data":""# + String(repeating: "x", count: 62) + #""}}"#).utf8)
 
@@ -99,7 +110,20 @@ public final class BridgeDriver {
     /// the same in every run: it asks for the answers once, when they are all there (taking
     /// them as they came, its polls and the frames they were batched into varied with timing).
     private func roundTrip(_ frame: [UInt8], expecting: Int) -> [UInt8] {
-        connection.receive(frame)
+        // As the transport hands over a read's frames.
+        connection.receivingFrames { connection.receive(frame) }
+        return takeAnswers(expecting: expecting)
+    }
+
+    /// ``roundTrip(_:expecting:)`` of several frames that came in one read.
+    private func roundTrip(_ frames: [[UInt8]], expecting: Int) -> [UInt8] {
+        connection.receivingFrames {
+            for frame in frames { connection.receive(frame) }
+        }
+        return takeAnswers(expecting: expecting)
+    }
+
+    private func takeAnswers(expecting: Int) -> [UInt8] {
         executor.waitUntilIdle()
         var got = 0
         var last: [UInt8] = []

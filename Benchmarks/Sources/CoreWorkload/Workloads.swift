@@ -36,6 +36,10 @@ public enum Workloads {
             let driver = BridgeDriver()
             return .sync { sink(driver.callEchoFastLoadFrame()) }
         },
+        Workload(group: "dispatch", name: "bridge 8 of the load test's calls in one read (8 frames)") {
+            let driver = BridgeDriver()
+            return .sync { sink(driver.callEchoFastLoadRead()) }
+        },
         Workload(group: "dispatch", name: "bridge echo.syn, string arg") {
             let driver = BridgeDriver()
             return .sync { sink(driver.callEchoStringArg()) }

@@ -13,11 +13,13 @@ extension BridgeSession {
     ) {
         guard let id = messages[index].callID, let method = messages[index].callMethod, let arg = messages[index].callArgument
         else { return }
-        guard transition({ $0.acceptCall(id: id) }) else { return }
+        let accepted = transition { $0.acceptCallNotingWaiters(id: id) }
+        guard accepted.runs else { return }
         run(
             method: method, arg: arg, reply: .socket(id), site: site, resolved: route, trace: messages[index].callTrace,
             startedNanoseconds: startedNanoseconds)
-        markStarted(through: id)
+        // One session transition fewer per call while no sync call waits (nearly always).
+        if accepted.syncCallsWait { markStarted(through: id) }
     }
 
     /// Where a call's answer goes.
@@ -237,10 +239,18 @@ extension BridgeSession {
         return CallFailure(.failed, "\(call.name) failed: \(error)")
     }
 
+    /// Runs `body` with ``current`` naming this session: bound here, unless it is bound to
+    /// it already (``BridgeConnection/receivingFrames(_:)`` binds it once for the frames of
+    /// a read).
+    private func asCurrent<T>(_ body: () throws -> T) rethrows -> T {
+        if Self.current === self { return try body() }
+        return try Self.$current.withValue(self, operation: body)
+    }
+
     private func runSynchronous(_ call: MethodCall) {
         // A method that needs no suspension runs here, on this thread.
         do {
-            let value = try BridgeSession.$current.withValue(self) {
+            let value = try asCurrent {
                 try call.interface.callSynchronousMethodWithoutSuspending(named: call.name, with: call.argument.data)
             }
             if let value {
@@ -335,7 +345,7 @@ extension BridgeSession {
         // A method that needs no suspension starts here, on this thread; others in a task.
         var task: Task<Void, Never>?
         do {
-            let started = try BridgeSession.$current.withValue(self) {
+            let started = try asCurrent {
                 try call.interface.callAsynchronousMethodWithoutSuspending(named: call.name, with: call.argument.data, completion: completion)
             }
             if !started {

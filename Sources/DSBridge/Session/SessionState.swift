@@ -227,6 +227,14 @@ struct SessionState<Connection: AnyObject & Sendable>: Sendable {
     /// a resent call whose id is not above the last one: it ran already).
     mutating func acceptCall(id: Int64) -> Bool { !ended && calls.accept(id: id) }
 
+    /// ``acceptCall(id:)``, and whether sync HTTP calls wait for socket calls at this moment
+    /// (PROTOCOL.md 4). Only then can this call's start resume one, so only then is
+    /// ``markStarted(through:)`` due after it: a sync call that comes to wait later finds
+    /// ``lastCall`` at or above `id` already (it runs at once) or waits for a later call.
+    mutating func acceptCallNotingWaiters(id: Int64) -> (runs: Bool, syncCallsWait: Bool) {
+        (acceptCall(id: id), !syncOrder.waiters.isEmpty)
+    }
+
     /// Counts `count` calls against the rate of `perSecond` at `now` (milliseconds).
     /// - Returns: milliseconds they must wait before they run; 0 means at once.
     mutating func takeCallTokens(_ count: Int, perSecond: Int, now: Int64) -> Int {

@@ -120,12 +120,18 @@ extension ServiceLoop {
         socket.machine.trafficArrived(now: loopNow)
         socket.waker.absorb()
         flushBeforeWait(socket)
-        do {
-            try socket.reader.read(bytes) { input in
-                guard socket.machine.takesFrames, !socket.isClosed else { return }
-                handle(input, on: socket)
+        var failure: WebSocketReadFailure?
+        socket.connection.receivingFrames {
+            do {
+                try socket.reader.read(bytes) { input in
+                    guard socket.machine.takesFrames, !socket.isClosed else { return }
+                    handle(input, on: socket)
+                }
+            } catch {
+                failure = error
             }
-        } catch {
+        }
+        if let error = failure {
             logger.debug(
                 "WebSocket closed: \(error.reason)",
                 metadata: ["bridge.session": "\(socket.connection.session?.id ?? "-")"])

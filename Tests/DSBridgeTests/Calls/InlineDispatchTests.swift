@@ -19,10 +19,10 @@ final class NonblockingProbe: ExposedInterface {
     static var exposedMethods: [String: ExposedMethodKind] {
         [
             "fast": .synchronous, "slow": .synchronous, "waits": .synchronous, "start": .asynchronous, "spin": .synchronous,
-            "yields": .synchronous,
+            "yields": .synchronous, "who": .synchronous,
         ]
     }
-    static var nonblockingMethods: Set<String> { ["fast", "slow", "start", "spin"] }
+    static var nonblockingMethods: Set<String> { ["fast", "slow", "start", "spin", "who"] }
     /// The thread each `spin` call ran on.
     let spinThreads = Mutex<[pthread_t]>([])
 
@@ -42,6 +42,8 @@ final class NonblockingProbe: ExposedInterface {
         case "fast":
             fastThreads.withLock { $0.append(pthread_self()) }
             return argument
+        case "who":  // the calling session, as the method sees it
+            return BridgeSession.current.map { .string($0.id) } ?? .null
         case "slow":
             usleep(slowMicros.load(ordering: .relaxed))
             return "slept"
@@ -95,6 +97,27 @@ struct InlineDispatchTests {
         }
         let ret = try JSONParser.parse(bytes)
         #expect(ret["t"] == "ret" && ret["id"] == 1 && ret["data"] == "x")
+    }
+
+    @Test("BridgeSession.current names the caller's session, bound once for a read's frames or per call, and no other session's")
+    func currentSessionOncePerRead() async throws {
+        let probe = NonblockingProbe()
+        let h = try await harness(probe)
+        let other = BridgeHarness(sharing: h.bridge, connection: h.bridge.connect(peerAddress: "127.0.0.1", origin: nil, waker: CountingWaker()))
+        _ = try await other.hello()
+        let mine = h.connection.session.map { JSONValue.string($0.id) }
+        let theirs = other.connection.session.map { JSONValue.string($0.id) }
+        #expect(mine != nil && theirs != nil && mine != theirs)
+        h.connection.receivingFrames {
+            h.call(1, "n.who", nil)
+            h.call(2, "n.who", nil)
+            // A call of another session run meanwhile binds its own.
+            other.call(1, "n.who", nil)
+        }
+        h.call(3, "n.who", nil)  // outside a read's binding: bound for the call
+        #expect(BridgeSession.current == nil, "nothing stays bound after the read")
+        #expect(try await h.messages(3).map { $0["data"] } == [mine, mine, mine])
+        #expect(try await other.messages(1).map { $0["data"] } == [theirs])
     }
 
     @Test("an ordinary synchronous method never runs on the receiving thread")

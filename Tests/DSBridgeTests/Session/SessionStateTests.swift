@@ -184,6 +184,30 @@ struct SessionStateTests {
         #expect(s.syncOrder.waiters.isEmpty)
     }
 
+    @Test("a call accepted while no sync call waits needs no start mark: a sync call that comes later runs at once or waits for a later call")
+    func acceptNotesWaiters() {
+        var s = state()
+        do {
+            let step = s.acceptCallNotingWaiters(id: 1)
+            #expect(step.runs && !step.syncCallsWait)
+        }
+        // After call 1's acceptance: waiting for it (or anything before) runs at once.
+        #expect(s.waitForStarted(through: 1, resume: { _ in }) == .started)
+        // Waiting for call 2: the acceptance of 2 says a start mark is due, and the mark resumes it.
+        let resumed = Mutex<Bool?>(nil)
+        #expect(s.waitForStarted(through: 2, resume: { ok in resumed.withLock { $0 = ok } }) == .waiting(key: 0))
+        do {
+            let step = s.acceptCallNotingWaiters(id: 2)
+            #expect(step.runs && step.syncCallsWait)
+        }
+        for resume in s.markStarted(through: 2) { resume(true) }
+        #expect(resumed.withLock { $0 } == true)
+        do {
+            let step = s.acceptCallNotingWaiters(id: 2)
+            #expect(!step.runs, "a resent call ran already")
+        }
+    }
+
     @Test("invokes made before dsinit are held, then released in order with rising seq")
     func heldInvokes() {
         var s = state()
