@@ -122,7 +122,7 @@ extension ServiceLoop {
         flushBeforeWait(socket)
         var failure: WebSocketReadFailure?
         socket.connection.receivingFrames {
-            do {
+            do throws(WebSocketReadFailure) {
                 try socket.reader.read(bytes) { input in
                     guard socket.machine.takesFrames, !socket.isClosed else { return }
                     handle(input, on: socket)
