@@ -65,13 +65,20 @@ extension CallArgument {
     struct Envelope: Sendable, Equatable {
         var data: Range<Int>?
         var stub: Range<Int>?
+        /// `data` is a string without escapes: its text is the bytes between its quotes.
+        var dataIsPlainString = false
+        /// `_dscbstub` is a string without escapes.
+        var stubIsPlainString = false
 
-        /// Notes the member `name` at `range` when it is `data` or `_dscbstub`.
-        mutating func note(_ name: JSONScanner.MemberName, _ range: Range<Int>) {
+        /// Notes the member `name` at `range` when it is `data` or `_dscbstub`;
+        /// `plainString`: its value is a string without escapes.
+        mutating func note(_ name: JSONScanner.MemberName, _ range: Range<Int>, plainString: Bool) {
             if name.is("data") {
                 data = range
+                dataIsPlainString = plainString
             } else if name.is("_dscbstub") {
                 stub = range
+                stubIsPlainString = plainString
             }
         }
     }
@@ -109,7 +116,12 @@ extension CallArgument {
             return
         }
         let base = arg.bytes.startIndex
-        func parse(_ range: Range<Int>) throws(CallFailure) -> JSONValue {
+        func parse(_ range: Range<Int>, plainString: Bool) throws(CallFailure) -> JSONValue {
+            // A string without escapes (the `arg` was checked when it arrived): its text is
+            // its bytes, as the parser would read them, without a scan of them again.
+            if plainString {
+                return .string(String(decoding: arg.bytes[(base + range.lowerBound + 1)..<(base + range.upperBound - 1)], as: UTF8.self))
+            }
             do {
                 return try JSONParser.parse(arg.bytes[(base + range.lowerBound)..<(base + range.upperBound)], maxDepth: .max)
             } catch {
@@ -118,13 +130,14 @@ extension CallArgument {
         }
         var stubName: String?
         if let stub = envelope.stub {
-            switch try parse(stub) {
+            switch try parse(stub, plainString: envelope.stubIsPlainString) {
             case .string(let name): stubName = name
             case .null: stubName = nil
             default: throw CallFailure(.badArgument, "_dscbstub must be a string")
             }
         }
-        self.init(data: try envelope.data.map(parse) ?? .null, stub: stubName)
+        let data = try envelope.data.map { range throws(CallFailure) in try parse(range, plainString: envelope.dataIsPlainString) }
+        self.init(data: data ?? .null, stub: stubName)
     }
 
     /// Where `data` and `_dscbstub` are in an object `arg` (offsets into `text`), or `nil`
@@ -135,7 +148,7 @@ extension CallArgument {
         guard s.peek == UInt8(ascii: "{") else { return nil }
         var envelope = Envelope()
         do throws(JSONParseError) {
-            try s.members(depth: 1) { name, value in envelope.note(name, value.range) }
+            try s.members(depth: 1) { name, value in envelope.note(name, value.range, plainString: value.isPlainString) }
         } catch {
             return nil  // checked when it arrived: not reached; the value path reports it
         }

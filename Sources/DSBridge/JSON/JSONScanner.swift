@@ -176,6 +176,11 @@ struct JSONScanner: ~Copyable {
         let range: Range<Int>
         /// The value is a string with at least one escape: its text is not its bytes.
         let hasEscapes: Bool
+        /// The value is a string.
+        let isString: Bool
+
+        /// The value is a string without escapes: its text is the bytes between its quotes.
+        var isPlainString: Bool { isString && !hasEscapes }
     }
 
     /// Reads the object at `pos` (its level is `depth`), handing `member` each member's name
@@ -186,12 +191,13 @@ struct JSONScanner: ~Copyable {
             let key = try readKey()
             let start = pos
             var hasEscapes = false
-            if peek == UInt8(ascii: "\"") {
+            let isString = peek == UInt8(ascii: "\"")
+            if isString {
                 hasEscapes = try readString().hasEscapes
             } else {
                 try skipValue(depth: depth)
             }
-            member(MemberName(token: key, input: input), MemberValue(range: start..<pos, hasEscapes: hasEscapes))
+            member(MemberName(token: key, input: input), MemberValue(range: start..<pos, hasEscapes: hasEscapes, isString: isString))
         } while try nextMember(closing: UInt8(ascii: "}"))
     }
 

@@ -57,7 +57,8 @@ enum CallFrameFastPath {
             if s.peek == UInt8(ascii: "{") {
                 var found = CallArgument.Envelope()
                 try s.members(depth: 2) { name, value in
-                    found.note(name, (value.range.lowerBound - argStart)..<(value.range.upperBound - argStart))
+                    found.note(
+                        name, (value.range.lowerBound - argStart)..<(value.range.upperBound - argStart), plainString: value.isPlainString)
                 }
                 envelope = found
             } else {

@@ -55,6 +55,9 @@ struct FrameDecoderEquivalenceTests {
         #"{"t":"hello","v":1,"token":"T\"\\x","auth":"\u00e9\/a"}"#, #"{"t":"call","id":1,"method":"a\u002eb\n"}"#,
         #"{"t":"ack","seq":1,"x":"\\"}"#, #"{"t":"call","id":1,"method":"m","arg":"\"","traceparent":"\u0030"}"#,
         #"{"t":"ack","seq":3,"x":1,"xx":2,"xxx":3,"xxxx":4,"xxxxx":5,"xxxxxx":6,"xxxxxxxxxxx":7}"#,
+        // Strings of the envelope read as their bytes (no escapes) or decoded (escapes).
+        #"{"t":"call","id":1,"method":"m","arg":{ "data" : "é😀 x" , "_dscbstub" : "s" }}"#,
+        #"{"t":"call","id":1,"method":"m","arg":{ "data":"a\"b", "_dscbstub":"s\u0031", "data":"" }}"#,
     ]
 
     static let tricky = general + fastLayout + nearFastLayout
@@ -68,6 +71,9 @@ struct FrameDecoderEquivalenceTests {
         #"{"t":"call","id":7,"method":"a.b","arg":{"d\u0061ta":"escaped key","_dscb\u0073tub":"dscb9"}}"#,
         #"{"t":"call","id":7,"method":"a.b","arg":{"data":"\u00e9\n","other":{"deep":[[[1]]]}}}"#,
         #"{"t":"call","id":7,"method":"a.b","arg":{}}"#, #"{"t":"call","id":7,"method":"a.b","arg":{"_dscbstub":7}}"#,
+        #"{"t":"call","id":7,"method":"a.b","arg":{"data":"","_dscbstub":"dscb3"}}"#,
+        #"{"t":"call","id":7,"method":"a.b","arg":{"data":"a\/b","_dscbstub":"dscb\u0033","x":"\\"}}"#,
+        #"{"t":"call","id":7,"method":"a.b","arg":{"data":"plain","data":"\t","_dscbstub":"\\","_dscbstub":"ok"}}"#,
         #"{"t":"call","id":2,"method":"a.b","arg":"{\"data\":5,\"_dscbstub\":\"dscb2\"}"}"#,
         #"{"t":"call","id":2,"method":"a.b","arg":null}"#, #"{"t":"call","id":2,"method":"a.b","arg":[1]}"#,
         #"{"t":"call","id":2,"method":"","arg":5}"#, #"{"t":"call","id":2,"method":"café.ü","arg":{"data":"é😀"}}"#,
