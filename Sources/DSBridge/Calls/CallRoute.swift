@@ -19,7 +19,7 @@ struct ResolvedMethod: Sendable {
 }
 
 /// Where a call goes, decided from its method name before anything runs.
-public enum CallRoute: Sendable {
+public indirect enum CallRoute: Sendable {
     case internalMethod(InternalMethod)
     case synchronous(InterfaceSource, name: String)
     case asynchronous(InterfaceSource, name: String)

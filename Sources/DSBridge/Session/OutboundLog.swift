@@ -119,25 +119,34 @@ public struct OutboundLog: Sendable {
 
     /// Numbers and keeps `message`; returns its `seq`.
     public mutating func append(_ message: ServerMessage) throws(AppendError) -> Int64 {
-        try append { message.encoded(seq: $0) }
+        // Not through `append(encoding:)`: a closure capturing the message copied it (and
+        // destroyed the copy) for every answer, about 220 instructions.
+        let seq = lastSeq + 1
+        try keep(message.encoded(seq: seq), seq: seq)
+        return seq
     }
 
     /// Numbers and keeps the message `encode` writes for its `seq` (which must be a
     /// sequenced message); returns the `seq`.
     public mutating func append(encoding encode: (Int64) -> [UInt8]) throws(AppendError) -> Int64 {
         let seq = lastSeq + 1
-        let bytes = encode(seq)
-        if bytes.count > maxBytes { throw .messageTooLarge(bytes: bytes.count) }
+        try keep(encode(seq), seq: seq)
+        return seq
+    }
+
+    /// Keeps `bytes`, the message numbered `seq` (the next one), within the bounds.
+    private mutating func keep(_ bytes: consuming [UInt8], seq: Int64) throws(AppendError) {
+        let count = bytes.count
+        if count > maxBytes { throw .messageTooLarge(bytes: count) }
         if entries.count + 1 > maxMessages {
             throw .boundExceeded("replay buffer holds \(maxMessages) unacknowledged messages (replayMaxMessages)")
         }
-        if keptBytes + bytes.count > maxBytes {
+        if keptBytes + count > maxBytes {
             throw .boundExceeded("replay buffer holds over \(maxBytes) bytes of unacknowledged messages (replayMaxBytes)")
         }
-        entries.append(Entry(seq: seq, bytes: bytes))
-        keptBytes += bytes.count
+        keptBytes += count
         lastSeq = seq
-        return seq
+        entries.append(Entry(seq: seq, bytes: bytes))
     }
 
     /// Drops every message up to `seq`; lower than a previous ack is ignored, above the
