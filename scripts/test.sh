@@ -39,20 +39,33 @@ python_bin="$(cat .venv-test/python-path 2>/dev/null || echo python3)"
 daemon=.build/debug/dsbridged
 failed=0
 total=0
+failed_groups=()
 run() {
   echo "== $*"
   total=$((total + 1))
   if ! "$@"; then
     echo "FAILED: $*"
     failed=$((failed + 1))
+    failed_groups+=("$*")
   fi
 }
 run scripts/format-check.sh
 # Under a deadline, so a test that waits for ever fails the group instead of holding the run
 # (the hangs seen in November 2026 were tests moving a manual clock before the timer they
 # meant was scheduled; fixed, see SessionLeakTests and BridgeSession+NativeCalls).
+# A failing test's lines are printed again after the run: CI keeps only the tail of a long log,
+# and the run prints 700 tests' worth of lines after the one that failed.
 swift_tests() {
-  timeout -k 10 600 swift test --skip-build --no-parallel
+  local log status=0
+  log="$(mktemp)"
+  # pipefail is on: the pipeline fails with swift test's status.
+  timeout -k 10 600 swift test --skip-build --no-parallel 2>&1 | tee "$log" || status=$?
+  if [ "$status" -ne 0 ]; then
+    echo "-- the failing tests' lines again (swift test exited with $status):"
+    grep -E '✘|error:|Test Case .* failed|Fatal error|Crash|signal' "$log" | head -60 || true
+  fi
+  rm -f "$log"
+  return "$status"
 }
 run swift_tests
 run "$python_bin" scripts/cluster_test.py --daemon "$daemon"
@@ -86,5 +99,8 @@ run scripts/cluster-demo.sh --check
 run scripts/load-test.sh --smoke --plot .build/load-test-plots
 run scripts/fuzz.sh 60
 run scripts/microbench.sh --check
+for group in "${failed_groups[@]}"; do
+  echo "failed group: $group"
+done
 echo "groups: $((total - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]

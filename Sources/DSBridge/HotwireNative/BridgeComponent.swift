@@ -37,6 +37,8 @@ open class BridgeComponent {
     public let destination: BridgeDestination
 
     private var receivedMessages: [String: Message] = [:]
+    /// The reply made last from synchronous code; the next one waits for it.
+    private var lastReply: Task<Void, Never>?
     /// Events with a remembered message, least recently received first.
     private var eventOrder: [String] = []
 
@@ -132,11 +134,16 @@ open class BridgeComponent {
         reply(with: message.replacing(data: data), completion: completion)
     }
 
-    /// Runs `work` in a task on this actor and hands its result to `completion`.
+    /// Runs `work` in a task on this actor and hands its result to `completion`, after the
+    /// work of every earlier call: replies made one after another reach the page in that order.
+    /// (Tasks on one actor need not start in the order they were made; each waits for the one
+    /// made before it.)
     private func complete(
         _ completion: ReplyCompletionHandler?, _ work: @escaping @BridgeComponentActor (BridgeComponent) async throws -> Bool
     ) {
-        Task { @BridgeComponentActor in
+        let previous = lastReply
+        lastReply = Task { @BridgeComponentActor in
+            await previous?.value
             do {
                 // Bound first: `completion?(…)` alone would skip the work when there is no completion.
                 let sent = try await work(self)

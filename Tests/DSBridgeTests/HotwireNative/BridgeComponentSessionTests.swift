@@ -20,13 +20,14 @@ final class CountingComponent: BridgeComponent {
     }
 }
 
-/// A component that replies to every `ask` at once, twice (any number of replies per id).
-final class TwiceComponent: BridgeComponent {
-    override class var name: String { "twice" }
+/// A component that replies to every `ask` at once, eight times (any number of replies per id),
+/// from synchronous code: each reply is a task of its own, and they must not overtake each other.
+final class EightRepliesComponent: BridgeComponent {
+    override class var name: String { "eight" }
+    nonisolated static let replies = 8
     override func onReceive(message: Message) {
         guard message.event == "ask" else { return }
-        reply(to: "ask", with: "{\"n\":1}")
-        reply(to: "ask", with: "{\"n\":2}")
+        for n in 1...Self.replies { reply(to: "ask", with: "{\"n\":\(n)}") }
     }
 }
 
@@ -99,13 +100,15 @@ struct BridgeComponentSessionTests {
 
     @Test("any number of replies to one message id, each an invoke of _hotwire.reply in order")
     func manyRepliesToOneMessage() async throws {
-        let h = try await page([TwiceComponent.self])
-        h.call(2, "_hotwire.receive", message("7", "twice", "ask", ["metadata": ["url": "u"]]))
-        let m = try await h.messages(3)
+        let h = try await page([EightRepliesComponent.self])
+        let count = EightRepliesComponent.replies
+        h.call(2, "_hotwire.receive", message("7", "eight", "ask", ["metadata": ["url": "u"]]))
+        let m = try await h.messages(1 + count)
         let replies = m.filter { $0["t"] == "invoke" }
-        #expect(replies.map { $0["method"] } == ["_hotwire.reply", "_hotwire.reply"])
-        #expect(replies.map { $0["args"]?.arrayValue?.first?["id"] } == ["7", "7"])
-        #expect(replies.map { $0["args"]?.arrayValue?.first?["data"] } == [["n": 1], ["n": 2]])
+        #expect(replies.map { $0["method"] } == Array(repeating: "_hotwire.reply", count: count))
+        #expect(replies.map { $0["args"]?.arrayValue?.first?["id"] } == Array(repeating: "7", count: count))
+        let data = replies.map { $0["args"]?.arrayValue?.first?["data"] }
+        #expect(data == (1...count).map { ["n": .integer(Int64($0))] as JSONValue })
     }
 
     @Test("a message to a component nothing is registered under is methodNotFound; a malformed one badArgument")
