@@ -79,20 +79,41 @@ public final class BridgeConnection: Sendable {
     /// Decodes a frame nothing waits ahead of (the connection is `processing`) and runs it
     /// here when ``InlineDispatchPolicy`` allows, else on a worker.
     private func receiveFirst(_ frame: [UInt8], session: BridgeSession) {
-        guard let messages = decode(frame, helloSeen: true) else {
+        // Most frames are one call in dsbridge.js's layout (``CallFrameFastPath``).
+        if let layout = CallFrameFastPath.layout(of: frame, maxDepth: bridge.configuration.maxDepth) {
+            let call = CallFrameFastPath.call(in: frame, layout)
+            if let route = InlineDispatchPolicy.route(of: call.method, session: session, registry: bridge.registry) {
+                finishInline(dispatchLoneCall(call, route: route, session: session, frameBytes: frame.count))
+            } else {
+                dispatchOnWorker([.call(consume call)], session: session, frameBytes: frame.count)
+            }
+            return
+        }
+        guard let messages = decode(frame, helloSeen: true, fastPathTried: true) else {
             resumeAfterProcessing()
             return
         }
         if let routes = InlineDispatchPolicy.routes(for: messages, session: session, registry: bridge.registry) {
-            switch dispatch(messages[...], session: session, plan: plan(onNetworkThread: true), frameBytes: frame.count, inlineRoutes: routes) {
-            case .done: resumeAfterProcessing()
-            case .rate(let wait): waitForRate(wait)
-            case .waiting: break
-            }
+            finishInline(
+                dispatch(messages[...], session: session, plan: plan(onNetworkThread: true), frameBytes: frame.count, inlineRoutes: routes))
             return
         }
+        dispatchOnWorker(messages, session: session, frameBytes: frame.count)
+    }
+
+    /// Runs a frame's messages on a worker, then goes on with the inbox.
+    private func dispatchOnWorker(_ messages: [PageMessage], session: BridgeSession, frameBytes: Int) {
         bridge.executor.execute { [self] in
-            if proceed(dispatch(messages[...], session: session, plan: plan(), frameBytes: frame.count)) { processInbox() }
+            if proceed(dispatch(messages[...], session: session, plan: plan(), frameBytes: frameBytes)) { processInbox() }
+        }
+    }
+
+    /// Carries out how a dispatch on the network thread stopped.
+    private func finishInline(_ stop: DispatchStop) {
+        switch stop {
+        case .done: resumeAfterProcessing()
+        case .rate(let wait): waitForRate(wait)
+        case .waiting: break
         }
     }
 
@@ -232,9 +253,12 @@ public final class BridgeConnection: Sendable {
     }
 
     /// Decodes one frame; on a protocol error closes the socket (4000) and returns `nil`.
-    private func decode(_ frame: [UInt8], helloSeen: Bool) -> [PageMessage]? {
+    /// `fastPathTried`: ``CallFrameFastPath`` did not read it (the frame is read in any layout).
+    private func decode(_ frame: [UInt8], helloSeen: Bool, fastPathTried: Bool = false) -> [PageMessage]? {
         do {
-            return try PageFrameDecoder(maxDepth: bridge.configuration.maxDepth).decode(frame: frame, helloSeen: helloSeen)
+            let decoder = PageFrameDecoder(maxDepth: bridge.configuration.maxDepth)
+            if fastPathTried { return try decoder.decodeAnyLayout(frame: frame, helloSeen: helloSeen) }
+            return try decoder.decode(frame: frame, helloSeen: helloSeen)
         } catch {
             bridge.logger.debug("protocol error: \(error.reason)", metadata: ["bridge.peer": "\(peerAddress)"])
             requestClose(code: 4000, reason: error.reason)
@@ -276,24 +300,10 @@ public final class BridgeConnection: Sendable {
         for index in messages.indices {
             // A call is read through accessors: a `switch` over the message copies all of it.
             if messages[index].isCall {
-                let rest = messages[index...]
-                // The clock read for the plan is also the call's start and the rate's time.
                 var clock: UInt64?
-                let decision = plan.call(
-                    hasSession: current != nil,
-                    now: {
-                        clock = DispatchTime.now().uptimeNanoseconds
-                        return clock ?? 0
-                    },
-                    rateWait: { current?.takeCallTokens(rest.count(where: \.isCall), dispatchUptime: clock) ?? 0 })
-                switch decision {
-                case .inline: break
-                case .handOff, .waitRate:
-                    guard let s = current else { break }
-                    let wait = if case .waitRate(let ms) = decision { ms } else { 0 }
-                    return .rate(RateWait(milliseconds: wait, messages: rest, session: s, frameBytes: frameBytes))
-                case .waitJournal:
-                    if let s = current, case .stop(let stop) = gate(rest, session: s) { return stop }
+                let decision = decide(&plan, session: current, clock: &clock) { messages[index...].count(where: \.isCall) }
+                if decision != .inline, let stop = stop(decision, rest: messages[index...], session: current, frameBytes: frameBytes) {
+                    return stop
                 }
                 current?.receiveCall(in: messages, at: index, from: self, site: site, route: inlineRoutes.route(at: index), startedNanoseconds: clock)
                 continue
@@ -318,6 +328,54 @@ public final class BridgeConnection: Sendable {
                 current?.acknowledge(seq)
             }
         }
+        return .done
+    }
+
+    /// How `plan` decides a call: reads the clock (`clock`: the call's start, and the rate's
+    /// time) and takes the rate's tokens for the `calls` among it and the messages after it.
+    private func decide(
+        _ plan: inout FrameDispatch, session: BridgeSession?, clock: inout UInt64?, calls: () -> Int
+    ) -> FrameDispatch.CallDecision {
+        plan.call(
+            hasSession: session != nil,
+            now: {
+                let now = DispatchTime.now().uptimeNanoseconds
+                clock = now
+                return now
+            },
+            rateWait: { session?.takeCallTokens(calls(), dispatchUptime: clock) ?? 0 })
+    }
+
+    /// How a dispatch stops at a call that may not run in line (`decision`), `rest` being
+    /// the call and the messages after it; `nil` when it runs here after all.
+    private func stop(
+        _ decision: FrameDispatch.CallDecision, rest: ArraySlice<PageMessage>, session: BridgeSession?, frameBytes: Int
+    ) -> DispatchStop? {
+        guard let session else { return nil }
+        switch decision {
+        case .inline:
+            return nil
+        case .handOff, .waitRate:
+            let wait = if case .waitRate(let ms) = decision { ms } else { 0 }
+            return .rate(RateWait(milliseconds: wait, messages: rest, session: session, frameBytes: frameBytes))
+        case .waitJournal:
+            if case .stop(let stop) = gate(rest, session: session) { return stop }
+            return nil
+        }
+    }
+
+    /// Runs a call that came alone in its frame on the network thread, as ``dispatch(_:session:plan:frameBytes:inlineRoutes:)``
+    /// runs a frame of one call, without the list of messages (an allocation per frame).
+    private func dispatchLoneCall(
+        _ call: borrowing PageMessage.Call, route: consuming Result<CallRoute, CallFailure>, session: BridgeSession, frameBytes: Int
+    ) -> DispatchStop {
+        var plan = plan(onNetworkThread: true)
+        var clock: UInt64?
+        let decision = decide(&plan, session: session, clock: &clock) { 1 }
+        if decision != .inline, let stop = stop(decision, rest: [.call(copy call)][...], session: session, frameBytes: frameBytes) {
+            return stop
+        }
+        session.receiveCall(call, from: self, site: .networkThread(bridge.networkThreadGuard), route: route, startedNanoseconds: clock)
         return .done
     }
 

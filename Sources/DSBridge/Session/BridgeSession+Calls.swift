@@ -22,6 +22,21 @@ extension BridgeSession {
         if accepted.syncCallsWait { markStarted(through: id) }
     }
 
+    /// Runs a socket call that came alone in its frame (``receiveCall(in:at:from:site:route:startedNanoseconds:)``
+    /// without a list of messages around it).
+    func receiveCall(
+        _ call: borrowing PageMessage.Call, from connection: BridgeConnection, site: CallSite,
+        route: consuming Result<CallRoute, CallFailure>, startedNanoseconds: UInt64?
+    ) {
+        let id = call.id
+        let accepted = transition { $0.acceptCallNotingWaiters(id: id) }
+        guard accepted.runs else { return }
+        run(
+            method: call.method, arg: .raw(call.rawArg, envelope: call.envelope), reply: .socket(id), site: site, resolved: route,
+            trace: call.trace, startedNanoseconds: startedNanoseconds)
+        if accepted.syncCallsWait { markStarted(through: id) }
+    }
+
     /// Where a call's answer goes.
     enum Reply: Sendable {
         case socket(Int64)
@@ -72,8 +87,7 @@ extension BridgeSession {
         method: String, arg: consuming CallArgument.Wire, reply: Reply, site: CallSite = .worker,
         resolved: consuming Result<CallRoute, CallFailure>? = nil, trace: TraceContext? = nil, startedNanoseconds: UInt64? = nil
     ) {
-        var span: OpenPageSpan?
-        if bridge.tracesCalls { span = openSpan(method: method, arg: arg, reply: reply, trace: trace) }
+        let span: OpenPageSpan? = bridge.tracesCalls ? openSpan(method: method, arg: arg, reply: reply, trace: trace) : nil
         let route: CallRoute
         let argument: CallArgument
         do {
@@ -87,8 +101,7 @@ extension BridgeSession {
             recordCall(
                 method: method, outcome: error.kind.rawValue, nanoseconds: nil,
                 metricLabel: error.kind == .methodNotFound ? "unknown" : method)
-            span?.methodKnown = error.kind != .methodNotFound
-            endSpan(span, outcome: error.kind.rawValue)
+            endSpan(span, outcome: error.kind.rawValue, methodKnown: error.kind != .methodNotFound)
             answer(reply, .failure(error), site: site)
             return
         }
@@ -129,9 +142,11 @@ extension BridgeSession {
     }
 
     /// Reports a call's span as ended (`span` exists only while tracing is on).
-    private func endSpan(_ span: OpenPageSpan?, outcome: String, asynchronous: Bool = false, result: JSONValue? = nil) {
+    private func endSpan(
+        _ span: OpenPageSpan?, outcome: String, asynchronous: Bool = false, result: JSONValue? = nil, methodKnown: Bool? = nil
+    ) {
         guard let span, let sink = bridge.callSpans else { return }
-        sink.pageCallEnded(span.ended(outcome: outcome, asynchronous: asynchronous, result: result))
+        sink.pageCallEnded(span.ended(outcome: outcome, asynchronous: asynchronous, result: result, methodKnown: methodKnown))
     }
 
     /// ``endSpan(_:outcome:asynchronous:result:)`` of a method that answered `result`.

@@ -94,18 +94,36 @@ func wallClockNanoseconds() -> UInt64 {
 }
 
 /// A page → native call whose span is still open (kept only while a sink is set).
-struct OpenPageSpan: Sendable {
-    var session: String
-    var method: String
-    var methodKnown: Bool
-    var transport: PageCallSpan.Transport
-    var startNanoseconds: UInt64
-    var requestBytes: Int
-    var trace: TraceContext?
+///
+/// A class: a call carries an optional reference (nil while tracing is off), which costs
+/// nothing to pass and drop, where an optional struct of its size was copied and destroyed
+/// through value witnesses on every call.
+final class OpenPageSpan: Sendable {
+    let session: String
+    let method: String
+    let methodKnown: Bool
+    let transport: PageCallSpan.Transport
+    let startNanoseconds: UInt64
+    let requestBytes: Int
+    let trace: TraceContext?
 
-    func ended(outcome: String, asynchronous: Bool, result: JSONValue? = nil) -> PageCallSpan {
+    init(
+        session: String, method: String, methodKnown: Bool, transport: PageCallSpan.Transport, startNanoseconds: UInt64,
+        requestBytes: Int, trace: TraceContext?
+    ) {
+        self.session = session
+        self.method = method
+        self.methodKnown = methodKnown
+        self.transport = transport
+        self.startNanoseconds = startNanoseconds
+        self.requestBytes = requestBytes
+        self.trace = trace
+    }
+
+    /// The span as ended now; `methodKnown`: what the call found out (else as opened).
+    func ended(outcome: String, asynchronous: Bool, result: JSONValue? = nil, methodKnown: Bool? = nil) -> PageCallSpan {
         PageCallSpan(
-            session: session, method: method, methodKnown: methodKnown, outcome: outcome, transport: transport,
+            session: session, method: method, methodKnown: methodKnown ?? self.methodKnown, outcome: outcome, transport: transport,
             asynchronous: asynchronous, startNanoseconds: startNanoseconds, endNanoseconds: wallClockNanoseconds(),
             requestBytes: requestBytes, responseBytes: result.map { JSONWriter.bytes($0).count }, traceparent: trace?.traceparent)
     }

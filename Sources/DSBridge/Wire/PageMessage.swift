@@ -88,10 +88,15 @@ public enum PageMessage: Sendable, Equatable {
         }
 
         public init(id: Int64, method: String, rawArg: RawJSON?, trace: TraceContext? = nil) {
+            self.init(id: id, method: method, rawArg: rawArg, trace: trace, envelope: nil)
+        }
+
+        init(id: Int64, method: String, rawArg: RawJSON?, trace: TraceContext?, envelope: CallArgument.Envelope?) {
             self.id = id
             self.method = method
             self.rawArg = rawArg
             self.trace = trace
+            self.envelope = envelope
         }
 
         /// Equal when id, method and the *value* of `arg` are (not its spelling).

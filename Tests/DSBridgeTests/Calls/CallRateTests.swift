@@ -50,6 +50,26 @@ struct CallRateTests {
         #expect(!h.connection.wantsReadsPaused)
     }
 
+    @Test("a @nonblocking call alone in its frame waits for the rate like any call: each runs once, in order")
+    func loneNonblockingCallWaits() async throws {
+        let clock = ManualExecutor()
+        let h = BridgeHarness(configure: { $0.maxCallsPerSecond = 2 }, executor: clock)
+        let probe = NonblockingProbe()
+        h.bridge.addInterface(probe, by: "n")
+        _ = try await h.hello()
+        for i in 1...3 { h.call(Int64(i), "n.fast", .integer(Int64(i))) }
+        let first = try await h.messages(2)
+        #expect(first.map { $0["id"]?.integerValue ?? 0 } == [1, 2])
+        await expectNoMessage(h)
+        #expect(probe.fastThreads.withLock { $0.count } == 2, "the third call waits 500 ms for its token")
+        #expect(h.connection.wantsReadsPaused)
+        clock.advance(milliseconds: 500)
+        let third = try await h.messages(1)
+        #expect(third.first?["id"] == 3 && third.first?["data"] == 3)
+        #expect(probe.fastThreads.withLock { $0.count } == 3)
+        #expect(!h.connection.wantsReadsPaused)
+    }
+
     @Test("0 means no limit")
     func unlimited() async throws {
         let clock = ManualExecutor()

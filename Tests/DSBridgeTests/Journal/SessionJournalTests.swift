@@ -87,6 +87,23 @@ struct SessionJournalTests {
         #expect(after.lastSeq == 1 && after.messages[1] != nil)
     }
 
+    @Test("a @nonblocking call alone in its frame runs only once its acceptance is durable, and its ret goes out once durable")
+    func loneNonblockingCallWaitsForAcceptance() async throws {
+        let c = Cluster()
+        let probe = NonblockingProbe()
+        c.a.bridge.addInterface(probe, by: "n")
+        _ = try await hello(c.a, c.journalA)
+        c.a.call(1, "n.fast", "x")
+        #expect(probe.fastThreads.withLock { $0.isEmpty }, "not run before the journal holds lastCall")
+        c.journalA.flush()
+        c.a.executor.runUntilIdle()
+        #expect(probe.fastThreads.withLock { $0.count } == 1)
+        await noMessage(c.a)
+        c.journalA.flush()
+        let ret = try await c.a.messages(1)[0]
+        #expect(ret["t"] == "ret" && ret["id"] == 1 && ret["data"] == "x")
+    }
+
     @Test("a new session's welcome goes out only once its record is durable: any node can resume its token")
     func welcomeWaitsForRecord() async throws {
         let c = Cluster()
