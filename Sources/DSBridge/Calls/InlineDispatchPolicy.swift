@@ -51,8 +51,12 @@ public enum InlineDispatchPolicy {
             case .hasNativeMethod, .disableJavascriptDialogBlock, .returnValue: return .success(resolved.route)
             case .dsinit, .closePage: return nil
             }
-        case .synchronous(let source, _), .asynchronous(let source, _):
-            return resolved.isNonblocking && session.hasInstance(of: source) ? .success(resolved.route) : nil
+        // Matched without binding the source: an interface source is copied through its value
+        // witness (it holds an existential), twice a call where it was bound.
+        case .synchronous(.shared, _), .asynchronous(.shared, _):
+            return resolved.isNonblocking ? .success(resolved.route) : nil
+        case .synchronous(.perSession(let factoryID, _), _), .asynchronous(.perSession(let factoryID, _), _):
+            return resolved.isNonblocking && session.hasInstance(factoryID: factoryID) ? .success(resolved.route) : nil
         }
     }
 }

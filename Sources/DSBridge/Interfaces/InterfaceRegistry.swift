@@ -3,7 +3,7 @@ import Glibc
 import Synchronization
 
 /// Where a namespace's interface comes from.
-public enum InterfaceSource: Sendable {
+public indirect enum InterfaceSource: Sendable {
     /// One instance for every session.
     case shared(any ExposedInterface)
     /// One instance per session, made on the session's first call into the namespace.

@@ -71,14 +71,22 @@ extension JSONOutput {
                 UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
             ) =
                 (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        // Digits from the end of a buffer on the stack, then appended in one go.
+        // Digits from the end of a buffer on the stack, two per division, then appended in one go.
         var magnitude = integer.magnitude
         withUnsafeMutableBytes(of: &digits) { buf in
             var start = buf.count
-            while magnitude > 0 {
+            JSONDigitPairs.table.withUTF8Buffer { pairs in
+                while magnitude >= 10 {
+                    let pair = Int(magnitude % 100) &* 2
+                    magnitude /= 100
+                    start -= 2
+                    buf[start] = pairs[pair]
+                    buf[start + 1] = pairs[pair + 1]
+                }
+            }
+            if magnitude > 0 {
                 start -= 1
-                buf[start] = UInt8(ascii: "0") &+ UInt8(magnitude % 10)
-                magnitude /= 10
+                buf[start] = UInt8(ascii: "0") &+ UInt8(magnitude)
             }
             if integer < 0 {
                 start -= 1
@@ -145,4 +153,11 @@ extension JSONOutput {
     private static func hexDigit(_ nibble: UInt8) -> UInt8 {
         nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &+ (nibble &- 10)
     }
+}
+
+/// "00" to "99": the two digits of each number below 100, for writing integers two digits at
+/// a time.
+enum JSONDigitPairs {
+    static let table: StaticString =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 }

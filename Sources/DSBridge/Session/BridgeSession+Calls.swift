@@ -175,12 +175,9 @@ extension BridgeSession {
         }
     }
 
-    /// Whether `source` needs no factory call to give this session its interface.
-    func hasInstance(of source: InterfaceSource) -> Bool {
-        switch source {
-        case .shared: return true
-        case .perSession(let factoryID, _): return transition { $0.instance(factoryID) != nil }
-        }
+    /// Whether this session has made its instance of the per-session interface `factoryID`.
+    func hasInstance(factoryID: Int) -> Bool {
+        transition { $0.instance(factoryID) != nil }
     }
 
     /// Counts a page → native call that ended (or was refused): in the metrics, the

@@ -31,8 +31,10 @@ struct JSONCodecTests {
         var power: Int64 = 1
         for _ in 0..<18 {
             power *= 10
-            values += [power - 1, power, power + 1, -power]
+            values += [power - 1, power, power + 1, -power, power / 2 + 7, -(power / 3)]
         }
+        // Every number of up to four digits, odd and even counts of digits alike.
+        values += Array(-10_000...10_000)
         for value in values {
             var w = JSONWriter(capacity: 0)
             w.write(integer: value)
